@@ -1,0 +1,27 @@
+// bench/bench.h — entry points of `satdof bench <family>`.
+//
+// Each family iterates the same registry the UI and the tests use, times every variant
+// with CUDA events (warm-up, then the median of many runs), and reports ms, GB/s, % of
+// the device-to-device copy bandwidth and the ratio to the library baseline, all
+// measured in the same run. Progress goes to stderr, the table to stdout.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace satdof::bench {
+
+struct BenchOptions {
+  std::string jsonPath;               // --json FILE (empty: none)
+  std::string csvPath;                // --csv FILE (empty: none)
+  std::vector<std::string> variants;  // --variant NAME (repeatable; empty: all)
+  int warmup = 5;                     // --warmup N
+  int repeats = 30;                   // --repeats N (median of these)
+  bool quick = false;                 // --quick: small sizes only (smoke runs)
+};
+
+// Each returns the process exit code (0 on success; 1 if a result was wrong or CUDA failed).
+int runScanBench(const BenchOptions& options);
+int runConvBench(const BenchOptions& options);
+
+}  // namespace satdof::bench

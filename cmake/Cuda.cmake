@@ -1,0 +1,22 @@
+# Decide whether the CUDA backend is built, and say so at configure time.
+# Without a toolkit the application still builds, with the CPU backend only.
+set(SATDOF_HAVE_CUDA OFF)
+if(NOT SATDOF_CUDA STREQUAL "OFF")
+  include(CheckLanguage)
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    enable_language(CUDA)
+    find_package(CUDAToolkit REQUIRED)
+    set(CMAKE_CUDA_STANDARD 20)
+    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+    set(SATDOF_HAVE_CUDA ON)
+    message(STATUS "SATDoF: CUDA backend ON (nvcc ${CMAKE_CUDA_COMPILER_VERSION}, "
+                   "architectures ${CMAKE_CUDA_ARCHITECTURES})")
+  elseif(SATDOF_CUDA STREQUAL "ON")
+    message(FATAL_ERROR "SATDoF: SATDOF_CUDA=ON but no CUDA compiler was found")
+  else()
+    message(STATUS "SATDoF: no CUDA toolkit found: building the CPU backend only")
+  endif()
+else()
+  message(STATUS "SATDoF: CUDA backend OFF (SATDOF_CUDA=OFF): CPU backend only")
+endif()

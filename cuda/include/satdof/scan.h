@@ -1,0 +1,70 @@
+// satdof/scan.h — the registry of device-wide scan variants.
+//
+// Every variant scans a batch of independent rows of one length (a single array is a
+// batch of one row). The UI's scan combo, the tests and `satdof bench scan` all iterate
+// scanVariants(), so a variant added to cuda/scan/registry.cpp shows up everywhere.
+//
+// Contract shared by all variants:
+//   * any length >= 0 and any row count; length 0 or rows 0 is a no-op returning success;
+//   * in == out (in place) is allowed; otherwise the ranges must not overlap;
+//   * uint32 arithmetic wraps modulo 2^32 (the SAT relies on it), float is IEEE float;
+//   * scratch is owned by the caller: at least scratchBytes(args) bytes of device memory,
+//     256-byte aligned; a variant never allocates in launch();
+//   * launch() is asynchronous on `stream` and checks every launch it makes.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace satdof {
+
+enum class ScanOp { Inclusive, Exclusive };
+enum class ScanType { U32, F32 };
+
+std::string_view toString(ScanOp op);
+std::string_view toString(ScanType type);
+std::size_t sizeOf(ScanType type);
+
+// A batch of `rows` scans of `length` elements; row r starts at element r * pitch of
+// both `in` and `out` (pitch in elements, >= length; 0 means tightly packed).
+struct ScanArgs {
+  const void* in = nullptr;
+  void* out = nullptr;
+  std::size_t length = 0;
+  std::size_t rows = 1;
+  std::size_t pitch = 0;
+  ScanType type = ScanType::U32;
+  ScanOp op = ScanOp::Inclusive;
+
+  std::size_t rowPitch() const { return pitch ? pitch : length; }
+};
+
+// Launch shape of a variant, printable ("256 threads x 8 items").
+struct ScanTuning {
+  int threadsPerBlock = 0;
+  int itemsPerThread = 0;
+  std::string toString() const;
+};
+
+struct ScanVariant {
+  std::string_view name;         // stable identifier: CLI, bench output, UI
+  std::string_view description;  // one line for the UI and --help
+  ScanTuning tuning;
+  std::size_t (*scratchBytes)(const ScanArgs& args);
+  cudaError_t (*launch)(const ScanArgs& args, void* scratch, std::size_t scratchBytes,
+                        cudaStream_t stream);
+};
+
+// All variants, in teaching order (naive first, library baseline last).
+std::span<const ScanVariant> scanVariants();
+// nullptr when no variant has that name.
+const ScanVariant* findScanVariant(std::string_view name);
+// The variant the SAT pass uses unless the user picks another.
+const ScanVariant& defaultScanVariant();
+
+}  // namespace satdof

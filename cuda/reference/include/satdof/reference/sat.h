@@ -1,0 +1,47 @@
+// satdof/reference/sat.h — summed-area tables and box filters on the CPU.
+//
+// The SAT layout matches the GPU one (satdof/sat.h): four uint32 per pixel, row-major,
+// S(x, y).c = sum of channel c over x' <= x, y' <= y, modulo 2^32.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "satdof/reference/image.h"
+
+namespace satdof::reference {
+
+struct Sat {
+  int width = 0;
+  int height = 0;
+  std::vector<std::uint32_t> values;  // width * height * 4
+
+  // S(x, y) for channel c, with S = 0 left of column 0 and above row 0.
+  std::uint32_t at(int x, int y, int c) const {
+    if (x < 0 || y < 0) return 0;
+    return values[(std::size_t(y) * width + x) * 4 + c];
+  }
+};
+
+Sat computeSat(const ImageRgba8& image);
+
+// A rectangle of pixels, inclusive on both ends.
+struct Box {
+  int x0, y0, x1, y1;
+};
+
+// Clips `box` to the image; an empty result has x1 < x0 or y1 < y0.
+Box clipBox(Box box, int width, int height);
+
+// Sum of channel c over a box already inside the image: four reads, wrapping arithmetic
+// (exact whenever the true sum is below 2^32, even when the running totals overflowed).
+std::uint32_t boxSum(const Sat& sat, Box box, int c);
+
+// Mean of each channel over `box` clipped to the image (divided by the clipped area).
+std::array<float, 4> boxMean(const Sat& sat, Box box);
+
+// The same box sum by brute force over the image (for tests).
+std::uint64_t boxSumBruteForce(const ImageRgba8& image, Box box, int c);
+
+}  // namespace satdof::reference
