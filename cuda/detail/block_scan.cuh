@@ -1,0 +1,171 @@
+// detail/block_scan.cuh — block-wide scans over shared memory, one per teaching step.
+//
+//   hillisSteeleInclusiveScan  naive, double-buffered, O(n log n) additions (GPU Gems 3
+//                              39.2.1; PMPP's Kogge-Stone)
+//   blellochExclusiveScan      work-efficient up-sweep / down-sweep tree (39.2.2), with a
+//                              padding policy: NoPadding or BankPadding (39.2.3)
+//   WarpShuffleBlockScan       warp scans through shuffles, warp totals scanned by one warp
+//
+// Each is called by every thread of the block and ends with the block synchronised, so
+// the caller may read its results from shared memory right away. Callers must
+// synchronise before they overwrite the shared memory a scan used.
+#pragma once
+
+#include "detail/scan_op.cuh"
+#include "detail/warp_scan.cuh"
+
+namespace satdof::detail {
+
+// ---------------------------------------------------------------------------------------
+// Shared-memory bank padding
+// ---------------------------------------------------------------------------------------
+// Shared memory has 32 banks of 4 bytes; the tree's strided indices (stride 2, 4, ... 32)
+// land on the same bank. Inserting one pad word after every 32 words shifts index n to
+// n + (n >> 5), spreading those strides over distinct banks.
+//
+// The chapter's macro is usually written as `((n) >> NUM_BANKS + (n) >> (2 * LOG_NUM_BANKS))`
+// where `+` binds before `>>`, which shifts by more than 32 bits and yields no padding;
+// it also assumed 16 banks. Ours is the plain, correctly parenthesised
+//   CONFLICT_FREE_OFFSET(n) = ((n) >> LOG_NUM_BANKS), LOG_NUM_BANKS = 5
+// written as a constexpr function so that precedence cannot bite, and checked below.
+inline constexpr int kLogNumBanks = 5;
+inline constexpr int kNumBanks = 1 << kLogNumBanks;
+
+__host__ __device__ constexpr int conflictFreeOffset(int n) { return (n) >> kLogNumBanks; }
+
+static_assert(kNumBanks == 32, "current GPUs have 32 shared-memory banks");
+static_assert(conflictFreeOffset(31) == 0 && conflictFreeOffset(32) == 1,
+              "padding must start after the first 32 words (a zero offset means no padding)");
+static_assert(conflictFreeOffset(1023) == 31 && conflictFreeOffset(1024) == 32);
+
+// Padding policies: index(i) maps a logical index to its shared-memory slot and
+// size(n) is the number of slots an array of n logical elements needs.
+struct NoPadding {
+  __host__ __device__ static constexpr int index(int i) { return i; }
+  __host__ __device__ static constexpr int size(int n) { return n; }
+};
+struct BankPadding {
+  __host__ __device__ static constexpr int index(int i) { return i + conflictFreeOffset(i); }
+  __host__ __device__ static constexpr int size(int n) { return n + conflictFreeOffset(n - 1) + 1; }
+};
+static_assert(BankPadding::index(32) == 33 && BankPadding::size(1024) == 1056);
+
+// ---------------------------------------------------------------------------------------
+// Hillis-Steele (Kogge-Stone): naive inclusive scan, one element per thread
+// ---------------------------------------------------------------------------------------
+// Step d adds the element 2^(d-1) to the left. Reading and writing one array in the same
+// step would race (warps are not in lock-step across the block), hence two buffers that
+// swap roles every step. `buffers` holds 2 * N elements; N == blockDim.x.
+// Returns the thread's inclusive value; on return buffer hillisSteeleResultBuffer(N),
+// i.e. buffers[hillisSteeleResultBuffer(N) * N + i], holds the inclusive scan of the
+// whole block, readable by every thread.
+__host__ __device__ constexpr int hillisSteeleResultBuffer(int n) {
+  int buffer = 0;
+  for (int offset = 1; offset < n; offset <<= 1) buffer = 1 - buffer;
+  return buffer;
+}
+
+template <int N, class T, class Op>
+__device__ __forceinline__ T hillisSteeleInclusiveScan(T x, T* buffers, Op op) {
+  const int tid = static_cast<int>(threadIdx.x);
+  int pout = 0;
+  buffers[pout * N + tid] = x;
+  __syncthreads();
+  for (int offset = 1; offset < N; offset <<= 1) {
+    pout = 1 - pout;
+    const int pin = 1 - pout;
+    T v = buffers[pin * N + tid];
+    if (tid >= offset) v = op(buffers[pin * N + tid - offset], v);
+    buffers[pout * N + tid] = v;
+    __syncthreads();
+  }
+  return buffers[pout * N + tid];
+}
+
+// ---------------------------------------------------------------------------------------
+// Blelloch: work-efficient exclusive scan of N elements held in shared memory
+// ---------------------------------------------------------------------------------------
+// `temp` holds N logical elements at Pad::index(i). Needs at least N / 2 threads (the
+// first step has N / 2 independent pairs); extra threads only join the barriers. On
+// return temp holds the exclusive scan and *total the combination of all N inputs.
+template <int N, class Pad, class T, class Op>
+__device__ __forceinline__ void blellochExclusiveScan(T* temp, T* total, Op op) {
+  static_assert(N >= 2 && (N & (N - 1)) == 0, "the tree needs a power-of-two size");
+  const int tid = static_cast<int>(threadIdx.x);
+
+  // ---- up-sweep (reduce): after level d, node offset*(2k+2)-1 holds its subtree sum ---
+  int offset = 1;
+#pragma unroll
+  for (int d = N >> 1; d > 0; d >>= 1) {
+    __syncthreads();
+    if (tid < d) {
+      const int ai = Pad::index(offset * (2 * tid + 1) - 1);
+      const int bi = Pad::index(offset * (2 * tid + 2) - 1);
+      temp[bi] = op(temp[ai], temp[bi]);
+    }
+    offset <<= 1;
+  }
+
+  // ---- clear the root: it becomes the exclusive prefix of the whole block -------------
+  if (tid == 0) {
+    const int root = Pad::index(N - 1);
+    *total = temp[root];
+    temp[root] = Op::template identity<T>();
+  }
+
+  // ---- down-sweep: each node hands its prefix to the left child, prefix+left to the right
+#pragma unroll
+  for (int d = 1; d < N; d <<= 1) {
+    offset >>= 1;
+    __syncthreads();
+    if (tid < d) {
+      const int ai = Pad::index(offset * (2 * tid + 1) - 1);
+      const int bi = Pad::index(offset * (2 * tid + 2) - 1);
+      const T left = temp[ai];
+      temp[ai] = temp[bi];
+      temp[bi] = op(temp[bi], left);
+    }
+  }
+  __syncthreads();
+}
+
+// ---------------------------------------------------------------------------------------
+// Warp-shuffle block scan: Threads / 32 warp scans, then one warp scans the warp totals
+// ---------------------------------------------------------------------------------------
+template <int Threads, class T, class Op>
+struct WarpShuffleBlockScan {
+  static_assert(Threads % kWarpSize == 0 && Threads / kWarpSize <= kWarpSize,
+                "whole warps, and at most 32 of them (one warp scans the warp totals)");
+  static constexpr int kWarps = Threads / kWarpSize;
+
+  struct TempStorage {
+    T warpInclusive[kWarps];  // after the scan: inclusive prefix of warp totals
+  };
+
+  // Returns the exclusive prefix of x over the block; *blockTotal gets the sum of all.
+  __device__ __forceinline__ static T exclusiveScan(T x, T& blockTotal, TempStorage& tmp, Op op) {
+    const int lane = static_cast<int>(threadIdx.x) % kWarpSize;
+    const int warp = static_cast<int>(threadIdx.x) / kWarpSize;
+
+    // ---- phase 1: every warp scans its 32 values in registers --------------------------
+    const T inclusive = warpInclusiveScan(x, op);
+    if (lane == kWarpSize - 1) tmp.warpInclusive[warp] = inclusive;
+    __syncthreads();
+
+    // ---- phase 2: warp 0 scans the warp totals ------------------------------------------
+    if (warp == 0) {
+      const T total = lane < kWarps ? tmp.warpInclusive[lane] : Op::template identity<T>();
+      const T scanned = warpInclusiveScan(total, op);
+      if (lane < kWarps) tmp.warpInclusive[lane] = scanned;
+    }
+    __syncthreads();
+
+    // ---- phase 3: combine the warp's prefix with the lane's exclusive value ------------
+    T laneExclusive = __shfl_up_sync(kFullMask, inclusive, 1);
+    if (lane == 0) laneExclusive = Op::template identity<T>();
+    blockTotal = tmp.warpInclusive[kWarps - 1];
+    return warp == 0 ? laneExclusive : op(tmp.warpInclusive[warp - 1], laneExclusive);
+  }
+};
+
+}  // namespace satdof::detail
