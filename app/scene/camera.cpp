@@ -1,0 +1,50 @@
+// Orbit camera (see camera.h): spherical coordinates around a target turned into
+// look-at and perspective matrices.
+#include "scene/camera.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+namespace satdof::scene {
+
+glm::vec3 Camera::position() const {
+  const float cp = std::cos(pitch);
+  const glm::vec3 offset(cp * std::sin(yaw), std::sin(pitch), cp * std::cos(yaw));
+  return target + distance * offset;
+}
+
+glm::vec3 Camera::forward() const {
+  const float cp = std::cos(pitch);
+  return -glm::vec3(cp * std::sin(yaw), std::sin(pitch), cp * std::cos(yaw));
+}
+
+glm::mat4 Camera::view() const {
+  // Pitch never reaches the poles, so world up is never parallel to the view direction.
+  return glm::lookAt(position(), target, glm::vec3(0.0f, 1.0f, 0.0f));
+}
+
+glm::mat4 Camera::projection(float aspect) const {
+  return glm::perspective(fovY, std::max(aspect, 1e-6f), nearPlane, farPlane);
+}
+
+float Camera::viewDepth(glm::vec3 worldPoint) const {
+  return glm::dot(worldPoint - position(), forward());
+}
+
+void Camera::orbit(float dxPixels, float dyPixels) {
+  yaw -= dxPixels * kRadiansPerPixel;
+  // Keep yaw in (-pi, pi] so it does not grow without bound while dragging.
+  constexpr float kPi = std::numbers::pi_v<float>;
+  yaw = std::remainder(yaw, 2.0f * kPi);
+  if (yaw <= -kPi) yaw += 2.0f * kPi;
+  pitch = std::clamp(pitch + dyPixels * kRadiansPerPixel, kMinPitch, kMaxPitch);
+}
+
+void Camera::zoom(float wheel) {
+  distance = std::clamp(distance * std::pow(kZoomStep, wheel), kMinDistance, kMaxDistance);
+}
+
+}  // namespace satdof::scene
