@@ -50,8 +50,22 @@ std::string ScanTuning::toString() const {
 namespace {
 
 constexpr std::array kVariants{
+    ScanVariant{"hillis-steele",
+                "naive double-buffered block scan (n log n adds), multi-block hierarchy",
+                detail::kHillisSteeleTuning, detail::hillisSteeleScratchBytes,
+                detail::hillisSteeleLaunch},
     ScanVariant{"blelloch", "work-efficient up-sweep/down-sweep tree, bank conflicts and all",
                 detail::kBlellochTuning, detail::blellochScratchBytes, detail::blellochLaunch},
+    ScanVariant{"blelloch-conflict-free",
+                "Blelloch tree with shared-memory padding against bank conflicts",
+                detail::kBlellochConflictFreeTuning, detail::blellochConflictFreeScratchBytes,
+                detail::blellochConflictFreeLaunch},
+    ScanVariant{"blelloch-8-per-thread",
+                "8 elements per thread (two 16-byte loads), tree over thread totals",
+                detail::kBlelloch8Tuning, detail::blelloch8ScratchBytes, detail::blelloch8Launch},
+    ScanVariant{"warp-shuffle", "block scan from __shfl_up_sync warp scans, 4 per thread",
+                detail::kWarpShuffleTuning, detail::warpShuffleScratchBytes,
+                detail::warpShuffleLaunch},
 };
 
 }  // namespace
