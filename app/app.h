@@ -1,0 +1,52 @@
+// app/app.h — the application: owns the GL context, the passes and the UI, and runs
+// frames:  scene (GL) -> SAT (CUDA interop or CPU) -> depth of field (GL) -> present.
+//
+// Window mode presents to a GLFW window with ImGui panels; headless mode (EGL) writes
+// each frame as a PNG and prints per-stage times at the end.
+#pragma once
+
+#include <memory>
+
+#include "cli.h"
+#include "context/context.h"
+#include "passes/dof_pass.h"
+#include "passes/sat_pass.h"
+#include "passes/scene_pass.h"
+#include "profiling/stage_times.h"
+#include "scene/scene.h"
+
+namespace satdof {
+
+class Ui;
+
+class App {
+ public:
+  // Throws std::runtime_error (one-line reason) or BackendUnavailable.
+  explicit App(const Options& options);
+  ~App();
+  int run();
+
+ private:
+  void resize(Extent extent);
+  void renderFrame();
+  void presentWindow();
+  void saveHeadlessFrame(int index);
+  void handleInput();
+  void printSummary() const;
+
+  Options options_;
+  std::unique_ptr<Context> context_;  // first: destroyed last, after every GL object
+  scene::Scene scene_;
+  Extent extent_;
+  DofSettings dof_;
+  std::string backendReason_;
+  std::unique_ptr<ScenePass> scenePass_;
+  std::unique_ptr<SatPass> satPass_;
+  std::unique_ptr<DofPass> dofPass_;
+  std::unique_ptr<GlStageTimer> timer_;
+  StageHistory history_;
+  std::unique_ptr<Ui> ui_;
+  double lastCursorX_ = 0, lastCursorY_ = 0;
+};
+
+}  // namespace satdof

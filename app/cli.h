@@ -1,0 +1,45 @@
+// app/cli.h — every command-line flag of satdof, registered in one place (cli.cpp).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "../bench/bench.h"
+#include "context/context.h"
+#include "passes/sat_backend.h"
+
+namespace satdof {
+
+struct Options {
+  bool headless = false;
+  int frames = 0;            // 0: run until the window closes (headless: 3)
+  Extent size{1280, 720};
+  bool sizeGiven = false;
+  std::string outDir = "out";
+  BackendRequest backend = BackendRequest::Auto;
+  std::optional<float> focalDistance;  // default: the scene's suggestion
+  float focalRange = 6.0f;
+  float maxBlur = 12.0f;
+  std::string scanVariant;   // empty: the library's default
+  std::string screenshot;    // window mode: save the last presented frame (with the UI)
+  bool vsync = true;
+  bool verbose = false;
+
+  // `satdof bench <family>`
+  std::string benchFamily;   // empty: no bench
+  bench::BenchOptions bench;
+};
+
+// Exit codes: 0 success, 1 runtime failure, 2 bad command line, 3 the requested backend
+// is not available here.
+enum ExitCode : int { kExitOk = 0, kExitFailure = 1, kExitUsage = 2, kExitBackendUnavailable = 3 };
+
+struct ParseOutcome {
+  std::optional<Options> options;  // set when the program should run
+  int exitCode = kExitOk;          // otherwise exit with this (help: 0, errors: 2)
+};
+
+// Parses argv. Errors print one line to stderr ("satdof: ..."); --help prints usage.
+ParseOutcome parseCommandLine(int argc, char** argv);
+
+}  // namespace satdof

@@ -1,0 +1,121 @@
+// app/gl/program.cpp — see program.h.
+#include "gl/program.h"
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+
+#include <algorithm>
+
+namespace satdof::gl {
+namespace {
+
+std::string readFile(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot open shader file " + path.string());
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Expands #include lines. Each piece is preceded by "#line N FILEINDEX" so that driver
+// messages carry (file index, line); `files` maps the index back to a name.
+std::string preprocess(const std::filesystem::path& dir, const std::string& file,
+                       std::vector<std::string>& files) {
+  const int index = int(files.size());
+  files.push_back(file);
+  std::istringstream in(readFile(dir / file));
+  std::ostringstream out;
+  static const std::regex includeLine(R"(^\s*#include\s+"([^"]+)\"\s*$)");
+  std::string line;
+  int lineNo = 0;
+  bool sawVersion = false;
+  while (std::getline(in, line)) {
+    ++lineNo;
+    std::smatch m;
+    if (std::regex_match(line, m, includeLine)) {
+      out << preprocess(dir, m[1].str(), files);
+      out << "#line " << lineNo + 1 << " " << index << "\n";
+    } else {
+      out << line << "\n";
+      if (!sawVersion && line.rfind("#version", 0) == 0) {
+        sawVersion = true;
+        out << "#line " << lineNo + 1 << " " << index << "\n";
+      }
+    }
+  }
+  return out.str();
+}
+
+// Rewrites "0(42) : error ..." / "0:42(7): error ..." into "file:42: error ...".
+std::string decorateLog(const std::string& log, const std::vector<std::string>& files) {
+  static const std::regex loc(R"(^(?:ERROR: )?(\d+)[:(](\d+)\)?[^:]*:\s*(.*)$)");
+  std::istringstream in(log);
+  std::ostringstream out;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::smatch m;
+    const int f = std::regex_search(line, m, loc) ? std::stoi(m[1].str()) : -1;
+    if (f >= 0 && f < int(files.size()))
+      out << "shaders/" << files[f] << ":" << m[2].str() << ": " << m[3].str() << "\n";
+    else
+      out << line << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace
+
+Program loadProgram(const std::filesystem::path& dir, const std::vector<ShaderStage>& stages) {
+  Program program(glCreateProgram());
+  std::vector<Shader> shaders;
+  for (const ShaderStage& stage : stages) {
+    std::vector<std::string> files;
+    const std::string source = preprocess(dir, stage.file, files);
+    Shader shader(glCreateShader(stage.type));
+    const char* text = source.c_str();
+    glShaderSource(shader.get(), 1, &text, nullptr);
+    glCompileShader(shader.get());
+    GLint ok = 0, length = 0;
+    glGetShaderiv(shader.get(), GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+      glGetShaderiv(shader.get(), GL_INFO_LOG_LENGTH, &length);
+      std::string log(std::size_t(std::max(length, 1)), '\0');
+      glGetShaderInfoLog(shader.get(), length, nullptr, log.data());
+      throw std::runtime_error("shader compile failed:\n" + decorateLog(log.c_str(), files));
+    }
+    glAttachShader(program.get(), shader.get());
+    shaders.push_back(std::move(shader));
+  }
+  glLinkProgram(program.get());
+  GLint ok = 0;
+  glGetProgramiv(program.get(), GL_LINK_STATUS, &ok);
+  if (!ok) {
+    GLint length = 0;
+    glGetProgramiv(program.get(), GL_INFO_LOG_LENGTH, &length);
+    std::string log(std::size_t(std::max(length, 1)), '\0');
+    glGetProgramInfoLog(program.get(), length, nullptr, log.data());
+    std::string names;
+    for (const auto& s : stages) names += " " + s.file;
+    throw std::runtime_error("shader link failed (" + names.substr(1) + "): " + log.c_str());
+  }
+  for (const Shader& s : shaders) glDetachShader(program.get(), s.get());
+  return program;
+}
+
+std::filesystem::path findShaderDir() {
+  std::error_code ec;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const auto beside = exe.parent_path() / "shaders";
+    if (std::filesystem::exists(beside / "dof.frag")) return beside;
+  }
+  const std::filesystem::path source = SATDOF_SOURCE_SHADER_DIR;
+  if (std::filesystem::exists(source / "dof.frag")) return source;
+  throw std::runtime_error("shaders not found: expected dof.frag beside the executable (" +
+                           (ec ? std::string("?") : exe.parent_path().string()) + "/shaders) or in " +
+                           source.string());
+}
+
+}  // namespace satdof::gl

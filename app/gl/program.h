@@ -1,0 +1,27 @@
+// app/gl/program.h — GLSL program loading from shaders/ with readable errors.
+//
+// Shader files may `#include "file.glsl"` (resolved in the same folder, one level). A
+// compile error is rethrown as "shaders/dof.frag:42: <driver message>" so the file and
+// line point at the source the user edits.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "gl/handles.h"
+
+namespace satdof::gl {
+
+struct ShaderStage {
+  GLenum type;
+  std::string file;  // relative to the shader folder
+};
+
+// Throws std::runtime_error with file:line messages on any failure.
+Program loadProgram(const std::filesystem::path& shaderDir, const std::vector<ShaderStage>& stages);
+
+// The folder that holds the shaders: next to the executable, else the source tree's.
+std::filesystem::path findShaderDir();
+
+}  // namespace satdof::gl

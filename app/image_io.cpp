@@ -1,0 +1,36 @@
+// app/image_io.cpp — see image_io.h. PNG encoding by stb_image_write (Debian's libstb).
+#include "image_io.h"
+
+#include <stb/stb_image_write.h>
+
+#include <stdexcept>
+
+namespace satdof {
+
+reference::ImageRgba8 readTexture(GLuint texture, int width, int height) {
+  reference::ImageRgba8 image(width, height);
+  glGetTextureImage(texture, 0, GL_RGBA, GL_UNSIGNED_BYTE, GLsizei(image.pixels.size()),
+                    image.pixels.data());
+  return image;
+}
+
+reference::ImageRgba8 readFramebuffer(GLuint framebuffer, int width, int height) {
+  reference::ImageRgba8 image(width, height);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, framebuffer);
+  if (framebuffer == 0) glReadBuffer(GL_BACK);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, image.pixels.data());
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+  return image;
+}
+
+void writePng(const std::filesystem::path& path, const reference::ImageRgba8& image) {
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
+  const int stride = image.width * 4;
+  // Start at the last row with a negative stride: the file gets the top row first.
+  const auto* last = image.pixels.data() + std::size_t(image.height - 1) * stride;
+  if (!stbi_write_png(path.c_str(), image.width, image.height, 4, last, -stride))
+    throw std::runtime_error("cannot write " + path.string());
+}
+
+}  // namespace satdof

@@ -1,0 +1,20 @@
+// app/image_io.h — PNG output and GL read-back of RGBA8 textures.
+#pragma once
+
+#include <filesystem>
+
+#include <glad/gl.h>
+
+#include "satdof/reference/image.h"
+
+namespace satdof {
+
+// Reads level 0 of an RGBA8 texture (row 0 = bottom, as GL stores it).
+reference::ImageRgba8 readTexture(GLuint texture, int width, int height);
+// Reads the bound read framebuffer's colour (e.g. the window's back buffer).
+reference::ImageRgba8 readFramebuffer(GLuint framebuffer, int width, int height);
+
+// Writes a PNG with row 0 at the top (flips GL's bottom-up rows). Throws on failure.
+void writePng(const std::filesystem::path& path, const reference::ImageRgba8& bottomUp);
+
+}  // namespace satdof

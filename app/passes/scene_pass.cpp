@@ -1,0 +1,121 @@
+// app/passes/scene_pass.cpp — see scene_pass.h.
+#include "passes/scene_pass.h"
+
+#include <cstddef>
+#include <stdexcept>
+
+#include <glm/gtc/type_ptr.hpp>
+
+#include "gl/program.h"
+
+namespace satdof {
+namespace {
+
+// A two-tone checker with mipmaps, made at start-up (no asset file needed).
+gl::Texture makeCheckerTexture() {
+  constexpr int kSize = 256, kCell = 32;
+  std::vector<unsigned char> pixels(kSize * kSize * 4);
+  for (int y = 0; y < kSize; ++y)
+    for (int x = 0; x < kSize; ++x) {
+      const bool light = ((x / kCell) + (y / kCell)) % 2 == 0;
+      unsigned char* p = &pixels[(y * kSize + x) * 4];
+      p[0] = light ? 235 : 60;
+      p[1] = light ? 228 : 70;
+      p[2] = light ? 210 : 95;
+      p[3] = 255;
+    }
+  GLuint n = 0;
+  glCreateTextures(GL_TEXTURE_2D, 1, &n);
+  gl::Texture t(n);
+  glTextureStorage2D(n, 9, GL_RGBA8, kSize, kSize);
+  glTextureSubImage2D(n, 0, 0, 0, kSize, kSize, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+  glGenerateTextureMipmap(n);
+  glTextureParameteri(n, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+  glTextureParameteri(n, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  glTextureParameteri(n, GL_TEXTURE_WRAP_S, GL_REPEAT);
+  glTextureParameteri(n, GL_TEXTURE_WRAP_T, GL_REPEAT);
+  if (GLAD_GL_ARB_texture_filter_anisotropic || GLAD_GL_EXT_texture_filter_anisotropic)
+    glTextureParameterf(n, GL_TEXTURE_MAX_ANISOTROPY, 8.0f);
+  return t;
+}
+
+}  // namespace
+
+ScenePass::ScenePass(const std::filesystem::path& shaderDir, const scene::Scene& scene)
+    : program_(gl::loadProgram(shaderDir, {{GL_VERTEX_SHADER, "scene.vert"},
+                                           {GL_FRAGMENT_SHADER, "scene.frag"}})),
+      floorTexture_(makeCheckerTexture()) {
+  for (const scene::Mesh& mesh : scene.meshes) {
+    GpuMesh m;
+    m.vertices = gl::createBuffer(GLsizeiptr(mesh.vertices.size() * sizeof(scene::Vertex)),
+                                  mesh.vertices.data(), 0);
+    m.indices = gl::createBuffer(GLsizeiptr(mesh.indices.size() * sizeof(std::uint32_t)),
+                                 mesh.indices.data(), 0);
+    m.layout = gl::createVertexArray();
+    const GLuint vao = m.layout.get();
+    glVertexArrayVertexBuffer(vao, 0, m.vertices.get(), 0, sizeof(scene::Vertex));
+    glVertexArrayElementBuffer(vao, m.indices.get());
+    const GLuint offsets[3] = {offsetof(scene::Vertex, position), offsetof(scene::Vertex, normal),
+                               offsetof(scene::Vertex, uv)};
+    const GLint sizes[3] = {3, 3, 2};
+    for (GLuint a = 0; a < 3; ++a) {
+      glEnableVertexArrayAttrib(vao, a);
+      glVertexArrayAttribFormat(vao, a, sizes[a], GL_FLOAT, GL_FALSE, offsets[a]);
+      glVertexArrayAttribBinding(vao, a, 0);
+    }
+    m.indexCount = GLsizei(mesh.indices.size());
+    meshes_.push_back(std::move(m));
+  }
+}
+
+void ScenePass::resize(Extent extent) {
+  extent_ = extent;
+  framebuffer_ = gl::createFramebuffer();
+  colour_ = gl::createTexture2D(GL_RGBA8, extent.width, extent.height);
+  distance_ = gl::createTexture2D(GL_R32F, extent.width, extent.height);
+  depth_ = gl::createRenderbuffer(GL_DEPTH_COMPONENT32F, extent.width, extent.height);
+  const GLuint fb = framebuffer_.get();
+  glNamedFramebufferTexture(fb, GL_COLOR_ATTACHMENT0, colour_.get(), 0);
+  glNamedFramebufferTexture(fb, GL_COLOR_ATTACHMENT1, distance_.get(), 0);
+  glNamedFramebufferRenderbuffer(fb, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, depth_.get());
+  const GLenum buffers[2] = {GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1};
+  glNamedFramebufferDrawBuffers(fb, 2, buffers);
+  if (glCheckNamedFramebufferStatus(fb, GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+    throw std::runtime_error("scene framebuffer incomplete");
+}
+
+void ScenePass::run(const scene::Scene& scene) {
+  glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 1, -1, "scene");
+  glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_.get());
+  glViewport(0, 0, extent_.width, extent_.height);
+  glEnable(GL_DEPTH_TEST);
+  glDepthFunc(GL_LESS);
+  const float sky[4] = {0.52f, 0.66f, 0.82f, 1.0f};
+  const float far[4] = {kSkyDepth, 0, 0, 0};
+  glClearNamedFramebufferfv(framebuffer_.get(), GL_COLOR, 0, sky);
+  glClearNamedFramebufferfv(framebuffer_.get(), GL_COLOR, 1, far);
+  glClearNamedFramebufferfi(framebuffer_.get(), GL_DEPTH_STENCIL, 0, 1.0f, 0);
+
+  const glm::mat4 view = scene.camera.view();
+  const glm::mat4 projection = scene.camera.projection(float(extent_.width) / float(extent_.height));
+  glUseProgram(program_.get());
+  glUniformMatrix4fv(1, 1, GL_FALSE, glm::value_ptr(view));
+  glUniformMatrix4fv(2, 1, GL_FALSE, glm::value_ptr(projection));
+  glUniform3fv(4, 1, glm::value_ptr(scene.lightDirection));
+  glUniformMatrix4fv(6, 1, GL_FALSE, glm::value_ptr(view));
+  glBindTextureUnit(0, floorTexture_.get());
+  for (const scene::Instance& instance : scene.instances) {
+    const GpuMesh& m = meshes_.at(std::size_t(instance.mesh));
+    glUniformMatrix4fv(0, 1, GL_FALSE, glm::value_ptr(instance.model));
+    glUniform3fv(3, 1, glm::value_ptr(instance.albedo));
+    glUniform1i(5, instance.mesh == scene::FloorMesh ? 1 : 0);
+    glBindVertexArray(m.layout.get());
+    glDrawElements(GL_TRIANGLES, m.indexCount, GL_UNSIGNED_INT, nullptr);
+  }
+  glBindVertexArray(0);
+  glDisable(GL_DEPTH_TEST);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glPopDebugGroup();
+}
+
+}  // namespace satdof

@@ -1,0 +1,46 @@
+// app/ui/ui.h — Dear ImGui on the window: set-up and tear-down (GLFW + OpenGL3 backends
+// from Debian's libimgui) and the panels, one function per concern (panels.cpp).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "passes/dof_pass.h"
+#include "profiling/stage_times.h"
+
+struct GLFWwindow;
+
+namespace satdof {
+
+// What the panels show and edit. The app owns it; panels change it in place and the app
+// applies changes before the next frame.
+struct UiState {
+  DofSettings* dof = nullptr;
+  std::string backendReason;
+  std::string glRenderer;
+  std::vector<std::string> scanVariants;  // empty: no choice (CPU backend)
+  std::string scanVariant;                // current; a panel may change it
+  const StageHistory* history = nullptr;
+  int width = 0, height = 0;
+};
+
+class Ui {
+ public:
+  explicit Ui(GLFWwindow* window);
+  ~Ui();
+  Ui(const Ui&) = delete;
+  Ui& operator=(const Ui&) = delete;
+
+  void beginFrame();
+  void draw(UiState& state);
+  void endFrame();  // renders the draw data into the bound framebuffer
+  bool wantsMouse() const;
+};
+
+namespace panels {
+void pipeline(UiState& state);
+void depthOfField(UiState& state);
+void timings(const UiState& state);
+}  // namespace panels
+
+}  // namespace satdof

@@ -1,0 +1,38 @@
+// shaders/scene.frag — scene pass: Lambert + a little specular, optional checker texture.
+// Output 0: colour (RGBA8). Output 1: linear view depth in scene units (R32F), which
+// the DoF pass turns into a circle of confusion.
+#version 450 core
+
+in VertexOut {
+  vec3 worldNormal;
+  vec3 viewPosition;
+  vec2 uv;
+} vIn;
+
+layout(location = 3) uniform vec3 uAlbedo;
+layout(location = 4) uniform vec3 uLightDirection;  // world space, towards the light
+layout(location = 5) uniform int uTextured;         // 1: modulate by uFloorTexture
+layout(location = 6) uniform mat4 uViewForLight;    // world -> view, for the half vector
+layout(binding = 0) uniform sampler2D uFloorTexture;
+
+layout(location = 0) out vec4 outColour;
+layout(location = 1) out float outDistance;
+
+void main() {
+  vec3 n = normalize(vIn.worldNormal);
+  if (!gl_FrontFacing) n = -n;
+  vec3 l = normalize(uLightDirection);
+  vec3 albedo = uAlbedo;
+  if (uTextured == 1) albedo *= texture(uFloorTexture, vIn.uv).rgb;
+
+  // Specular in view space: the eye is at the origin.
+  vec3 nv = normalize(mat3(uViewForLight) * n);
+  vec3 lv = normalize(mat3(uViewForLight) * l);
+  vec3 h = normalize(lv - normalize(vIn.viewPosition));
+  float diffuse = max(dot(n, l), 0.0);
+  float specular = pow(max(dot(nv, h), 0.0), 48.0) * 0.35 * float(diffuse > 0.0);
+  vec3 ambient = 0.18 * albedo * (0.6 + 0.4 * n.y);
+  vec3 c = ambient + albedo * diffuse * 0.85 + vec3(specular);
+  outColour = vec4(pow(clamp(c, 0.0, 1.0), vec3(1.0 / 2.2)), 1.0);
+  outDistance = -vIn.viewPosition.z;
+}
