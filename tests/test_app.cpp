@@ -1,0 +1,147 @@
+// tests/test_app.cpp — the satdof executable end to end:
+//   * headless with the CPU backend writes non-blank PNGs;
+//   * bad flags give one line on stderr and exit code 2;
+//   * the CUDA backend gives the same image as the CPU backend (skips where CUDA-GL
+//     interop is impossible, with satdof's own reason);
+//   * the window app under Xvfb renders N frames, exits 0 and saves a screenshot
+//     (kept as an artefact in the build folder: artifacts/window.png).
+#include <gtest/gtest.h>
+
+#include <stb/stb_image.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct RunResult {
+  int exitCode = -1;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+RunResult run(const std::string& args, const std::string& prefix = "") {
+  const fs::path dir = fs::temp_directory_path() / ("satdof_test_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string cmd = prefix + SATDOF_BINARY + " " + args + " >" + (dir / "out").string() +
+                          " 2>" + (dir / "err").string();
+  const int status = std::system(cmd.c_str());
+  RunResult r;
+  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = slurp(dir / "out");
+  r.err = slurp(dir / "err");
+  return r;
+}
+
+struct Png {
+  int width = 0, height = 0;
+  std::vector<unsigned char> rgba;
+};
+
+Png loadPng(const fs::path& p) {
+  Png png;
+  int channels = 0;
+  unsigned char* data = stbi_load(p.c_str(), &png.width, &png.height, &channels, 4);
+  if (!data) return png;
+  png.rgba.assign(data, data + std::size_t(png.width) * png.height * 4);
+  stbi_image_free(data);
+  return png;
+}
+
+// Not blank: the luminance varies (several distinct values, a real spread).
+void expectNotBlank(const Png& png) {
+  ASSERT_GT(png.width, 0);
+  double sum = 0, sum2 = 0;
+  const std::size_t n = png.rgba.size() / 4;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double y = 0.3 * png.rgba[i * 4] + 0.59 * png.rgba[i * 4 + 1] + 0.11 * png.rgba[i * 4 + 2];
+    sum += y;
+    sum2 += y * y;
+  }
+  const double mean = sum / double(n);
+  EXPECT_GT(std::sqrt(sum2 / double(n) - mean * mean), 10.0) << "image looks blank";
+}
+
+fs::path freshDir(const std::string& name) {
+  const fs::path d = fs::path(SATDOF_TEST_OUT) / name;
+  fs::remove_all(d);
+  return d;
+}
+
+TEST(App, HeadlessCpuWritesNonBlankPngs) {
+  const fs::path out = freshDir("headless_cpu");
+  const RunResult r = run("--headless --frames 3 --backend cpu --size 320x180 --out " + out.string());
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("CPU backend"), std::string::npos) << r.out;
+  for (int i = 0; i < 3; ++i) {
+    const fs::path p = out / ("frame_000" + std::to_string(i) + ".png");
+    ASSERT_TRUE(fs::exists(p)) << p;
+    const Png png = loadPng(p);
+    EXPECT_EQ(png.width, 320);
+    EXPECT_EQ(png.height, 180);
+    expectNotBlank(png);
+  }
+}
+
+TEST(App, BadFlagsGiveOneLineAndExitCode2) {
+  for (const char* args : {"--size 0x5", "--size wide", "--size 99999x2", "--frames 0", "--frames -3",
+                           "--backend gpu", "--focal -1", "--max-blur nope", "--no-such-flag",
+                           "bench", "bench sort"}) {
+    SCOPED_TRACE(args);
+    const RunResult r = run(args);
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_EQ(r.err.rfind("satdof: ", 0), 0u) << r.err;
+  }
+}
+
+TEST(App, HelpExitsZero) {
+  const RunResult r = run("--help");
+  EXPECT_EQ(r.exitCode, 0);
+  for (const char* flag : {"--headless", "--frames", "--size", "--out", "--backend", "--focal"})
+    EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
+}
+
+TEST(App, CudaBackendGivesTheCpuImage) {
+  const fs::path cpu = freshDir("same_cpu"), cuda = freshDir("same_cuda");
+  const RunResult rc = run("--headless --frames 2 --backend cuda --size 640x360 --out " + cuda.string());
+  if (rc.exitCode == 3) GTEST_SKIP() << "CUDA backend unavailable: " << rc.err;
+  ASSERT_EQ(rc.exitCode, 0) << rc.err;
+  const RunResult rp = run("--headless --frames 2 --backend cpu --size 640x360 --out " + cpu.string());
+  ASSERT_EQ(rp.exitCode, 0) << rp.err;
+  const Png a = loadPng(cpu / "frame_0001.png"), b = loadPng(cuda / "frame_0001.png");
+  expectNotBlank(a);
+  ASSERT_EQ(a.rgba.size(), b.rgba.size());
+  EXPECT_TRUE(a.rgba == b.rgba) << "the CUDA and CPU backends must give the same image";
+}
+
+TEST(App, WindowUnderXvfbRendersAndExits) {
+  if (std::system("command -v xvfb-run >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
+  const fs::path shot = fs::path(SATDOF_TEST_OUT) / "artifacts" / "window.png";
+  fs::remove(shot);
+  const RunResult r = run("--frames 5 --size 800x450 --backend cpu --screenshot " + shot.string(),
+                          "xvfb-run -a -s '-screen 0 1024x768x24' ");
+  ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+  const Png png = loadPng(shot);
+  EXPECT_EQ(png.width, 800);
+  EXPECT_EQ(png.height, 450);
+  expectNotBlank(png);
+}
+
+}  // namespace

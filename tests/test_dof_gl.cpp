@@ -1,0 +1,121 @@
+// tests/test_dof_gl.cpp — the GL passes on a headless EGL context (Mesa's llvmpipe in CI,
+// NVIDIA's EGL on a GPU machine):
+//   * the DoF shader on a known colour + depth input against the CPU reference of the
+//     DoF, within one grey level, and exactly the input where everything is in focus;
+//   * the CPU SAT backend fills the SAT buffer with exactly the reference SAT.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <random>
+
+#include "context/context.h"
+#include "gl/program.h"
+#include "image_io.h"
+#include "passes/dof_pass.h"
+#include "passes/sat_pass.h"
+#include "satdof/reference/dof.h"
+
+namespace ref = satdof::reference;
+
+namespace {
+
+class GlTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    try {
+      context_ = satdof::createHeadlessContext();
+    } catch (const std::exception& e) {
+      reason_ = e.what();
+    }
+  }
+  static void TearDownTestSuite() { context_.reset(); }
+  void SetUp() override {
+    if (!context_) GTEST_SKIP() << "no headless GL context: " << reason_;
+  }
+  static inline std::unique_ptr<satdof::Context> context_;
+  static inline std::string reason_;
+};
+
+std::mt19937 freshRng() {
+  const unsigned seed = std::random_device{}();
+  ::testing::Test::RecordProperty("seed", std::to_string(seed));
+  return std::mt19937(seed);
+}
+
+ref::ImageRgba8 randomImage(int w, int h, std::mt19937& rng) {
+  ref::ImageRgba8 img(w, h);
+  std::uniform_int_distribution<int> byte(0, 255);
+  for (auto& p : img.pixels) p = std::uint8_t(byte(rng));
+  return img;
+}
+
+satdof::gl::Texture uploadColour(const ref::ImageRgba8& img) {
+  auto t = satdof::gl::createTexture2D(GL_RGBA8, img.width, img.height);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glTextureSubImage2D(t.get(), 0, 0, 0, img.width, img.height, GL_RGBA, GL_UNSIGNED_BYTE,
+                      img.pixels.data());
+  return t;
+}
+
+satdof::gl::Texture uploadDepth(const ref::ImageR32F& depth) {
+  auto t = satdof::gl::createTexture2D(GL_R32F, depth.width, depth.height);
+  glTextureSubImage2D(t.get(), 0, 0, 0, depth.width, depth.height, GL_RED, GL_FLOAT,
+                      depth.pixels.data());
+  return t;
+}
+
+ref::ImageRgba8 runDof(const ref::ImageRgba8& colour, const ref::ImageR32F& depth,
+                       const ref::DofParams& params) {
+  const ref::Sat sat = ref::computeSat(colour);
+  const auto ssbo = satdof::gl::createBuffer(GLsizeiptr(sat.values.size() * 4), sat.values.data(), 0);
+  const auto depthTexture = uploadDepth(depth);
+  satdof::DofPass pass(satdof::gl::findShaderDir());
+  pass.resize({colour.width, colour.height});
+  pass.run(depthTexture.get(), ssbo.get(), satdof::DofSettings{params, false});
+  return satdof::readTexture(pass.outputTexture(), colour.width, colour.height);
+}
+
+TEST_F(GlTest, DofMatchesTheCpuReferenceWithinOneGreyLevel) {
+  auto rng = freshRng();
+  const int w = 173, h = 91;  // odd sizes: rows not a multiple of anything
+  const auto colour = randomImage(w, h, rng);
+  // With focal 10, range 8 and radius 8, a depth of 10 +- k gives a radius of exactly k,
+  // far from a rounding boundary, so CPU and GPU agree on every box.
+  const ref::DofParams params{10.0f, 8.0f, 8.0f};
+  ref::ImageR32F depth(w, h);
+  std::uniform_int_distribution<int> k(-9, 9);
+  for (int by = 0; by < h; by += 7)
+    for (int bx = 0; bx < w; bx += 9) {
+      const float d = 10.0f + float(k(rng));
+      for (int y = by; y < std::min(by + 7, h); ++y)
+        for (int x = bx; x < std::min(bx + 9, w); ++x) depth.at(x, y) = d;
+    }
+  const auto expected = ref::depthOfField(colour, depth, params);
+  const auto got = runDof(colour, depth, params);
+  int worst = 0;
+  for (std::size_t i = 0; i < got.pixels.size(); ++i)
+    worst = std::max(worst, std::abs(int(got.pixels[i]) - int(expected.pixels[i])));
+  EXPECT_LE(worst, 1) << "largest difference from the CPU reference, in grey levels";
+}
+
+TEST_F(GlTest, DofAtTheFocalDepthReturnsTheInput) {
+  auto rng = freshRng();
+  const auto colour = randomImage(64, 40, rng);
+  const ref::DofParams params{7.5f, 3.0f, 16.0f};
+  const ref::ImageR32F depth(64, 40, 7.5f);
+  EXPECT_EQ(runDof(colour, depth, params).pixels, colour.pixels);
+}
+
+TEST_F(GlTest, CpuSatBackendUploadsTheReferenceSat) {
+  auto rng = freshRng();
+  const auto colour = randomImage(57, 33, rng);
+  const auto texture = uploadColour(colour);
+  satdof::SatPass pass(satdof::createCpuSatBackend());
+  pass.resize({57, 33}, texture.get());
+  pass.run();
+  std::vector<std::uint32_t> got(std::size_t(57) * 33 * 4);
+  glGetNamedBufferSubData(pass.buffer(), 0, GLsizeiptr(got.size() * 4), got.data());
+  EXPECT_EQ(got, ref::computeSat(colour).values);
+}
+
+}  // namespace

@@ -1,0 +1,167 @@
+// tests/test_reference.cpp — the CPU reference library against brute force: scans, the
+// uint32 SAT (including running totals that overflow 2^32), box sums and means with
+// border clipping, the circle-of-confusion function and the reference depth of field.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "satdof/reference/dof.h"
+#include "satdof/reference/scan.h"
+#include "satdof/reference/sat.h"
+
+namespace ref = satdof::reference;
+
+namespace {
+
+std::mt19937 freshRng() {
+  const unsigned seed = std::random_device{}();
+  ::testing::Test::RecordProperty("seed", std::to_string(seed));
+  return std::mt19937(seed);
+}
+
+ref::ImageRgba8 randomImage(int w, int h, std::mt19937& rng) {
+  ref::ImageRgba8 img(w, h);
+  std::uniform_int_distribution<int> byte(0, 255);
+  for (auto& p : img.pixels) p = std::uint8_t(byte(rng));
+  return img;
+}
+
+}  // namespace
+
+TEST(ReferenceScan, MatchesDefinitionOnEdgeSizes) {
+  auto rng = freshRng();
+  for (std::size_t n : {0u, 1u, 2u, 31u, 32u, 33u, 257u, 1000u}) {
+    std::vector<std::uint32_t> in(n);
+    for (auto& v : in) v = rng();
+    std::vector<std::uint32_t> inc(n), exc(n);
+    ref::inclusiveScan<std::uint32_t>(in, inc);
+    ref::exclusiveScan<std::uint32_t>(in, exc);
+    for (std::size_t i = 0; i < n; ++i) {
+      std::uint32_t s = 0;
+      for (std::size_t j = 0; j < i; ++j) s += in[j];  // wraps, like the GPU
+      ASSERT_EQ(exc[i], s) << "n=" << n << " i=" << i;
+      ASSERT_EQ(inc[i], s + in[i]) << "n=" << n << " i=" << i;
+    }
+  }
+}
+
+TEST(ReferenceScan, InPlaceAndChapterExample) {
+  std::vector<std::uint32_t> a{3, 1, 7, 0, 4, 1, 6, 3};
+  ref::exclusiveScan<std::uint32_t>(a, a);
+  EXPECT_EQ(a, (std::vector<std::uint32_t>{0, 3, 4, 11, 11, 15, 16, 22}));
+  std::vector<std::uint32_t> b{3, 1, 7, 0, 4, 1, 6, 3};
+  ref::inclusiveScan<std::uint32_t>(b, b);
+  EXPECT_EQ(b, (std::vector<std::uint32_t>{3, 4, 11, 11, 15, 16, 22, 25}));
+}
+
+TEST(ReferenceScan, FloatWithDoubleAccumulator) {
+  std::vector<float> in(1 << 20, 0.1f), out(in.size());
+  ref::inclusiveScan<float, double>(in, out);
+  EXPECT_NEAR(out.back(), double(0.1f) * in.size(), 1e-2);
+}
+
+TEST(ReferenceSat, BoxSumsMatchBruteForce) {
+  auto rng = freshRng();
+  for (auto [w, h] : {std::pair{1, 1}, {1, 37}, {37, 1}, {31, 33}, {64, 48}, {100, 7}}) {
+    const auto img = randomImage(w, h, rng);
+    const ref::Sat sat = ref::computeSat(img);
+    // S(x, y) itself is the box from the origin.
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x)
+        for (int c = 0; c < 4; ++c)
+          ASSERT_EQ(sat.at(x, y, c), ref::boxSumBruteForce(img, {0, 0, x, y}, c));
+    std::uniform_int_distribution<int> px(0, w - 1), py(0, h - 1);
+    for (int i = 0; i < 200; ++i) {
+      int x0 = px(rng), x1 = px(rng), y0 = py(rng), y1 = py(rng);
+      if (x0 > x1) std::swap(x0, x1);
+      if (y0 > y1) std::swap(y0, y1);
+      for (int c = 0; c < 4; ++c)
+        ASSERT_EQ(ref::boxSum(sat, {x0, y0, x1, y1}, c), ref::boxSumBruteForce(img, {x0, y0, x1, y1}, c));
+    }
+  }
+}
+
+// 4200x4100 pixels of 255: the bottom-right running total is 255 * 17.2M > 2^32, so the
+// stored values wrap; box sums below 2^32 must still be exact.
+TEST(ReferenceSat, ExactWhenRunningTotalsOverflow) {
+  const int w = 4200, h = 4100;
+  ref::ImageRgba8 img(w, h);
+  std::fill(img.pixels.begin(), img.pixels.end(), std::uint8_t(255));
+  auto rng = freshRng();
+  std::uniform_int_distribution<int> byte(0, 255);
+  for (int i = 0; i < 1000; ++i) img.at(w - 1 - i % 300, h - 1 - i / 300)[i % 4] = std::uint8_t(byte(rng));
+  const ref::Sat sat = ref::computeSat(img);
+  const std::uint64_t total = ref::boxSumBruteForce(img, {0, 0, w - 1, h - 1}, 0);
+  ASSERT_GT(total, std::uint64_t(1) << 32) << "the test image must overflow";
+  EXPECT_EQ(sat.at(w - 1, h - 1, 0), std::uint32_t(total));  // stored modulo 2^32
+  for (auto box : {ref::Box{w - 300, h - 4, w - 1, h - 1}, ref::Box{w - 1, h - 1, w - 1, h - 1},
+                   ref::Box{w - 2000, h - 2000, w - 10, h - 10}, ref::Box{1, 1, w - 1, 100}}) {
+    for (int c = 0; c < 4; ++c) {
+      const std::uint64_t truth = ref::boxSumBruteForce(img, box, c);
+      ASSERT_LT(truth, std::uint64_t(1) << 32);
+      EXPECT_EQ(ref::boxSum(sat, box, c), truth) << "c=" << c;
+    }
+  }
+}
+
+TEST(ReferenceSat, BoxMeanClipsToTheImage) {
+  ref::ImageRgba8 img(3, 2);
+  for (int y = 0; y < 2; ++y)
+    for (int x = 0; x < 3; ++x) img.at(x, y)[0] = std::uint8_t(10 * (y * 3 + x));  // 0..50
+  const ref::Sat sat = ref::computeSat(img);
+  // A box hanging over the top-left corner keeps only pixel (0,0) and (1,0),(0,1),(1,1).
+  const auto m = ref::boxMean(sat, {-5, -5, 1, 1});
+  EXPECT_FLOAT_EQ(m[0], (0 + 10 + 30 + 40) / 4.0f);
+  // The whole image.
+  EXPECT_FLOAT_EQ(ref::boxMean(sat, {-100, -100, 100, 100})[0], 150.0f / 6.0f);
+  // A single pixel is itself.
+  EXPECT_FLOAT_EQ(ref::boxMean(sat, {2, 1, 2, 1})[0], 50.0f);
+}
+
+TEST(ReferenceDof, CircleOfConfusion) {
+  ref::DofParams p;
+  p.focalDistance = 10;
+  p.focalRange = 4;
+  p.maxRadius = 8;
+  EXPECT_EQ(ref::cocRadius(10, p), 0);  // in focus
+  EXPECT_EQ(ref::cocRadius(12, p), 4);  // half the range away: half the radius
+  EXPECT_EQ(ref::cocRadius(8, p), 4);   // symmetric
+  EXPECT_EQ(ref::cocRadius(14, p), 8);  // at the range: maximum
+  EXPECT_EQ(ref::cocRadius(1000, p), 8);  // clamped
+  EXPECT_EQ(ref::cocRadius(0, p), 8);
+  int previous = 0;
+  for (float d = 10; d < 20; d += 0.01f) {  // monotonic away from focus
+    const int r = ref::cocRadius(d, p);
+    EXPECT_GE(r, previous);
+    previous = r;
+  }
+  p.focalRange = 0;  // degenerate range: everything off the focal plane is maximal
+  EXPECT_EQ(ref::cocRadius(10.5f, p), 8);
+  p.maxRadius = 0;
+  EXPECT_EQ(ref::cocRadius(50, p), 0);
+}
+
+TEST(ReferenceDof, InFocusIsIdentityAndBlurIsTheBoxMean) {
+  auto rng = freshRng();
+  const auto img = randomImage(40, 30, rng);
+  ref::DofParams p;
+  p.focalDistance = 5;
+  p.focalRange = 2;
+  p.maxRadius = 3;
+  ref::ImageR32F depth(40, 30, 5.0f);
+  EXPECT_EQ(ref::depthOfField(img, depth, p).pixels, img.pixels);
+
+  depth = ref::ImageR32F(40, 30, 100.0f);  // everything at maximal blur (r = 3)
+  const auto out = ref::depthOfField(img, depth, p);
+  for (int y = 0; y < 30; y += 7)
+    for (int x = 0; x < 40; x += 5)
+      for (int c = 0; c < 4; ++c) {
+        const ref::Box box = ref::clipBox({x - 3, y - 3, x + 3, y + 3}, 40, 30);
+        const double area = double(box.x1 - box.x0 + 1) * (box.y1 - box.y0 + 1);
+        const double mean = double(ref::boxSumBruteForce(img, box, c)) / area;
+        EXPECT_NEAR(out.at(x, y)[c], mean, 0.5 + 1e-4) << x << "," << y << " c" << c;
+      }
+}
