@@ -26,6 +26,15 @@ inline constexpr ScanTuning kBlelloch8Tuning{256, 8};
 // One 16-byte vector per thread, 512 threads (16 warps): 2048-element tiles, so a warp's
 // loads cover 512 contiguous bytes.
 inline constexpr ScanTuning kWarpShuffleTuning{512, 4};
+// Single pass: 256 threads x 16 items = 4096-element tiles. Long runs per thread
+// amortise the look-back (one per 16 KiB tile) and the block scan; 16 is the largest
+// power of two that keeps the warp transposes conflict-free (see warp_exchange.cuh) and
+// the kernel at 4 blocks (1024 threads) per SM within the register file. CUB's Hopper
+// tuning for 4-byte sums (128 x 24) is the other shape worth timing.
+inline constexpr ScanTuning kDecoupledLookbackTuning{256, 16};
+// CUB picks its own policy per architecture (on Hopper, 4-byte sums: 128 x 24); printed
+// as "library-tuned".
+inline constexpr ScanTuning kCubTuning{0, 0};
 
 std::size_t hillisSteeleScratchBytes(const ScanArgs& args);
 cudaError_t hillisSteeleLaunch(const ScanArgs& args, void* scratch, std::size_t scratchBytes,
@@ -42,5 +51,11 @@ cudaError_t blelloch8Launch(const ScanArgs& args, void* scratch, std::size_t scr
 std::size_t warpShuffleScratchBytes(const ScanArgs& args);
 cudaError_t warpShuffleLaunch(const ScanArgs& args, void* scratch, std::size_t scratchBytes,
                               cudaStream_t stream);
+std::size_t decoupledLookbackScratchBytes(const ScanArgs& args);
+cudaError_t decoupledLookbackLaunch(const ScanArgs& args, void* scratch, std::size_t scratchBytes,
+                                    cudaStream_t stream);
+std::size_t cubScratchBytes(const ScanArgs& args);
+cudaError_t cubLaunch(const ScanArgs& args, void* scratch, std::size_t scratchBytes,
+                      cudaStream_t stream);
 
 }  // namespace satdof::detail

@@ -1,0 +1,108 @@
+// detail/lookback.cuh — tile status words and the warp-wide look-back of the single-pass
+// scan (Merrill & Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back", 2016).
+//
+// Every tile owns one 64-bit status word in scratch: the flag in the high half, the
+// 32-bit value (bit-cast for float) in the low half. Packing both in one word makes
+// each publication a single atomic store, so a reader that sees the flag also sees the
+// matching value: relaxed device-scope atomics suffice, no fence orders data against
+// flags. The words are zeroed (flag NotReady) by a memset before the kernel runs.
+//
+//   NotReady   nothing published yet
+//   Aggregate  the value is this tile's own total
+//   Prefix     the value is the inclusive prefix through this tile (everything before
+//              it in its row, plus itself)
+//
+// The look-back walks predecessors 32 at a time, one per lane: wait until none of the
+// window is NotReady, add the values up to (and including) the nearest Prefix, stop
+// there; with no Prefix in the window, add all 32 Aggregates and move 32 tiles back.
+// A row's first tile publishes Prefix at once, and tiles before the row's first tile
+// read as a virtual Prefix of the identity, so every walk ends inside its own row.
+// Tile ids are handed out in launch order by an atomic counter, so every predecessor of
+// a running tile is already running or done and publishes without waiting on anyone:
+// the walk cannot deadlock.
+#pragma once
+
+#include <cuda/atomic>
+
+#include <cstdint>
+
+#include "detail/scan_op.cuh"
+#include "detail/warp_scan.cuh"
+
+namespace satdof::detail {
+
+using TileStatusWord = unsigned long long;
+
+enum class TileFlag : std::uint32_t { NotReady = 0, Aggregate = 1, Prefix = 2 };
+
+// Bit casts between the 32-bit scan types and the status word's value half.
+__device__ __forceinline__ std::uint32_t toBits(std::uint32_t v) { return v; }
+__device__ __forceinline__ std::uint32_t toBits(float v) { return __float_as_uint(v); }
+template <class T>
+__device__ __forceinline__ T fromBits(std::uint32_t bits);
+template <>
+__device__ __forceinline__ std::uint32_t fromBits<std::uint32_t>(std::uint32_t bits) {
+  return bits;
+}
+template <>
+__device__ __forceinline__ float fromBits<float>(std::uint32_t bits) {
+  return __uint_as_float(bits);
+}
+
+template <class T>
+__device__ __forceinline__ TileStatusWord packStatus(TileFlag flag, T value) {
+  return (static_cast<TileStatusWord>(flag) << 32) | toBits(value);
+}
+__device__ __forceinline__ TileFlag statusFlag(TileStatusWord word) {
+  return static_cast<TileFlag>(static_cast<std::uint32_t>(word >> 32));
+}
+template <class T>
+__device__ __forceinline__ T statusValue(TileStatusWord word) {
+  return fromBits<T>(static_cast<std::uint32_t>(word));
+}
+
+template <class T>
+__device__ __forceinline__ void publishStatus(TileStatusWord* status, TileFlag flag, T value) {
+  cuda::atomic_ref<TileStatusWord, cuda::thread_scope_device> ref(*status);
+  ref.store(packStatus(flag, value), cuda::memory_order_relaxed);
+}
+
+__device__ __forceinline__ TileStatusWord readStatus(TileStatusWord* status) {
+  cuda::atomic_ref<TileStatusWord, cuda::thread_scope_device> ref(*status);
+  return ref.load(cuda::memory_order_relaxed);
+}
+
+// Back-off between polls of a window that is not ready yet, in nanoseconds: polling
+// without pause floods L2 with loads the publishing tiles compete with. Of the order of
+// an L2 round trip; __nanosleep may sleep anywhere in [0, 2x].
+inline constexpr unsigned kLookbackBackoffNs = 128;
+
+// Called by all 32 lanes of one warp. `tile` is the global tile id, `rowFirstTile` the id
+// of the first tile of its row (< tile). Returns, in every lane, the combination of all
+// tiles rowFirstTile .. tile-1 (the tile's exclusive prefix).
+template <class T, class Op>
+__device__ T lookbackExclusivePrefix(TileStatusWord* status, long long tile,
+                                     long long rowFirstTile, Op op) {
+  const int lane = static_cast<int>(threadIdx.x) & (kWarpSize - 1);
+  T exclusive = Op::template identity<T>();
+  for (long long window = tile - 1;; window -= kWarpSize) {
+    // ---- wait until no lane's predecessor is NotReady --------------------------------
+    const long long pred = window - lane;
+    const TileStatusWord rowStart = packStatus(TileFlag::Prefix, Op::template identity<T>());
+    TileStatusWord word = pred >= rowFirstTile ? readStatus(status + pred) : rowStart;
+    while (__any_sync(kFullMask, statusFlag(word) == TileFlag::NotReady)) {
+      __nanosleep(kLookbackBackoffNs);
+      if (statusFlag(word) == TileFlag::NotReady) word = readStatus(status + pred);
+    }
+
+    // ---- combine up to the nearest Prefix (lane order = distance back) ---------------
+    const unsigned prefixLanes = __ballot_sync(kFullMask, statusFlag(word) == TileFlag::Prefix);
+    const int lastLane = prefixLanes ? __ffs(prefixLanes) - 1 : kWarpSize - 1;
+    const T value = lane <= lastLane ? statusValue<T>(word) : Op::template identity<T>();
+    // The window precedes everything gathered so far, so it goes on the left.
+    exclusive = op(warpReduce(value, op), exclusive);
+    if (prefixLanes) return exclusive;
+  }
+}
+
+}  // namespace satdof::detail
