@@ -1,0 +1,384 @@
+// Filters, their builders and the CPU reference convolution (see satdof/reference/conv.h).
+//
+// Sections: names | validation | builders | rounding and pixel access | Direct maths |
+// Separable maths | BoxSum maths | dispatch.
+// Every accumulation uses std::fma in the documented order, so the GPU variants (which
+// use __fmaf_rn in the same order) match bit for bit after rounding.
+#include "satdof/reference/conv.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <utility>
+
+namespace satdof {
+
+// =====================================================================================
+// names
+// =====================================================================================
+
+std::string_view toString(Border border) {
+  switch (border) {
+    case Border::Zero: return "zero";
+    case Border::Clamp: return "clamp";
+  }
+  return "?";
+}
+
+std::string_view toString(FilterKind kind) {
+  switch (kind) {
+    case FilterKind::Box: return "box";
+    case FilterKind::Gaussian: return "gaussian";
+    case FilterKind::Sharpen: return "sharpen";
+    case FilterKind::Laplacian: return "laplacian";
+    case FilterKind::Emboss: return "emboss";
+    case FilterKind::Identity: return "identity";
+    case FilterKind::Custom: return "custom";
+  }
+  return "?";
+}
+
+std::string_view toString(ConvMath math) {
+  switch (math) {
+    case ConvMath::Direct: return "direct";
+    case ConvMath::Separable: return "separable";
+    case ConvMath::BoxSum: return "box-sum";
+  }
+  return "?";
+}
+
+// =====================================================================================
+// validation
+// =====================================================================================
+
+namespace {
+
+bool radiusInRange(int radius) {
+  return radius >= kMinFilterRadius && radius <= kMaxFilterRadius;
+}
+
+std::string radiusMessage(int radius) {
+  return "filter radius " + std::to_string(radius) + " is outside " +
+         std::to_string(kMinFilterRadius) + ".." + std::to_string(kMaxFilterRadius);
+}
+
+// Empty when every value is finite and within kMaxFilterWeight.
+std::optional<std::string> checkValues(std::span<const float> values, std::string_view what) {
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    if (!std::isfinite(values[k]) || std::fabs(values[k]) > kMaxFilterWeight)
+      return std::string(what) + "[" + std::to_string(k) + "] = " + std::to_string(values[k]) +
+             " is not a finite value within +-1e6";
+  }
+  return std::nullopt;
+}
+
+void throwIfInvalid(const Filter& filter) {
+  if (auto why = validateFilter(filter)) throw std::invalid_argument(*why);
+}
+
+// A rank-one filter from its 1D factors (the 2D weights are their float products).
+Filter fromFactors(std::string name, FilterKind kind, int radius, std::vector<float> col,
+                   std::vector<float> row) {
+  Filter f;
+  f.name = std::move(name);
+  f.kind = kind;
+  f.radius = radius;
+  f.separable = true;
+  const int n = f.size();
+  f.weights.resize(std::size_t(n) * n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) f.weights[std::size_t(i) * n + j] = col[i] * row[j];
+  f.colWeights = std::move(col);
+  f.rowWeights = std::move(row);
+  throwIfInvalid(f);
+  return f;
+}
+
+void requireRadius(int radius) {
+  if (!radiusInRange(radius)) throw std::invalid_argument(radiusMessage(radius));
+}
+
+}  // namespace
+
+std::optional<std::string> validateFilter(const Filter& f) {
+  if (!radiusInRange(f.radius)) return radiusMessage(f.radius);
+  const std::size_t n = std::size_t(f.size());
+  if (f.weights.size() != n * n)
+    return "filter '" + f.name + "' of radius " + std::to_string(f.radius) + " needs " +
+           std::to_string(n * n) + " weights, has " + std::to_string(f.weights.size());
+  if (auto why = checkValues(f.weights, "weights")) return why;
+  if (f.separable) {
+    if (f.rowWeights.size() != n || f.colWeights.size() != n)
+      return "separable filter '" + f.name + "' needs " + std::to_string(n) +
+             " row and column weights, has " + std::to_string(f.rowWeights.size()) + " and " +
+             std::to_string(f.colWeights.size());
+    if (auto why = checkValues(f.rowWeights, "rowWeights")) return why;
+    if (auto why = checkValues(f.colWeights, "colWeights")) return why;
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < n; ++j)
+        if (f.weights[i * n + j] != f.colWeights[i] * f.rowWeights[j])
+          return "separable filter '" + f.name +
+                 "': colWeights x rowWeights does not reproduce the 2D weights";
+  }
+  if (f.kind == FilterKind::Box) {
+    const float k = float(1.0 / double(n));
+    bool ok = f.separable;
+    for (std::size_t i = 0; ok && i < n; ++i) ok = f.rowWeights[i] == k && f.colWeights[i] == k;
+    if (!ok) return "filter '" + f.name + "' is marked as a box but is not box(" +
+                    std::to_string(f.radius) + ")";
+  }
+  return std::nullopt;
+}
+
+// =====================================================================================
+// builders
+// =====================================================================================
+
+Filter box(int radius) {
+  requireRadius(radius);
+  const int n = 2 * radius + 1;
+  std::vector<float> k(n, float(1.0 / double(n)));
+  return fromFactors("box", FilterKind::Box, radius, k, k);
+}
+
+float defaultGaussianSigma(int radius) { return 0.5f * float(radius); }
+
+Filter gaussian(int radius, float sigma) {
+  requireRadius(radius);
+  if (!std::isfinite(sigma) || sigma <= 0.0f)
+    throw std::invalid_argument("gaussian sigma must be a positive number, got " +
+                                std::to_string(sigma));
+  const int n = 2 * radius + 1;
+  std::vector<double> g(n);
+  double sum = 0.0;
+  for (int k = 0; k < n; ++k) {
+    const double d = double(k - radius);
+    g[k] = std::exp(-d * d / (2.0 * double(sigma) * double(sigma)));
+    sum += g[k];
+  }
+  std::vector<float> k1(n);
+  for (int k = 0; k < n; ++k) k1[k] = float(g[k] / sum);
+  return fromFactors("gaussian", FilterKind::Gaussian, radius, k1, k1);
+}
+
+Filter identity(int radius) {
+  requireRadius(radius);
+  std::vector<float> k(2 * radius + 1, 0.0f);
+  k[radius] = 1.0f;
+  return fromFactors("identity", FilterKind::Identity, radius, k, k);
+}
+
+namespace {
+
+// A non-separable filter whose weight at (i, j) is given by `weight`.
+template <class WeightOf>
+Filter dense(std::string name, FilterKind kind, int radius, WeightOf weight) {
+  requireRadius(radius);
+  Filter f;
+  f.name = std::move(name);
+  f.kind = kind;
+  f.radius = radius;
+  const int n = f.size();
+  f.weights.resize(std::size_t(n) * n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) f.weights[std::size_t(i) * n + j] = weight(i, j);
+  throwIfInvalid(f);
+  return f;
+}
+
+}  // namespace
+
+Filter sharpen(int radius) {
+  const double n2 = double(2 * radius + 1) * double(2 * radius + 1);
+  return dense("sharpen", FilterKind::Sharpen, radius, [&](int i, int j) {
+    return i == radius && j == radius ? float(2.0 - 1.0 / n2) : float(-1.0 / n2);
+  });
+}
+
+Filter laplacian(int radius) {
+  const float n2 = float((2 * radius + 1) * (2 * radius + 1));
+  return dense("laplacian", FilterKind::Laplacian, radius, [&](int i, int j) {
+    return i == radius && j == radius ? n2 - 1.0f : -1.0f;
+  });
+}
+
+Filter emboss(int radius) {
+  return dense("emboss", FilterKind::Emboss, radius, [&](int i, int j) {
+    if (i == radius && j == radius) return 1.0f;
+    return float(double((i - radius) + (j - radius)) / double(radius));
+  });
+}
+
+Filter custom(int radius, std::span<const float> weights, std::string name) {
+  requireRadius(radius);
+  const std::size_t n = std::size_t(2 * radius + 1);
+  if (weights.size() != n * n)
+    throw std::invalid_argument("custom filter of radius " + std::to_string(radius) + " needs " +
+                                std::to_string(n * n) + " weights, got " +
+                                std::to_string(weights.size()));
+  Filter f;
+  f.name = std::move(name);
+  f.kind = FilterKind::Custom;
+  f.radius = radius;
+  f.weights.assign(weights.begin(), weights.end());
+  throwIfInvalid(f);
+  return f;
+}
+
+}  // namespace satdof
+
+namespace satdof::reference {
+
+// =====================================================================================
+// rounding and pixel access
+// =====================================================================================
+
+std::uint8_t roundToByte(float acc) {
+  float v = std::floor(acc + 0.5f);
+  v = std::min(std::max(v, 0.0f), 255.0f);
+  return std::uint8_t(v);
+}
+
+namespace {
+
+// Index of the source row/column for offset coordinate `c` in [0, n), or -1 for a ghost
+// cell under Border::Zero.
+int sourceIndex(int c, int n, Border border) {
+  if (c >= 0 && c < n) return c;
+  if (border == Border::Zero) return -1;
+  return std::clamp(c, 0, n - 1);
+}
+
+void requireValid(const Filter& filter) {
+  if (auto why = validateFilter(filter)) throw std::invalid_argument(*why);
+}
+
+}  // namespace
+
+// =====================================================================================
+// Direct maths
+// =====================================================================================
+
+ImageRgba8 convolve2D(const ImageRgba8& image, const Filter& filter, Border border) {
+  requireValid(filter);
+  const int r = filter.radius, n = filter.size();
+  ImageRgba8 out(image.width, image.height);
+  for (int y = 0; y < image.height; ++y) {
+    for (int x = 0; x < image.width; ++x) {
+      float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+      for (int i = 0; i < n; ++i) {
+        const int sy = sourceIndex(y - r + i, image.height, border);
+        if (sy < 0) continue;  // a ghost row adds fma(w, 0, acc) == acc
+        for (int j = 0; j < n; ++j) {
+          const int sx = sourceIndex(x - r + j, image.width, border);
+          if (sx < 0) continue;
+          const float w = filter.weights[std::size_t(i) * n + j];
+          const std::uint8_t* px = image.at(sx, sy);
+          for (int c = 0; c < 4; ++c) acc[c] = std::fma(w, float(px[c]), acc[c]);
+        }
+      }
+      std::uint8_t* dst = out.at(x, y);
+      for (int c = 0; c < 4; ++c) dst[c] = roundToByte(acc[c]);
+    }
+  }
+  return out;
+}
+
+// =====================================================================================
+// Separable maths
+// =====================================================================================
+
+ImageRgba8 convolveSeparable(const ImageRgba8& image, const Filter& filter, Border border) {
+  requireValid(filter);
+  if (!filter.separable)
+    throw std::invalid_argument("filter '" + filter.name + "' is not separable");
+  const int r = filter.radius, n = filter.size();
+  const int w = image.width, h = image.height;
+
+  // Horizontal pass: tmp(x, y) = sum over j of rowWeights[j] * N(x - r + j, y).
+  std::vector<float> tmp(std::size_t(w) * h * 4, 0.0f);
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+      for (int j = 0; j < n; ++j) {
+        const int sx = sourceIndex(x - r + j, w, border);
+        if (sx < 0) continue;
+        const std::uint8_t* px = image.at(sx, y);
+        for (int c = 0; c < 4; ++c) acc[c] = std::fma(filter.rowWeights[j], float(px[c]), acc[c]);
+      }
+      std::copy(acc, acc + 4, &tmp[(std::size_t(y) * w + x) * 4]);
+    }
+  }
+
+  // Vertical pass over the intermediate: a ghost row of tmp is 0 (zero border) or the
+  // clamped row (clamping commutes with the horizontal pass).
+  ImageRgba8 out(w, h);
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+      for (int i = 0; i < n; ++i) {
+        const int sy = sourceIndex(y - r + i, h, border);
+        if (sy < 0) continue;
+        const float* t = &tmp[(std::size_t(sy) * w + x) * 4];
+        for (int c = 0; c < 4; ++c) acc[c] = std::fma(filter.colWeights[i], t[c], acc[c]);
+      }
+      std::uint8_t* dst = out.at(x, y);
+      for (int c = 0; c < 4; ++c) dst[c] = roundToByte(acc[c]);
+    }
+  }
+  return out;
+}
+
+// =====================================================================================
+// BoxSum maths
+// =====================================================================================
+
+ImageRgba8 boxFilterExact(const ImageRgba8& image, int radius, Border border) {
+  if (!(radius >= kMinFilterRadius && radius <= kMaxFilterRadius))
+    throw std::invalid_argument("box radius " + std::to_string(radius) + " is outside " +
+                                std::to_string(kMinFilterRadius) + ".." +
+                                std::to_string(kMaxFilterRadius));
+  const int r = radius, n = 2 * radius + 1;
+  const int w = image.width, h = image.height;
+  // Integer sums are exact, so the window sum may be taken as rows of row sums.
+  std::vector<std::uint32_t> rows(std::size_t(w) * h * 4, 0u);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x)
+      for (int j = 0; j < n; ++j) {
+        const int sx = sourceIndex(x - r + j, w, border);
+        if (sx < 0) continue;
+        for (int c = 0; c < 4; ++c) rows[(std::size_t(y) * w + x) * 4 + c] += image.at(sx, y)[c];
+      }
+  const std::uint32_t area = std::uint32_t(n) * std::uint32_t(n);
+  ImageRgba8 out(w, h);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      std::uint32_t sum[4] = {0, 0, 0, 0};
+      for (int i = 0; i < n; ++i) {
+        const int sy = sourceIndex(y - r + i, h, border);
+        if (sy < 0) continue;
+        for (int c = 0; c < 4; ++c) sum[c] += rows[(std::size_t(sy) * w + x) * 4 + c];
+      }
+      for (int c = 0; c < 4; ++c) out.at(x, y)[c] = std::uint8_t((2 * sum[c] + area) / (2 * area));
+    }
+  return out;
+}
+
+// =====================================================================================
+// dispatch
+// =====================================================================================
+
+ImageRgba8 convolve(const ImageRgba8& image, const Filter& filter, Border border, ConvMath math) {
+  switch (math) {
+    case ConvMath::Direct: return convolve2D(image, filter, border);
+    case ConvMath::Separable: return convolveSeparable(image, filter, border);
+    case ConvMath::BoxSum:
+      requireValid(filter);
+      if (filter.kind != FilterKind::Box)
+        throw std::invalid_argument("box-sum maths needs a box filter, got '" + filter.name + "'");
+      return boxFilterExact(image, filter.radius, border);
+  }
+  throw std::invalid_argument("unknown convolution maths");
+}
+
+}  // namespace satdof::reference
