@@ -138,11 +138,13 @@ int App::run() {
     }
     renderFrame();
     if (options_.headless) {
-      saveHeadlessFrame(frame);
+      const bool lastFrame = frame + 1 == options_.frames;
+      if (options_.save == Options::Save::All || (options_.save == Options::Save::Last && lastFrame))
+        saveHeadlessFrame(frame);
     } else {
       presentWindow();
-      const bool last_frame = options_.frames > 0 && frame + 1 == options_.frames;
-      if (last_frame && !options_.screenshot.empty()) {
+      const bool lastFrame = options_.frames > 0 && frame + 1 == options_.frames;
+      if (lastFrame && !options_.screenshot.empty()) {
         const Extent fb = context_->framebufferExtent();
         writePng(options_.screenshot, readFramebuffer(0, fb.width, fb.height));
         std::printf("satdof: wrote %s\n", options_.screenshot.c_str());

@@ -46,6 +46,9 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
   std::string size;
   app.add_option("--size", size, "Render size WxH (window: initial size) [1280x720]");
   app.add_option("--out", o.outDir, "Folder for headless PNG frames [out]");
+  std::string save = "all";
+  app.add_option("--save", save, "Headless: which frames to write as PNG: all, last or none [all]")
+      ->check(CLI::IsMember({"all", "last", "none"}));
   std::string backend = "auto";
   app.add_option("--backend", backend, "SAT backend: auto, cuda or cpu [auto]")
       ->check(CLI::IsMember({"auto", "cuda", "cpu"}));
@@ -85,6 +88,8 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
       o.sizeGiven = true;
     }
     if (*focalOpt) o.focalDistance = focal;
+    if (save == "last") o.save = Options::Save::Last;
+    if (save == "none") o.save = Options::Save::None;
     if (backend == "cuda") o.backend = BackendRequest::Cuda;
     if (backend == "cpu") o.backend = BackendRequest::Cpu;
   } catch (const CLI::ParseError& e) {

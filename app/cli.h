@@ -16,6 +16,7 @@ struct Options {
   Extent size{1280, 720};
   bool sizeGiven = false;
   std::string outDir = "out";
+  enum class Save { All, Last, None } save = Save::All;  // which headless frames become PNGs
   BackendRequest backend = BackendRequest::Auto;
   std::optional<float> focalDistance;  // default: the scene's suggestion
   float focalRange = 6.0f;

@@ -23,6 +23,15 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Where the binary and the outputs are: compile-time paths, overridable through the
+// environment (SATDOF_BINARY, SATDOF_TEST_OUT) when the build folder was moved.
+std::string envOr(const char* name, const char* fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : fallback;
+}
+const std::string kBinary = envOr("SATDOF_BINARY", SATDOF_BINARY);
+const std::string kTestOut = envOr("SATDOF_TEST_OUT", SATDOF_TEST_OUT);
+
 struct RunResult {
   int exitCode = -1;
   std::string out, err;
@@ -38,7 +47,7 @@ std::string slurp(const fs::path& p) {
 RunResult run(const std::string& args, const std::string& prefix = "") {
   const fs::path dir = fs::temp_directory_path() / ("satdof_test_" + std::to_string(::getpid()));
   fs::create_directories(dir);
-  const std::string cmd = prefix + SATDOF_BINARY + " " + args + " >" + (dir / "out").string() +
+  const std::string cmd = prefix + kBinary + " " + args + " >" + (dir / "out").string() +
                           " 2>" + (dir / "err").string();
   const int status = std::system(cmd.c_str());
   RunResult r;
@@ -78,7 +87,7 @@ void expectNotBlank(const Png& png) {
 }
 
 fs::path freshDir(const std::string& name) {
-  const fs::path d = fs::path(SATDOF_TEST_OUT) / name;
+  const fs::path d = fs::path(kTestOut) / name;
   fs::remove_all(d);
   return d;
 }
@@ -133,7 +142,7 @@ TEST(App, CudaBackendGivesTheCpuImage) {
 TEST(App, WindowUnderXvfbRendersAndExits) {
   if (std::system("command -v xvfb-run >/dev/null 2>&1") != 0)
     GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
-  const fs::path shot = fs::path(SATDOF_TEST_OUT) / "artifacts" / "window.png";
+  const fs::path shot = fs::path(kTestOut) / "artifacts" / "window.png";
   fs::remove(shot);
   const RunResult r = run("--frames 5 --size 800x450 --backend cpu --screenshot " + shot.string(),
                           "xvfb-run -a -s '-screen 0 1024x768x24' ");
