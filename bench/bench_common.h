@@ -1,0 +1,122 @@
+// bench/bench_common.h — what every `satdof bench <family>` shares: timing, the copy
+// bandwidth yardstick, buffer rotation, and the result table with its JSON / CSV forms.
+//
+//   DeviceInfo / queryDevice()   name, SM count, L2 size of the current device
+//   rotationSets()               how many copies of a working set defeat the L2
+//   timeMedianMs()               warm-up, then the median of per-run CUDA event times
+//   measureCopyBandwidthGBps()   device-to-device cudaMemcpy, read + written bytes
+//   ResultTable                  rows of {family, variant, case, ms, GB/s, % of copy,
+//                                ratio to the family's baseline}; printed as a table,
+//                                written as JSON and CSV
+//   Progress                     one self-overwriting status line on stderr
+//
+// Conventions: GB/s counts bytes read plus bytes written, with GB = 1e9 bytes, for the
+// kernels and for the copy alike, so "% of copy" compares like with like. The ratio to
+// the baseline is baseline time / variant time: above 1 means faster than the baseline.
+// CUDA failures throw satdof::CudaError (from SATDOF_CUDA_CHECK).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bench.h"
+
+namespace satdof::bench {
+
+// ---------------------------------------------------------------------------------------
+// Device and working sets
+// ---------------------------------------------------------------------------------------
+struct DeviceInfo {
+  int ordinal = 0;
+  std::string name;
+  int computeMajor = 0;
+  int computeMinor = 0;
+  int smCount = 0;
+  std::size_t l2Bytes = 0;
+  std::size_t globalMemBytes = 0;
+};
+
+DeviceInfo queryDevice();
+
+// A working set smaller than ~4x the L2 would be served from the L2 on repeated runs;
+// the benches keep `sets` copies and rotate through them so every run streams from DRAM.
+// Returns ceil(4 * L2 / workingSetBytes), at least 1.
+std::size_t rotationSets(std::size_t workingSetBytes, const DeviceInfo& device);
+
+// True when `name` passes the --variant filter (an empty filter passes everything).
+bool isSelected(const BenchOptions& options, std::string_view name);
+
+// ---------------------------------------------------------------------------------------
+// Timing
+// ---------------------------------------------------------------------------------------
+// Enqueues `run(set)` on `stream` options.warmup times untimed, then options.repeats times
+// (at least 1), each between two CUDA events; `set` cycles through [0, sets). Returns the
+// median elapsed time in milliseconds. `run` returns the cudaError_t of its launches; a
+// failure throws CudaError.
+double timeMedianMs(const BenchOptions& options, std::size_t sets, cudaStream_t stream,
+                    const std::function<cudaError_t(std::size_t set)>& run);
+
+// Device-to-device cudaMemcpyAsync over buffers of max(256 MiB, 4 x L2): GB/s of bytes
+// read + written (2 x the copy size per copy), median of options.repeats copies.
+double measureCopyBandwidthGBps(const BenchOptions& options, const DeviceInfo& device,
+                                cudaStream_t stream);
+
+// GB/s (1e9 bytes per second) of `bytes` moved in `ms` milliseconds.
+double gigabytesPerSecond(double bytes, double ms);
+
+// ---------------------------------------------------------------------------------------
+// Results
+// ---------------------------------------------------------------------------------------
+struct ResultRow {
+  std::string family;           // "scan", "conv", ...
+  std::string variant;          // registry name
+  std::string caseName;         // "n=2^24", "4K rows (8640 x 3840)", ...
+  double ms = 0.0;              // median time per run
+  double gbps = 0.0;            // (bytes read + written) / time
+  double pctCopy = 0.0;         // gbps / copy bandwidth * 100
+  double ratioToBaseline = 0.0; // baseline ms / ms; NaN where the baseline did not run
+};
+
+class ResultTable {
+ public:
+  void add(ResultRow row) { rows_.push_back(std::move(row)); }
+  const std::vector<ResultRow>& rows() const { return rows_; }
+
+  // Aligned text table; `baselineName` labels the ratio column ("x cub").
+  void print(std::FILE* out, std::string_view baselineName) const;
+  // {"device": {...}, "copyGBps": x, "results": [ {...}, ... ]}. Throws std::runtime_error
+  // when the file cannot be written.
+  void writeJson(const std::string& path, const DeviceInfo& device, double copyGBps) const;
+  // Header line, then one line per row.
+  void writeCsv(const std::string& path) const;
+
+ private:
+  std::vector<ResultRow> rows_;
+};
+
+// ---------------------------------------------------------------------------------------
+// Progress on stderr: one line rewritten in place ("\r" + clear to end of line).
+// ---------------------------------------------------------------------------------------
+class Progress {
+ public:
+  explicit Progress(std::size_t total) : total_(total) {}
+  ~Progress() { finish(); }
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
+
+  void step(const std::string& what);  // "[k/total] what"
+  void finish();                       // ends the line (idempotent)
+
+ private:
+  std::size_t total_;
+  std::size_t done_ = 0;
+  bool open_ = false;
+};
+
+}  // namespace satdof::bench
