@@ -1,0 +1,100 @@
+// conv/variants.h — the convolution variants' entry points and launch shapes, shared by
+// each variant's .cu (which implements them) and registry.cpp (which lists them).
+// Private to cuda/.
+//
+// The launch shapes are spelled once here so that the registry prints what the kernels
+// are compiled with; the reasoning behind each number sits next to it.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "satdof/conv2d.h"
+
+namespace satdof::conv {
+
+// ---- launch shapes -------------------------------------------------------------------
+
+// Book baselines: one thread per output pixel, 32x8 blocks (a warp spans one row of 32
+// pixels, so every tap's load is one 128-byte line).
+inline constexpr int kPixelBlockX = 32;
+inline constexpr int kPixelBlockY = 8;
+
+// Tiled (halo in shared memory): 256 threads, each computing 8 rows x 2 columns, so a
+// 64x64 output tile; the input tile is (64 + 2r)^2 (35 KiB at r = 15), which lets every
+// radius 1..15 run. Every loaded pixel feeds up to 16 outputs from registers: at r = 2
+// that is 4.5 shared loads and conversions per output instead of 25. 80 registers
+// (ptxas, sm_90, no spills at any radius): three blocks, 24 warps per SM.
+inline constexpr int kTiledRowsPerThread = 8;
+inline constexpr int kTiledColsPerThread = 2;
+// Taps are fully unrolled (weights as constant-bank operands) up to this radius; above,
+// the input-row loop stays rolled and weights come from shared memory, keeping the code
+// a few thousand instructions long.
+inline constexpr int kTiledUnrollMaxRadius = 3;
+
+// Tiled with the halo from cache: 256 threads, 8 rows x 1 column each, 32x64 output tile
+// in shared memory; halo cells come from global memory through L1.
+inline constexpr int kCachedRowsPerThread = 8;
+
+// Separable, fused: a 32x32 output tile per 256 threads; the horizontal pass writes a
+// (32 + 2r) x 32 float4 intermediate to shared memory (4 outputs per task), the
+// vertical pass reads it (4 outputs per thread). At r = 15 the block uses 46.5 KiB.
+inline constexpr int kSeparableTile = 32;
+
+// SAT box: 32x32 tiles for the SAT build (one warp per tile row), 32x8 blocks for the
+// box pass.
+inline constexpr int kSatTile = 32;
+
+inline constexpr std::string_view kBasicTuning = "256 threads (32x8), 1 pixel each";
+inline constexpr std::string_view kConstantTuning = "256 threads (32x8), 1 pixel each";
+inline constexpr std::string_view kTiledHaloTuning =
+    "256 threads, 64x64 output tile, 8x2 outputs per thread";
+inline constexpr std::string_view kTiledCachedTuning =
+    "256 threads, 32x64 output tile, 8 outputs per thread";
+inline constexpr std::string_view kSeparableTuning =
+    "256 threads, 32x32 output tile, both passes in shared memory";
+inline constexpr std::string_view kSatBoxTuning =
+    "SAT in 32x32 tiles (5 kernels), then 256 threads x 1 pixel";
+
+// ---- shared host helpers -------------------------------------------------------------
+
+// Every valid filter (checkConvArgs has validated it).
+std::optional<std::string> supportsAnyFilter(const Filter& filter);
+
+// The checks each launch() starts with: cudaErrorInvalidValue for bad arguments or too
+// little scratch, cudaErrorNotSupported for a filter `supports` refuses.
+cudaError_t checkLaunch(const ConvArgs& args, std::optional<std::string> (*supports)(const Filter&),
+                        const void* scratch, std::size_t scratchBytes, std::size_t neededBytes);
+
+std::size_t noScratch(int width, int height);
+
+// ---- the variants --------------------------------------------------------------------
+
+std::size_t basicScratchBytes(int width, int height);
+cudaError_t basicLaunch(const ConvArgs& args, void* scratch, std::size_t scratchBytes,
+                        cudaStream_t stream);
+
+std::optional<std::string> constantSupports(const Filter& filter);
+cudaError_t constantLaunch(const ConvArgs& args, void* scratch, std::size_t scratchBytes,
+                           cudaStream_t stream);
+
+cudaError_t tiledHaloLaunch(const ConvArgs& args, void* scratch, std::size_t scratchBytes,
+                            cudaStream_t stream);
+
+cudaError_t tiledCachedLaunch(const ConvArgs& args, void* scratch, std::size_t scratchBytes,
+                              cudaStream_t stream);
+
+std::optional<std::string> separableSupports(const Filter& filter);
+cudaError_t separableLaunch(const ConvArgs& args, void* scratch, std::size_t scratchBytes,
+                            cudaStream_t stream);
+
+std::optional<std::string> satBoxSupports(const Filter& filter);
+std::size_t satBoxScratchBytes(int width, int height);
+cudaError_t satBoxLaunch(const ConvArgs& args, void* scratch, std::size_t scratchBytes,
+                         cudaStream_t stream);
+
+}  // namespace satdof::conv
