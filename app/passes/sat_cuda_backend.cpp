@@ -63,6 +63,7 @@ class CudaSatBackend final : public SatBackend {
     }
     SATDOF_CUDA_CHECK(cudaEventRecord(f.events[3].get(), s));
     f.pending = true;
+    f.variant = scan_->name;
     current_ = (current_ + 1) % kRing;
   }
 
@@ -90,6 +91,7 @@ class CudaSatBackend final : public SatBackend {
   struct FrameEvents {
     std::array<interop::Event, 4> events;  // before map, mapped, SAT done, unmapped
     bool pending = false;
+    std::string_view variant;  // the scan variant this frame used
   };
 
   void resizeScratch() {
@@ -113,6 +115,7 @@ class CudaSatBackend final : public SatBackend {
     if (history) {
       history->add(Stage::MapUnmap, map + unmap);
       history->add(Stage::Sat, sat);
+      history->addVariantSat(std::string(f.variant), sat);
     }
     f.pending = false;
   }

@@ -7,6 +7,8 @@
 #pragma once
 
 #include <array>
+#include <map>
+#include <string>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -33,7 +35,12 @@ class StageHistory {
   std::optional<float> smoothed(Stage s) const { return smoothed_[int(s)]; }
   std::size_t count(Stage s) const { return samples_[int(s)].size(); }
 
+  // SAT time per scan variant (smoothed), so switching variants live shows the change.
+  void addVariantSat(const std::string& variant, float ms);
+  const std::map<std::string, float>& variantSat() const { return variantSat_; }
+
  private:
+  std::map<std::string, float> variantSat_;
   std::array<std::vector<float>, kStageCount> samples_;
   std::array<std::optional<float>, kStageCount> smoothed_;
 };

@@ -42,6 +42,12 @@ void timings(const UiState& s) {
       ImGui::Text("  %-10s %7.3f ms", std::string(stageName(st)).c_str(), *ms);
   }
   ImGui::TextDisabled("GPU times: GL timer queries (scene, dof), CUDA events (map, sat)");
+  if (s.history->variantSat().size() > 1 || !s.scanVariants.empty()) {
+    ImGui::Separator();
+    ImGui::Text("SAT time by scan variant (as used so far)");
+    for (const auto& [name, ms] : s.history->variantSat())
+      ImGui::Text("  %-24s %7.3f ms%s", name.c_str(), ms, name == s.scanVariant ? "  <" : "");
+  }
 }
 
 }  // namespace satdof::panels
