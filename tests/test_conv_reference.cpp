@@ -170,7 +170,8 @@ TEST(ConvFilters, HandMadeFiltersAreCheckedBeforeUse) {
   h.radius = 16;
   EXPECT_NE(satdof::validateFilter(h)->find("outside 1..15"), std::string::npos);
 
-  EXPECT_THROW(ref::convolveSeparable(img, satdof::sharpen(1), Border::Zero), std::invalid_argument);
+  EXPECT_THROW(ref::convolveSeparable(img, satdof::sharpen(1), Border::Zero),
+               std::invalid_argument);
   EXPECT_THROW(ref::convolve(img, satdof::gaussian(1, 1.0f), Border::Zero, ConvMath::BoxSum),
                std::invalid_argument);
   EXPECT_THROW(ref::boxFilterExact(img, 0, Border::Zero), std::invalid_argument);
