@@ -5,7 +5,7 @@
 // CPU reference come from satdof/reference/conv.h (usable without CUDA).
 //
 // Contract shared by all variants:
-//   * RGBA8 in, RGBA8 out, any width/height >= 0 (0 is a no-op returning success);
+//   * RGBA8 in, RGBA8 out, any width/height in 0..32768 (0 is a no-op returning success);
 //   * `in` and `out` must not overlap (a tile reads its neighbours' input);
 //   * the result equals reference::convolve(image, filter, border, variant.math) bit for
 //     bit: float accumulation with fused multiply-adds in the documented tap order,
@@ -62,9 +62,9 @@ std::span<const ConvVariant> convVariants();
 const ConvVariant* findConvVariant(std::string_view name);
 // The variant the filter pass uses unless the user picks another (supports every filter).
 const ConvVariant& defaultConvVariant();
-// The fastest exact variant for this filter as designed: separable for separable
-// filters, tiled-halo otherwise. (sat-box is faster for large boxes but rounds the mean
-// in integers: ConvMath::BoxSum.)
+// The variant designed to be fastest for this filter: separable for separable filters,
+// tiled-halo otherwise. (sat-box costs the same at every radius, but rounds the mean in
+// integers: ConvMath::BoxSum, so its image can differ by one level from the others.)
 const ConvVariant& preferredConvVariant(const Filter& filter);
 
 // Empty when `args` is usable by any variant (sizes, pitches, alignment, no overlap, a
