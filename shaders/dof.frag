@@ -42,5 +42,5 @@ void main() {
   uvec4 sum = satAt(hi.x, hi.y) - satAt(lo.x - 1, hi.y) - satAt(hi.x, lo.y - 1) +
               satAt(lo.x - 1, lo.y - 1);
   float area = float((hi.x - lo.x + 1) * (hi.y - lo.y + 1));
-  outColour = vec4(sum) / (area * 255.0);
+  outColour = vec4(vec3(sum.rgb) / (area * 255.0), 1.0);  // the final image is opaque
 }

@@ -100,7 +100,8 @@ TEST_F(GlTest, DofMatchesTheCpuReferenceWithinOneGreyLevel) {
 
 TEST_F(GlTest, DofAtTheFocalDepthReturnsTheInput) {
   auto rng = freshRng();
-  const auto colour = randomImage(64, 40, rng);
+  auto colour = randomImage(64, 40, rng);
+  for (std::size_t i = 3; i < colour.pixels.size(); i += 4) colour.pixels[i] = 255;  // opaque
   const ref::DofParams params{7.5f, 3.0f, 16.0f};
   const ref::ImageR32F depth(64, 40, 7.5f);
   EXPECT_EQ(runDof(colour, depth, params).pixels, colour.pixels);

@@ -21,8 +21,18 @@ class EglContext final : public Context {
  public:
   EglContext() {
     if (!gladLoaderLoadEGL(nullptr)) throw std::runtime_error("EGL: libEGL could not be loaded");
-    if (!GLAD_EGL_EXT_device_enumeration || !GLAD_EGL_EXT_platform_device)
-      throw std::runtime_error("EGL: the device platform (EGL_EXT_platform_device) is missing");
+    // GLAD only loads extension entry points whose extension it saw; glvnd may list the
+    // vendors' client extensions late, so fetch the two device-platform entry points here.
+    if (!eglQueryDevicesEXT)
+      eglQueryDevicesEXT = reinterpret_cast<PFNEGLQUERYDEVICESEXTPROC>(eglGetProcAddress("eglQueryDevicesEXT"));
+    if (!eglGetPlatformDisplayEXT)
+      eglGetPlatformDisplayEXT =
+          reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(eglGetProcAddress("eglGetPlatformDisplayEXT"));
+    if (!eglQueryDevicesEXT || !eglGetPlatformDisplayEXT) {
+      const char* ext = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+      throw std::runtime_error(std::string("EGL: no device platform (client extensions: ") +
+                               (ext ? ext : "none") + ")");
+    }
 
     EGLint count = 0;
     eglQueryDevicesEXT(0, nullptr, &count);

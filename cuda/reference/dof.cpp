@@ -22,7 +22,8 @@ ImageRgba8 depthOfField(const Sat& sat, const ImageR32F& depth, const DofParams&
     for (int x = 0; x < sat.width; ++x) {
       const int r = cocRadius(depth.at(x, y), params);
       const auto mean = boxMean(sat, {x - r, y - r, x + r, y + r});
-      for (int c = 0; c < 4; ++c) out.at(x, y)[c] = toUnorm8(mean[c]);
+      for (int c = 0; c < 3; ++c) out.at(x, y)[c] = toUnorm8(mean[c]);
+      out.at(x, y)[3] = 255;  // the final image is opaque
     }
   }
   return out;

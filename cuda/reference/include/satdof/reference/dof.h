@@ -4,7 +4,8 @@
 // Circle of confusion: a box half-size in pixels, 0 at the focal distance, growing
 // linearly with |depth - focal distance| and reaching maxRadius at focalRange away.
 // Each output pixel is the mean of the (2r+1)^2 box around it, clipped to the image and
-// divided by the clipped area; four SAT reads whatever the size.
+// divided by the clipped area; four SAT reads whatever the size. The output is opaque
+// (alpha 255): a filter earlier in the pipeline may have changed alpha.
 #pragma once
 
 #include <cstdint>
