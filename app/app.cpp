@@ -5,7 +5,9 @@
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 
@@ -19,7 +21,7 @@ namespace satdof {
 App::App(const Options& options) : options_(options) {
   const bool headless = options_.headless || !displayAvailable();
   if (!options_.headless && headless)
-    std::fprintf(stderr, "satdof: no display found (DISPLAY unset): rendering headless\n");
+    std::printf("satdof: no display found (DISPLAY unset): rendering headless\n");
   options_.headless = headless;
   if (headless && options_.frames == 0) options_.frames = 3;
 
@@ -34,7 +36,9 @@ App::App(const Options& options) : options_(options) {
   dof_.params.focalRange = options_.focalRange;
   dof_.params.maxRadius = options_.maxBlur;
 
-  BackendChoice choice = chooseSatBackend(options_.backend, *context_, options_.scanVariant);
+  filter_ = options_.filter;
+  view_ = options_.view;
+  BackendChoice choice = chooseComputeBackend(options_.backend, *context_, options_.scanVariant);
   backendReason_ = choice.reason;
   std::printf("satdof: %s\n", backendReason_.c_str());
   if (!choice.backend->scanVariant().empty())
@@ -42,8 +46,10 @@ App::App(const Options& options) : options_(options) {
 
   const auto shaderDir = gl::findShaderDir();
   scenePass_ = std::make_unique<ScenePass>(shaderDir, scene_);
-  satPass_ = std::make_unique<SatPass>(std::move(choice.backend));
+  computePass_ = std::make_unique<ComputePass>(std::move(choice.backend));
+  if (auto why = computePass_->check(filter_)) throw UsageError(*why);
   dofPass_ = std::make_unique<DofPass>(shaderDir);
+  viewPass_ = std::make_unique<ViewPass>(shaderDir);
   timer_ = std::make_unique<GlStageTimer>();
   if (!headless) ui_ = std::make_unique<Ui>(context_->window());
 
@@ -52,37 +58,59 @@ App::App(const Options& options) : options_(options) {
 
 App::~App() {
   // GL and CUDA objects go before the context (declared first, destroyed last).
-  if (satPass_) satPass_->backend().detach();
+  if (computePass_) computePass_->backend().detach();
 }
 
 void App::resize(Extent extent) {
   if (extent.empty() || extent == extent_) return;
   if (extent_.width > 0) glFinish();
-  satPass_->backend().detach();  // unregister before the scene pass frees its textures
+  computePass_->backend().detach();  // unregister before the scene pass frees its textures
   extent_ = extent;
   scenePass_->resize(extent);
-  satPass_->resize(extent, scenePass_->colourTexture());
+  computePass_->resize(extent, scenePass_->colourTexture());
   dofPass_->resize(extent);
+  viewPass_->resize(extent);
 }
 
 void App::renderFrame() {
   timer_->begin(Stage::Scene);
   scenePass_->run(scene_);
   timer_->end(Stage::Scene);
+  // With --isolate-stages nothing overlaps: the map does not wait for the scene, and so
+  // the map/unmap time is the interop cost alone. Normal frames let the stages overlap.
+  if (options_.isolateStages) glFinish();
 
-  satPass_->run();
+  computePass_->run(filter_);
+  if (options_.isolateStages) glFinish();
 
   timer_->begin(Stage::Dof);
-  dofPass_->run(scenePass_->depthTexture(), satPass_->buffer(), dof_);
+  dofPass_->run(scenePass_->depthTexture(), computePass_->satBuffer(), dof_);
   timer_->end(Stage::Dof);
+
+  if (view_.mode != ViewMode::Final)
+    viewPass_->run(view_, computePass_->filteredImage(), computePass_->compareImage());
+}
+
+GLuint App::shownFramebuffer() const {
+  return view_.mode == ViewMode::Final ? dofPass_->framebuffer() : viewPass_->framebuffer();
 }
 
 void App::handleInput() {
   GLFWwindow* w = context_->window();
   double x = 0, y = 0;
   glfwGetCursorPos(w, &x, &y);
+  const bool pressed = glfwGetMouseButton(w, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
+  if (!pressed) draggingDivider_ = false;
   if (!ui_->wantsMouse()) {
-    if (glfwGetMouseButton(w, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS)
+    // In the split view a drag that starts on the divider moves it; any other drag orbits.
+    int windowWidth = 0, windowHeight = 0;
+    glfwGetWindowSize(w, &windowWidth, &windowHeight);
+    const double dividerX = view_.divider * windowWidth;
+    if (pressed && view_.mode == ViewMode::Split && std::abs(lastCursorX_ - dividerX) < 8)
+      draggingDivider_ = true;
+    if (draggingDivider_ && windowWidth > 0)
+      view_.divider = std::clamp(float(x / windowWidth), 0.0f, 1.0f);
+    else if (pressed)
       scene_.camera.orbit(float(x - lastCursorX_), float(y - lastCursorY_));
     if (const float wheel = ImGui::GetIO().MouseWheel; wheel != 0) scene_.camera.zoom(wheel);
   }
@@ -92,7 +120,7 @@ void App::handleInput() {
 
 void App::presentWindow() {
   const Extent fb = context_->framebufferExtent();
-  glBlitNamedFramebuffer(dofPass_->framebuffer(), 0, 0, 0, extent_.width, extent_.height, 0, 0,
+  glBlitNamedFramebuffer(shownFramebuffer(), 0, 0, 0, extent_.width, extent_.height, 0, 0,
                          fb.width, fb.height, GL_COLOR_BUFFER_BIT, GL_NEAREST);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   glViewport(0, 0, fb.width, fb.height);
@@ -101,23 +129,28 @@ void App::presentWindow() {
   state.dof = &dof_;
   state.backendReason = backendReason_;
   state.glRenderer = context_->renderer;
-  state.scanVariants = satPass_->backend().scanVariants();
-  state.scanVariant = satPass_->backend().scanVariant();
+  state.scanVariants = computePass_->backend().scanVariants();
+  state.scanVariant = computePass_->backend().scanVariant();
+  state.filter = &filter_;
+  state.view = &view_;
+  state.filterImplementations = computePass_->backend().filterImplementations();
+  state.filterProblem = computePass_->filterProblem();
+  state.maxDifference = viewPass_->maxDifference();
   state.history = &history_;
   state.width = extent_.width;
   state.height = extent_.height;
   ui_->beginFrame();
   ui_->draw(state);
   ui_->endFrame();
-  if (state.scanVariant != satPass_->backend().scanVariant())
-    satPass_->backend().setScanVariant(state.scanVariant);  // applies from the next frame
+  if (state.scanVariant != computePass_->backend().scanVariant())
+    computePass_->backend().setScanVariant(state.scanVariant);  // applies from the next frame
 }
 
 void App::saveHeadlessFrame(int index) {
   char name[32];
   std::snprintf(name, sizeof name, "frame_%04d.png", index);
   const auto path = std::filesystem::path(options_.outDir) / name;
-  writePng(path, readTexture(dofPass_->outputTexture(), extent_.width, extent_.height));
+  writePng(path, readFramebuffer(shownFramebuffer(), extent_.width, extent_.height));
   std::printf("satdof: wrote %s\n", path.c_str());
 }
 
@@ -152,25 +185,31 @@ int App::run() {
       context_->swapBuffers();
     }
     timer_->endFrame(history_);
-    satPass_->backend().collectTimes(history_, false);
+    computePass_->backend().collectTimes(history_, false);
     const auto now = std::chrono::steady_clock::now();
     if (frame > 0) history_.add(Stage::Frame, std::chrono::duration<float, std::milli>(now - last).count());
     last = now;
   }
   timer_->drain(history_);
-  satPass_->backend().collectTimes(history_, true);
+  computePass_->backend().collectTimes(history_, true);
+  viewPass_->drain();
   printSummary();
   return kExitOk;
 }
 
 void App::printSummary() const {
   std::printf("satdof: %dx%d, backend %s, median per-stage times over the frames rendered:\n",
-              extent_.width, extent_.height, std::string(satPass_->backend().name()).c_str());
-  for (Stage s : {Stage::Scene, Stage::MapUnmap, Stage::Sat, Stage::Dof, Stage::Frame}) {
+              extent_.width, extent_.height, std::string(computePass_->backend().name()).c_str());
+  for (Stage s : {Stage::Scene, Stage::Filter, Stage::MapUnmap, Stage::Sat, Stage::Dof, Stage::Frame}) {
     if (const auto ms = history_.median(s))
       std::printf("  %-10s %8.3f ms  (%zu samples)\n", std::string(stageName(s)).c_str(), *ms,
                   history_.count(s));
   }
+  if (!computePass_->filterProblem().empty())
+    std::printf("satdof: filter not applied: %s\n", computePass_->filterProblem().c_str());
+  if (view_.mode == ViewMode::Difference && viewPass_->maxDifference())
+    std::printf("satdof: max difference %s vs %s: %u grey levels\n", filter_.implementation.c_str(),
+                filter_.compareImplementation.c_str(), *viewPass_->maxDifference());
 }
 
 }  // namespace satdof

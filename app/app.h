@@ -1,5 +1,6 @@
 // app/app.h — the application: owns the GL context, the passes and the UI, and runs
-// frames:  scene (GL) -> SAT (CUDA interop or CPU) -> depth of field (GL) -> present.
+// frames:  scene (GL) -> filter + SAT (CUDA interop or CPU) -> depth of field (GL)
+//          -> view (comparisons) -> present.
 //
 // Window mode presents to a GLFW window with ImGui panels; headless mode (EGL) writes
 // each frame as a PNG and prints per-stage times at the end.
@@ -10,8 +11,9 @@
 #include "cli.h"
 #include "context/context.h"
 #include "passes/dof_pass.h"
-#include "passes/sat_pass.h"
+#include "passes/compute_pass.h"
 #include "passes/scene_pass.h"
+#include "passes/view_pass.h"
 #include "profiling/stage_times.h"
 #include "scene/scene.h"
 
@@ -32,6 +34,7 @@ class App {
   void presentWindow();
   void saveHeadlessFrame(int index);
   void handleInput();
+  GLuint shownFramebuffer() const;  // the DoF output or the comparison view
   void printSummary() const;
 
   Options options_;
@@ -39,14 +42,18 @@ class App {
   scene::Scene scene_;
   Extent extent_;
   DofSettings dof_;
+  FilterSettings filter_;
+  ViewSettings view_;
   std::string backendReason_;
   std::unique_ptr<ScenePass> scenePass_;
-  std::unique_ptr<SatPass> satPass_;
+  std::unique_ptr<ComputePass> computePass_;
   std::unique_ptr<DofPass> dofPass_;
+  std::unique_ptr<ViewPass> viewPass_;
   std::unique_ptr<GlStageTimer> timer_;
   StageHistory history_;
   std::unique_ptr<Ui> ui_;
   double lastCursorX_ = 0, lastCursorY_ = 0;
+  bool draggingDivider_ = false;
 };
 
 }  // namespace satdof

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <regex>
+#include <sstream>
 
 #if SATDOF_HAVE_CUDA
 #include "satdof/scan.h"
@@ -62,7 +63,34 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
   const auto scanNames = scanVariantNames();
   auto* scanOpt = app.add_option("--scan", o.scanVariant, "Scan variant for the SAT (CUDA backend)");
   if (!scanNames.empty()) scanOpt->check(CLI::IsMember(scanNames));
+  // The optional convolution between the scene and the SAT, and the comparison views.
+  std::string filter = "none";
+  std::vector<std::string> filterNames = filterKindNames();
+  filterNames.insert(filterNames.begin(), "none");
+  app.add_option("--filter", filter, "Convolution before the SAT: none, box, gaussian, sharpen, "
+                                     "laplacian, emboss, identity, custom [none]")
+      ->check(CLI::IsMember(filterNames));
+  app.add_option("--radius", o.filter.radius, "Filter radius, 1..15 [2]")->check(CLI::Range(1, 15));
+  app.add_option("--sigma", o.filter.sigma, "Gaussian sigma in pixels [radius/2]")
+      ->check(CLI::Range(0.01f, 100.0f));
+  std::string weights;
+  app.add_option("--weights", weights, "Custom filter: (2r+1)^2 comma-separated weights, row-major");
+  std::string border = "clamp";
+  app.add_option("--border", border, "Filter border: zero (ghost cells) or clamp [clamp]")
+      ->check(CLI::IsMember({"zero", "clamp"}));
+  app.add_option("--conv", o.filter.implementation, "Convolution implementation (A)");
+  app.add_option("--compare", o.filter.compareImplementation,
+                 "Second convolution implementation (B) for --view split/diff");
+  std::string view = "final";
+  app.add_option("--view", view, "What is shown: final, filtered, split (A|B) or diff (|A-B|) [final]")
+      ->check(CLI::IsMember({"final", "filtered", "split", "diff"}));
+  app.add_option("--divider", o.view.divider, "Split view divider, fraction of the width [0.5]")
+      ->check(CLI::Range(0.0f, 1.0f));
+  app.add_option("--diff-gain", o.view.gain, "Difference view amplification [16]")
+      ->check(CLI::Range(1.0f, 255.0f));
   app.add_option("--screenshot", o.screenshot, "Window mode: save the last frame shown as PNG");
+  app.add_flag("--isolate-stages", o.isolateStages,
+               "Wait for each stage before the next, so each stage's time is its own");
   app.add_flag("!--no-vsync", o.vsync, "Window mode: do not wait for vertical sync");
   app.add_flag("-v,--verbose", o.verbose, "Print GL and CUDA details");
 
@@ -88,6 +116,36 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
       o.sizeGiven = true;
     }
     if (*focalOpt) o.focalDistance = focal;
+    o.filter.enabled = filter != "none";
+    if (o.filter.enabled) o.filter.kind = *filterKindFromName(filter);
+    o.filter.border = border == "zero" ? Border::Zero : Border::Clamp;
+    o.view.mode = *viewModeFromName(view);
+    o.filter.compare = !o.filter.compareImplementation.empty();
+    if (!weights.empty()) {
+      if (o.filter.kind != FilterKind::Custom) throw CLI::ValidationError("--weights", "needs --filter custom");
+      std::stringstream list(weights);
+      for (std::string item; std::getline(list, item, ',');) {
+        try {
+          o.filter.customWeights.push_back(std::stof(item));
+        } catch (const std::exception&) {
+          throw CLI::ValidationError("--weights", "not a number: '" + item + "'");
+        }
+      }
+    }
+    if (o.filter.enabled && o.filter.kind == FilterKind::Custom && weights.empty())
+      throw CLI::ValidationError("--filter custom", "needs --weights with (2r+1)^2 values");
+    if (o.filter.enabled) {  // radius, weights: the filter builders have the last word
+      try {
+        (void)o.filter.build();
+      } catch (const std::exception& e) {
+        throw CLI::ValidationError("--filter", e.what());
+      }
+    }
+    const bool needsFilter = o.view.mode != ViewMode::Final;
+    if (needsFilter && !o.filter.enabled)
+      throw CLI::ValidationError("--view", "filtered, split and diff views need a --filter");
+    if ((o.view.mode == ViewMode::Split || o.view.mode == ViewMode::Difference) && !o.filter.compare)
+      throw CLI::ValidationError("--view", "split and diff views need --compare IMPLEMENTATION");
     if (save == "last") o.save = Options::Save::Last;
     if (save == "none") o.save = Options::Save::None;
     if (backend == "cuda") o.backend = BackendRequest::Cuda;

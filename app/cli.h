@@ -2,11 +2,14 @@
 #pragma once
 
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "../bench/bench.h"
 #include "context/context.h"
-#include "passes/sat_backend.h"
+#include "passes/compute_backend.h"
+#include "passes/filter_settings.h"
+#include "passes/view_pass.h"
 
 namespace satdof {
 
@@ -22,8 +25,11 @@ struct Options {
   float focalRange = 6.0f;
   float maxBlur = 12.0f;
   std::string scanVariant;   // empty: the library's default
+  FilterSettings filter;     // --filter, --radius, --sigma, --weights, --border, --conv, --compare
+  ViewSettings view;         // --view, --divider, --diff-gain
   std::string screenshot;    // window mode: save the last presented frame (with the UI)
   bool vsync = true;
+  bool isolateStages = false;  // finish each stage before the next: per-stage times alone
   bool verbose = false;
 
   // `satdof bench <family>`
@@ -34,6 +40,12 @@ struct Options {
 // Exit codes: 0 success, 1 runtime failure, 2 bad command line, 3 the requested backend
 // is not available here.
 enum ExitCode : int { kExitOk = 0, kExitFailure = 1, kExitUsage = 2, kExitBackendUnavailable = 3 };
+
+// A setting that parsed but cannot be honoured (e.g. a convolution implementation the
+// backend lacks): main() reports it like a parse error, with exit code 2.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 struct ParseOutcome {
   std::optional<Options> options;  // set when the program should run

@@ -23,6 +23,9 @@ int main(int argc, char** argv) {
     }
     App app(options);
     return app.run();
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "satdof: %s (see --help)\n", e.what());
+    return kExitUsage;
   } catch (const BackendUnavailable& e) {
     std::fprintf(stderr, "satdof: %s\n", e.what());
     return kExitBackendUnavailable;

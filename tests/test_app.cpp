@@ -110,7 +110,10 @@ TEST(App, HeadlessCpuWritesNonBlankPngs) {
 TEST(App, BadFlagsGiveOneLineAndExitCode2) {
   for (const char* args : {"--size 0x5", "--size wide", "--size 99999x2", "--frames 0", "--frames -3",
                            "--backend gpu", "--focal -1", "--max-blur nope", "--no-such-flag",
-                           "bench", "bench sort"}) {
+                           "bench", "bench sort", "--filter blur", "--filter box --radius 16",
+                           "--filter custom --weights 1,2", "--filter box --conv no-such-kernel",
+                           "--view diff --filter box", "--weights 1 --filter box",
+                           "--filter sharpen --conv cpu-separable --backend cpu"}) {
     SCOPED_TRACE(args);
     const RunResult r = run(args);
     EXPECT_EQ(r.exitCode, 2);
@@ -137,6 +140,33 @@ TEST(App, CudaBackendGivesTheCpuImage) {
   expectNotBlank(a);
   ASSERT_EQ(a.rgba.size(), b.rgba.size());
   EXPECT_TRUE(a.rgba == b.rgba) << "the CUDA and CPU backends must give the same image";
+}
+
+// A filtered frame: the CUDA kernel and the CPU reference of the same arithmetic
+// (tiled-halo and cpu-direct are both the direct float sum) give the same image.
+TEST(App, CudaFilterGivesTheCpuReferenceImage) {
+  const fs::path cpu = freshDir("filter_cpu"), cuda = freshDir("filter_cuda");
+  const std::string common = " --headless --frames 2 --size 480x270 --filter gaussian --radius 3 --view filtered";
+  const RunResult rc = run("--backend cuda --conv tiled-halo --out " + cuda.string() + common);
+  if (rc.exitCode == 3) GTEST_SKIP() << "CUDA backend unavailable: " << rc.err;
+  ASSERT_EQ(rc.exitCode, 0) << rc.err;
+  const RunResult rp = run("--backend cpu --conv cpu-direct --out " + cpu.string() + common);
+  ASSERT_EQ(rp.exitCode, 0) << rp.err;
+  const Png a = loadPng(cpu / "frame_0001.png"), b = loadPng(cuda / "frame_0001.png");
+  expectNotBlank(a);
+  EXPECT_TRUE(a.rgba == b.rgba) << "filtered images differ between CUDA and the CPU reference";
+}
+
+// The difference view of an implementation against itself is black, with maximum 0.
+TEST(App, DifferenceOfAnImplementationWithItselfIsZero) {
+  const fs::path out = freshDir("diff_self");
+  const RunResult r = run("--headless --frames 2 --size 160x90 --backend cpu --filter box --radius 2 "
+                          "--conv cpu-direct --compare cpu-direct --view diff --out " + out.string());
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("max difference cpu-direct vs cpu-direct: 0 grey levels"), std::string::npos) << r.out;
+  const Png png = loadPng(out / "frame_0001.png");
+  ASSERT_GT(png.width, 0);
+  for (std::size_t i = 0; i < png.rgba.size(); i += 4) ASSERT_EQ(png.rgba[i] + png.rgba[i + 1] + png.rgba[i + 2], 0);
 }
 
 TEST(App, WindowUnderXvfbRendersAndExits) {

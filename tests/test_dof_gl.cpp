@@ -12,7 +12,7 @@
 #include "gl/program.h"
 #include "image_io.h"
 #include "passes/dof_pass.h"
-#include "passes/sat_pass.h"
+#include "passes/compute_pass.h"
 #include "satdof/reference/dof.h"
 
 namespace ref = satdof::reference;
@@ -111,11 +111,11 @@ TEST_F(GlTest, CpuSatBackendUploadsTheReferenceSat) {
   auto rng = freshRng();
   const auto colour = randomImage(57, 33, rng);
   const auto texture = uploadColour(colour);
-  satdof::SatPass pass(satdof::createCpuSatBackend());
+  satdof::ComputePass pass(satdof::createCpuComputeBackend());
   pass.resize({57, 33}, texture.get());
-  pass.run();
+  pass.run(satdof::FilterSettings{});
   std::vector<std::uint32_t> got(std::size_t(57) * 33 * 4);
-  glGetNamedBufferSubData(pass.buffer(), 0, GLsizeiptr(got.size() * 4), got.data());
+  glGetNamedBufferSubData(pass.satBuffer(), 0, GLsizeiptr(got.size() * 4), got.data());
   EXPECT_EQ(got, ref::computeSat(colour).values);
 }
 

@@ -24,13 +24,14 @@ void StageHistory::add(Stage s, float ms) {
   sm = sm ? *sm * 0.9f + ms * 0.1f : ms;
 }
 
-void StageHistory::addVariantSat(const std::string& variant, float ms) {
-  auto [it, inserted] = variantSat_.try_emplace(variant, ms);
+void StageHistory::addVariantTime(Stage s, const std::string& variant, float ms, bool countsForStage) {
+  if (countsForStage) add(s, ms);
+  auto [it, inserted] = variants_[int(s)].try_emplace(variant, ms);
   if (!inserted) it->second = it->second * 0.9f + ms * 0.1f;
 }
 
 void StageHistory::clear() {
-  variantSat_.clear();
+  for (auto& v : variants_) v.clear();
   for (auto& v : samples_) v.clear();
   smoothed_.fill(std::nullopt);
 }

@@ -35,12 +35,14 @@ class StageHistory {
   std::optional<float> smoothed(Stage s) const { return smoothed_[int(s)]; }
   std::size_t count(Stage s) const { return samples_[int(s)].size(); }
 
-  // SAT time per scan variant (smoothed), so switching variants live shows the change.
-  void addVariantSat(const std::string& variant, float ms);
-  const std::map<std::string, float>& variantSat() const { return variantSat_; }
+  // A stage's time attributed to the implementation that ran it (a scan variant, a
+  // convolution kernel), smoothed per implementation so a live switch shows its cost.
+  // With countsForStage the sample also joins the stage's own history.
+  void addVariantTime(Stage s, const std::string& variant, float ms, bool countsForStage = true);
+  const std::map<std::string, float>& variantTimes(Stage s) const { return variants_[int(s)]; }
 
  private:
-  std::map<std::string, float> variantSat_;
+  std::array<std::map<std::string, float>, kStageCount> variants_;
   std::array<std::vector<float>, kStageCount> samples_;
   std::array<std::optional<float>, kStageCount> smoothed_;
 };

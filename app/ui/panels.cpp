@@ -37,15 +37,15 @@ void timings(const UiState& s) {
   if (!ImGui::CollapsingHeader("Timings", ImGuiTreeNodeFlags_DefaultOpen)) return;
   if (const auto frame = s.history->smoothed(Stage::Frame))
     ImGui::Text("frame %.2f ms (%.0f fps)", *frame, 1000.0f / std::max(*frame, 1e-3f));
-  for (Stage st : {Stage::Scene, Stage::MapUnmap, Stage::Sat, Stage::Dof}) {
+  for (Stage st : {Stage::Scene, Stage::Filter, Stage::MapUnmap, Stage::Sat, Stage::Dof}) {
     if (const auto ms = s.history->smoothed(st))
       ImGui::Text("  %-10s %7.3f ms", std::string(stageName(st)).c_str(), *ms);
   }
   ImGui::TextDisabled("GPU times: GL timer queries (scene, dof), CUDA events (map, sat)");
-  if (s.history->variantSat().size() > 1 || !s.scanVariants.empty()) {
+  if (!s.scanVariants.empty()) {
     ImGui::Separator();
     ImGui::Text("SAT time by scan variant (as used so far)");
-    for (const auto& [name, ms] : s.history->variantSat())
+    for (const auto& [name, ms] : s.history->variantTimes(Stage::Sat))
       ImGui::Text("  %-24s %7.3f ms%s", name.c_str(), ms, name == s.scanVariant ? "  <" : "");
   }
 }

@@ -30,10 +30,13 @@ void Ui::beginFrame() {
 
 void Ui::draw(UiState& state) {
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(360, 0), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(380, 0), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowCollapsed(false, ImGuiCond_FirstUseEver);
   ImGui::Begin("SATDoF");
   panels::pipeline(state);
   panels::depthOfField(state);
+  panels::convolution(state);
+  panels::view(state);
   panels::timings(state);
   ImGui::End();
 }

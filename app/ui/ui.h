@@ -2,10 +2,13 @@
 // from Debian's libimgui) and the panels, one function per concern (panels.cpp).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "passes/dof_pass.h"
+#include "passes/filter_settings.h"
+#include "passes/view_pass.h"
 #include "profiling/stage_times.h"
 
 struct GLFWwindow;
@@ -20,6 +23,11 @@ struct UiState {
   std::string glRenderer;
   std::vector<std::string> scanVariants;  // empty: no choice (CPU backend)
   std::string scanVariant;                // current; a panel may change it
+  FilterSettings* filter = nullptr;
+  ViewSettings* view = nullptr;
+  std::vector<FilterImplementation> filterImplementations;
+  std::string filterProblem;            // why the filter did not run (empty: it did)
+  std::optional<unsigned> maxDifference;  // of the difference view, a frame late
   const StageHistory* history = nullptr;
   int width = 0, height = 0;
 };
@@ -40,6 +48,8 @@ class Ui {
 namespace panels {
 void pipeline(UiState& state);
 void depthOfField(UiState& state);
+void convolution(UiState& state);
+void view(UiState& state);
 void timings(const UiState& state);
 }  // namespace panels
 

@@ -1,0 +1,127 @@
+// app/ui/filter_panels.cpp — the convolution panel (filter, radius, border, custom
+// matrix, implementations A and B, per-implementation times) and the view panel (final,
+// filtered, split with a draggable divider, amplified difference with its maximum).
+#include <imgui.h>
+
+#include <algorithm>
+#include <string>
+
+#include "profiling/stage_times.h"
+#include "ui/ui.h"
+
+namespace satdof::panels {
+namespace {
+
+// Resizes a custom (2r+1)^2 matrix to a new radius, keeping the values around the centre.
+void resizeCustom(std::vector<float>& w, int oldRadius, int newRadius) {
+  const int oldN = 2 * oldRadius + 1, newN = 2 * newRadius + 1;
+  std::vector<float> out(std::size_t(newN) * newN, 0.0f);
+  if (w.size() == std::size_t(oldN) * oldN)
+    for (int i = 0; i < newN; ++i)
+      for (int j = 0; j < newN; ++j) {
+        const int oi = i - newRadius + oldRadius, oj = j - newRadius + oldRadius;
+        if (oi >= 0 && oj >= 0 && oi < oldN && oj < oldN) out[std::size_t(i) * newN + j] = w[std::size_t(oi) * oldN + oj];
+      }
+  else
+    out[std::size_t(newRadius) * newN + newRadius] = 1.0f;  // identity to start from
+  w = std::move(out);
+}
+
+// A combo of implementations; those that cannot run `filter` are greyed out with why.
+void implementationCombo(const char* label, std::string& choice, const UiState& s, const Filter* filter) {
+  const std::string shown = choice.empty() ? s.filterImplementations.front().name : choice;
+  if (!ImGui::BeginCombo(label, shown.c_str())) return;
+  for (const FilterImplementation& impl : s.filterImplementations) {
+    const auto why = filter ? impl.whyNot(*filter) : std::nullopt;
+    ImGui::BeginDisabled(why.has_value());
+    if (ImGui::Selectable(impl.name.c_str(), impl.name == shown)) choice = impl.name;
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+      ImGui::SetTooltip("%s", why ? why->c_str() : impl.description.c_str());
+  }
+  ImGui::EndCombo();
+}
+
+}  // namespace
+
+void convolution(UiState& s) {
+  if (!ImGui::CollapsingHeader("Convolution (before the SAT)")) return;
+  FilterSettings& f = *s.filter;
+  ImGui::Checkbox("filter the scene", &f.enabled);
+  const auto& names = filterKindNames();
+  int kind = int(std::find(names.begin(), names.end(), std::string(toString(f.kind))) - names.begin());
+  if (ImGui::BeginCombo("filter", names[kind].c_str())) {
+    for (int i = 0; i < int(names.size()); ++i)
+      if (ImGui::Selectable(names[i].c_str(), i == kind)) f.kind = *filterKindFromName(names[i]);
+    ImGui::EndCombo();
+  }
+  int radius = f.radius;
+  if (ImGui::SliderInt("radius", &radius, kMinFilterRadius, kMaxFilterRadius)) {
+    if (f.kind == FilterKind::Custom || !f.customWeights.empty()) resizeCustom(f.customWeights, f.radius, radius);
+    f.radius = radius;
+  }
+  if (f.kind == FilterKind::Gaussian)
+    ImGui::SliderFloat("sigma (0: r/2)", &f.sigma, 0.0f, 16.0f, "%.2f");
+  int border = f.border == Border::Zero ? 0 : 1;
+  ImGui::RadioButton("zero border", &border, 0);
+  ImGui::SameLine();
+  ImGui::RadioButton("clamp to edge", &border, 1);
+  f.border = border == 0 ? Border::Zero : Border::Clamp;
+
+  if (f.kind == FilterKind::Custom) {
+    const int n = 2 * f.radius + 1;
+    if (f.customWeights.size() != std::size_t(n) * n) resizeCustom(f.customWeights, f.radius, f.radius);
+    ImGui::BeginChild("matrix", ImVec2(0, std::min(30.0f * n + 10, 220.0f)), true,
+                      ImGuiWindowFlags_HorizontalScrollbar);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        ImGui::PushID(i * n + j);
+        ImGui::SetNextItemWidth(48);
+        ImGui::DragFloat("##w", &f.customWeights[std::size_t(i) * n + j], 0.01f, -100.0f, 100.0f, "%.2f");
+        ImGui::PopID();
+        if (j + 1 < n) ImGui::SameLine();
+      }
+    ImGui::EndChild();
+  }
+
+  std::optional<Filter> filter;
+  try {
+    filter = f.build();
+  } catch (const std::exception& e) {
+    ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", e.what());
+  }
+  implementationCombo("implementation A", f.implementation, s, filter ? &*filter : nullptr);
+  ImGui::Checkbox("compare with B", &f.compare);
+  if (f.compare) implementationCombo("implementation B", f.compareImplementation, s, filter ? &*filter : nullptr);
+  if (f.enabled && !s.filterProblem.empty())
+    ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "not filtering: %s", s.filterProblem.c_str());
+
+  const auto& times = s.history->variantTimes(Stage::Filter);
+  if (!times.empty()) {
+    ImGui::Text("filter time by implementation (GPU, smoothed)");
+    for (const auto& [name, ms] : times) ImGui::Text("  %-20s %8.3f ms", name.c_str(), ms);
+  }
+}
+
+void view(UiState& s) {
+  if (!ImGui::CollapsingHeader("View")) return;
+  ViewSettings& v = *s.view;
+  int mode = int(v.mode);
+  ImGui::RadioButton("final", &mode, int(ViewMode::Final));
+  ImGui::SameLine();
+  ImGui::RadioButton("filtered (A)", &mode, int(ViewMode::Filtered));
+  ImGui::RadioButton("split A | B", &mode, int(ViewMode::Split));
+  ImGui::SameLine();
+  ImGui::RadioButton("|A - B|", &mode, int(ViewMode::Difference));
+  v.mode = ViewMode(mode);
+  if (v.mode != ViewMode::Final && !s.filter->enabled) ImGui::TextDisabled("(turn the filter on)");
+  if (v.mode == ViewMode::Split) ImGui::SliderFloat("divider (or drag it)", &v.divider, 0.0f, 1.0f);
+  if (v.mode == ViewMode::Difference) {
+    ImGui::SliderFloat("gain", &v.gain, 1.0f, 255.0f, "%.0f", ImGuiSliderFlags_Logarithmic);
+    if (s.maxDifference) ImGui::Text("max difference: %u grey levels", *s.maxDifference);
+  }
+  if ((v.mode == ViewMode::Split || v.mode == ViewMode::Difference) && !s.filter->compare)
+    ImGui::TextDisabled("(turn on 'compare with B')");
+}
+
+}  // namespace satdof::panels
