@@ -45,8 +45,9 @@ void implementationCombo(const char* label, std::string& choice, const UiState& 
 }  // namespace
 
 void convolution(UiState& s) {
-  if (!ImGui::CollapsingHeader("Convolution (before the SAT)")) return;
   FilterSettings& f = *s.filter;
+  if (!ImGui::CollapsingHeader("Convolution (before the SAT)", f.enabled ? ImGuiTreeNodeFlags_DefaultOpen : 0))
+    return;
   ImGui::Checkbox("filter the scene", &f.enabled);
   const auto& names = filterKindNames();
   int kind = int(std::find(names.begin(), names.end(), std::string(toString(f.kind))) - names.begin());
@@ -104,8 +105,8 @@ void convolution(UiState& s) {
 }
 
 void view(UiState& s) {
-  if (!ImGui::CollapsingHeader("View")) return;
   ViewSettings& v = *s.view;
+  if (!ImGui::CollapsingHeader("View", v.mode != ViewMode::Final ? ImGuiTreeNodeFlags_DefaultOpen : 0)) return;
   int mode = int(v.mode);
   ImGui::RadioButton("final", &mode, int(ViewMode::Final));
   ImGui::SameLine();
