@@ -271,7 +271,9 @@ class ScanVariantTest : public ::testing::TestWithParam<ScanCase> {
     EXPECT_CUDA_OK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
   }
   void TearDown() override {
-    if (stream_) EXPECT_EQ(cudaStreamDestroy(stream_), cudaSuccess);
+    if (stream_) {
+      EXPECT_EQ(cudaStreamDestroy(stream_), cudaSuccess);
+    }
   }
   const ScanVariant& variant() const { return satdof::scanVariants()[GetParam().variant]; }
 
