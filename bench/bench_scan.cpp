@@ -8,7 +8,9 @@
 // --warmup, inputs rotated over enough copies to stream from DRAM). Reported: ms, GB/s
 // of 2 x 4 bytes per element (each element read once and written once: the minimum any
 // scan moves), % of the device-to-device copy bandwidth measured in the same run, and the
-// speed relative to `cub` (cub ms / variant ms).
+// speed relative to `cub` (cub ms / variant ms). For the row batches `cub` runs one
+// scan-by-key over the whole batch (see cuda/scan/cub_scan.cu), the library's own way
+// to scan many independent rows in one call.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
