@@ -183,6 +183,30 @@ INSTANTIATE_TEST_SUITE_P(
       return std::to_string(info.param.width) + "x" + std::to_string(info.param.height);
     });
 
+// 16-byte aligned rows take the vector-load paths of the small-radius kernels; the
+// padded pitches above do not. Widths that are and are not multiples of 4 and 128.
+TEST(ConvCudaAligned, SmallRadiiWithSixteenByteRows) {
+  SATDOF_SKIP_WITHOUT_DEVICE();
+  std::mt19937 rng = satdof::test::freshRng();
+  const int sizes[][3] = {{300, 77, 0}, {131, 50, 12}, {256, 45, 0}, {5, 9, 12}};
+  for (const auto& [w, h, pad] : sizes) {
+    const ref::ImageRgba8 img = randomImage(w, h, rng);
+    DeviceImage in(w, h, pad), out(w, h, pad);
+    in.upload(img);
+    for (int r : {1, 2})
+      for (const Filter& f : filtersOfRadius(r, rng))
+        for (Border border : {Border::Zero, Border::Clamp})
+          for (const ConvVariant& v : satdof::convVariants()) {
+            if (v.supports(f)) continue;
+            SCOPED_TRACE(std::string(v.name) + ", " + f.name + " r=" + std::to_string(r) + ", " +
+                         std::to_string(w) + "x" + std::to_string(h) + ", " +
+                         std::string(satdof::toString(border)));
+            EXPECT_TRUE(sameImage(runVariant(v, in, out, f, border), out.pitch,
+                                  ref::convolve(img, f, border, v.math)));
+          }
+  }
+}
+
 // The large filters at 4K, only through the variants built for them.
 TEST(ConvCudaLarge, SeparableAndSatBoxAt4K) {
   SATDOF_SKIP_WITHOUT_DEVICE();

@@ -82,17 +82,32 @@ __device__ __forceinline__ float4 toFloat4(unsigned word) {
                      byteToFloat(word, 3));
 }
 
-// clamp(floor(acc + 0.5f), 0, 255): reference::roundToByte, operation for operation.
+// clamp(floor(acc + 0.5f), 0, 255): reference::roundToByte, in four full-rate float
+// operations. acc + 0.5f is rounded to nearest as in the reference; clamping before the
+// floor gives the same integer (floor is monotone and the bounds are integers); adding
+// 2^23 rounded toward -infinity then leaves 2^23 + floor(v), whose low mantissa byte is
+// the result. No quarter-rate floor or float-to-int conversion is issued.
+__device__ __forceinline__ unsigned roundChannelBits(float acc) {
+  const float v = fminf(fmaxf(__fadd_rn(acc, 0.5f), 0.0f), 255.0f);
+  return __float_as_uint(__fadd_rd(v, 8388608.0f));  // the byte sits in bits 0..7
+}
+
 __device__ __forceinline__ unsigned roundChannel(float acc) {
-  const float v = fminf(fmaxf(floorf(__fadd_rn(acc, 0.5f)), 0.0f), 255.0f);
-  return unsigned(v);  // an integer in [0, 255]: the conversion is exact
+  return roundChannelBits(acc) & 0xffu;
+}
+
+// Four rounded channels packed as one RGBA8 word.
+__device__ __forceinline__ unsigned roundToWord(float4 acc) {
+  const unsigned lo = __byte_perm(roundChannelBits(acc.x), roundChannelBits(acc.y), 0x0040);
+  const unsigned hi = __byte_perm(roundChannelBits(acc.z), roundChannelBits(acc.w), 0x0040);
+  return __byte_perm(lo, hi, 0x5410);
 }
 
 __device__ __forceinline__ uchar4 roundToUchar4(float4 acc) {
-  return make_uchar4(static_cast<unsigned char>(roundChannel(acc.x)),
-                     static_cast<unsigned char>(roundChannel(acc.y)),
-                     static_cast<unsigned char>(roundChannel(acc.z)),
-                     static_cast<unsigned char>(roundChannel(acc.w)));
+  const unsigned w = roundToWord(acc);
+  uchar4 p;
+  memcpy(&p, &w, sizeof p);
+  return p;
 }
 
 // =====================================================================================

@@ -12,7 +12,13 @@
 // The maths is ConvMath::Separable: rowWeights j-ascending into a float, then colWeights
 // i-ascending over those floats. A ghost row's intermediate is exactly +0 (zero border)
 // or the clamped row's (clamp border), as in the reference.
+//
+// Radius 1 and 2 take a streaming path (conv/row_stream.cuh): each warp walks down a
+// 128-column strip; per input row a lane loads its 4 pixels (16 bytes) and the r-pixel
+// halo, runs the row pass into 4 floats in registers and adds them to the 2r + 1 output
+// rows in progress. The intermediate never leaves registers, and there is no barrier.
 #include "conv/conv_device.cuh"
+#include "conv/row_stream.cuh"
 #include "conv/variants.h"
 #include "satdof/cuda_check.h"
 
@@ -137,7 +143,13 @@ cudaError_t separableLaunch(const ConvArgs& args, void* scratch, std::size_t scr
   const dim3 grid(ceilDiv(args.width, kTile), ceilDiv(args.height, kTile));
   return withRadius(f.radius, [&](auto radius) -> cudaError_t {
     constexpr int R = decltype(radius)::value;
-    separableKernel<R><<<grid, block, 0, stream>>>(io, makeTaps1D<R>(f));
+    if constexpr (R <= 2) {
+      rowstream::stripKernel<R, ConvMath::Separable, R == 1 ? 3 : 2, rowstream::CachedSource<R>>
+          <<<rowstream::stripGrid<R>(io.width, io.height), rowstream::stripBlock(), 0, stream>>>(
+              io, makeTaps1D<R>(f));
+    } else {
+      separableKernel<R><<<grid, block, 0, stream>>>(io, makeTaps1D<R>(f));
+    }
     SATDOF_TRY_LAUNCH();
     return cudaSuccess;
   });

@@ -7,7 +7,14 @@
 // global path, so a warp executes both for those taps; the price of a smaller tile is
 // divergence and cache traffic rather than shared memory. As in tiled-halo, each thread
 // computes several outputs (8 rows of one column) to reuse every converted pixel.
+//
+// Radius 1 and 2 (3x3, 5x5) take a streaming path (conv/row_stream.cuh): the tile is the
+// lane's own 4 pixels of each row, held in registers after one 16-byte load; the halo,
+// r pixels each side, is loaded straight from global memory, where the neighbouring
+// lanes' loads of the same lines have just brought it into L1. Each warp walks down a
+// 128-column strip with the next rows' loads in flight and no block barrier.
 #include "conv/conv_device.cuh"
+#include "conv/row_stream.cuh"
 #include "conv/variants.h"
 #include "satdof/cuda_check.h"
 
@@ -102,7 +109,13 @@ cudaError_t tiledCachedLaunch(const ConvArgs& args, void* scratch, std::size_t s
   const dim3 grid(ceilDiv(args.width, kTileW), ceilDiv(args.height, kTileH));
   return withRadius(f.radius, [&](auto radius) -> cudaError_t {
     constexpr int R = decltype(radius)::value;
-    tiledCachedHaloKernel<R><<<grid, block, 0, stream>>>(io, makeTaps2D<R>(f));
+    if constexpr (R <= 2) {
+      rowstream::stripKernel<R, ConvMath::Direct, R == 1 ? 3 : 2, rowstream::CachedSource<R>>
+          <<<rowstream::stripGrid<R>(io.width, io.height), rowstream::stripBlock(), 0, stream>>>(
+              io, makeTaps2D<R>(f));
+    } else {
+      tiledCachedHaloKernel<R><<<grid, block, 0, stream>>>(io, makeTaps2D<R>(f));
+    }
     SATDOF_TRY_LAUNCH();
     return cudaSuccess;
   });

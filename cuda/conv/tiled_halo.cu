@@ -11,7 +11,15 @@
 //
 // Ghost cells are stored as the border rule says (0 or the clamped pixel), which gives
 // the same bits as skipping them: fma(w, 0, acc) == acc.
+//
+// Radius 1 and 2 (the common 3x3 and 5x5 filters) take a streaming path instead
+// (conv/row_stream.cuh): each warp walks down a 128-column strip, and every input row,
+// with its halo, passes through a small shared-memory row tile: a lane stages its own 4
+// pixels there, the warp's end lanes stage the 4 pixels beyond each end, and each lane
+// reads its halo back. No block barrier, 16-byte loads and stores, loads in flight while
+// computing.
 #include "conv/conv_device.cuh"
+#include "conv/row_stream.cuh"
 #include "conv/variants.h"
 #include "satdof/cuda_check.h"
 
@@ -115,6 +123,68 @@ __global__ void __launch_bounds__(kThreadsX * kThreadsY, 3)
   }
 }
 
+// =====================================================================================
+// the streaming path's window: the row and its halo through a shared-memory row tile
+// =====================================================================================
+
+template <int R>
+struct SharedRowSource {
+  static_assert(R >= 1 && R <= 4);
+  static constexpr int kW = rowstream::kPixelsPerLane + 2 * R;
+  static constexpr int kTileWords = rowstream::kStripWidth + 8;  // 4 halo words each side
+  struct Shared {
+    uint4 tile[2][kTileWords / 4];  // two buffers: one __syncwarp per row
+  };
+  struct Row {
+    uint4 own;   // the lane's 4 pixels
+    uint4 edge;  // lane 0: the 4 pixels left of the strip; lane 31: the 4 right of it
+  };
+  const ImageIo& io;
+  Shared& sh;
+  int x, lane;
+  bool fastOwn, fastEdge;
+
+  __device__ SharedRowSource(const ImageIo& io_, int x_, int lane_, Shared& sh_)
+      : io(io_), sh(sh_), x(x_), lane(lane_) {
+    const bool aligned = rowstream::rowsAligned16(io_.in, io_.inPitch);
+    fastOwn = aligned && x_ + 3 < io_.width;
+    const int e = lane_ == 0 ? x_ - 4 : x_ + 4;
+    fastEdge = aligned && e >= 0 && e + 3 < io_.width;
+  }
+
+  __device__ __forceinline__ uint4 group(rowstream::RowRef r, int x0, bool fast) const {
+    if (fast && !r.ghost) return rowstream::load4(r.p + x0);
+    return make_uint4(rowstream::wordAt(io, r, x0), rowstream::wordAt(io, r, x0 + 1),
+                      rowstream::wordAt(io, r, x0 + 2), rowstream::wordAt(io, r, x0 + 3));
+  }
+
+  __device__ __forceinline__ Row fetch(rowstream::RowRef r) const {
+    Row row;
+    row.own = group(r, x, fastOwn);
+    row.edge = make_uint4(0u, 0u, 0u, 0u);
+    if (lane == 0) row.edge = group(r, x - 4, fastEdge);
+    if (lane == rowstream::kLanes - 1) row.edge = group(r, x + 4, fastEdge);
+    return row;
+  }
+
+  __device__ __forceinline__ void window(const Row& row, int t, unsigned (&w)[kW]) const {
+    uint4* tile = sh.tile[t & 1];  // tile[g] holds columns x_strip - 4 + 4g .. + 3
+    tile[lane + 1] = row.own;
+    if (lane == 0) tile[0] = row.edge;
+    if (lane == rowstream::kLanes - 1) tile[rowstream::kLanes + 1] = row.edge;
+    __syncwarp();
+    const uint4 l = tile[lane];
+    const uint4 h = tile[lane + 2];
+    const unsigned left[4] = {l.x, l.y, l.z, l.w};
+    const unsigned right[4] = {h.x, h.y, h.z, h.w};
+#pragma unroll
+    for (int k = 0; k < R; ++k) w[k] = left[4 - R + k];
+    w[R] = row.own.x, w[R + 1] = row.own.y, w[R + 2] = row.own.z, w[R + 3] = row.own.w;
+#pragma unroll
+    for (int k = 0; k < R; ++k) w[R + 4 + k] = right[k];
+  }
+};
+
 }  // namespace
 
 cudaError_t tiledHaloLaunch(const ConvArgs& args, void* scratch, std::size_t scratchBytes,
@@ -127,7 +197,13 @@ cudaError_t tiledHaloLaunch(const ConvArgs& args, void* scratch, std::size_t scr
   const dim3 grid(ceilDiv(args.width, kTileW), ceilDiv(args.height, kTileH));
   return withRadius(f.radius, [&](auto radius) -> cudaError_t {
     constexpr int R = decltype(radius)::value;
-    tiledHaloKernel<R><<<grid, block, 0, stream>>>(io, makeTaps2D<R>(f));
+    if constexpr (R <= 2) {
+      rowstream::stripKernel<R, ConvMath::Direct, R == 1 ? 3 : 2, SharedRowSource<R>>
+          <<<rowstream::stripGrid<R>(io.width, io.height), rowstream::stripBlock(), 0, stream>>>(
+              io, makeTaps2D<R>(f));
+    } else {
+      tiledHaloKernel<R><<<grid, block, 0, stream>>>(io, makeTaps2D<R>(f));
+    }
     SATDOF_TRY_LAUNCH();
     return cudaSuccess;
   });

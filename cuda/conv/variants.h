@@ -51,12 +51,13 @@ inline constexpr int kSatTile = 32;
 
 inline constexpr std::string_view kBasicTuning = "256 threads (32x8), 1 pixel each";
 inline constexpr std::string_view kConstantTuning = "256 threads (32x8), 1 pixel each";
+// Radius 1 and 2 run the strip engine of row_stream.cuh in all three variants below.
 inline constexpr std::string_view kTiledHaloTuning =
-    "256 threads, 64x64 output tile, 8x2 outputs per thread";
+    "r<=2: warp strips 128 wide, halo via a shared row tile; else 256 threads, 64x64 tile";
 inline constexpr std::string_view kTiledCachedTuning =
-    "256 threads, 32x64 output tile, 8 outputs per thread";
+    "r<=2: warp strips 128 wide, halo from L1; else 256 threads, 32x64 tile";
 inline constexpr std::string_view kSeparableTuning =
-    "256 threads, 32x32 output tile, both passes in shared memory";
+    "r<=2: warp strips 128 wide, all in registers; else 256 threads, 32x32 tile";
 inline constexpr std::string_view kSatBoxTuning =
     "SAT in 32x32 tiles (5 kernels), then 256 threads x 1 pixel";
 
