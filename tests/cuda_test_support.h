@@ -1,5 +1,5 @@
 // tests/cuda_test_support.h — shared by the GPU tests: a visible skip where no CUDA
-// device exists, a size cap for slow runs (compute-sanitizer), fresh random seeds.
+// device exists, a size cap for slow runs (compute-sanitizer); see test_support.h too.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <random>
 #include <string>
+
+#include "test_support.h"
 
 namespace satdof::test {
 
@@ -26,12 +28,6 @@ inline std::string noDeviceReason() {
 inline std::size_t maxElements() {
   const char* v = std::getenv("SATDOF_TEST_MAX_N");
   return v ? std::size_t(std::strtoull(v, nullptr, 10)) : 0;
-}
-
-inline std::mt19937 freshRng() {
-  const unsigned seed = std::random_device{}();
-  ::testing::Test::RecordProperty("seed", std::to_string(seed));
-  return std::mt19937(seed);
 }
 
 }  // namespace satdof::test

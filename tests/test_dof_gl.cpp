@@ -14,8 +14,11 @@
 #include "passes/dof_pass.h"
 #include "passes/compute_pass.h"
 #include "satdof/reference/dof.h"
+#include "test_support.h"
 
 namespace ref = satdof::reference;
+using satdof::test::freshRng;
+using satdof::test::randomImage;
 
 namespace {
 
@@ -35,19 +38,6 @@ class GlTest : public ::testing::Test {
   static inline std::unique_ptr<satdof::Context> context_;
   static inline std::string reason_;
 };
-
-std::mt19937 freshRng() {
-  const unsigned seed = std::random_device{}();
-  ::testing::Test::RecordProperty("seed", std::to_string(seed));
-  return std::mt19937(seed);
-}
-
-ref::ImageRgba8 randomImage(int w, int h, std::mt19937& rng) {
-  ref::ImageRgba8 img(w, h);
-  std::uniform_int_distribution<int> byte(0, 255);
-  for (auto& p : img.pixels) p = std::uint8_t(byte(rng));
-  return img;
-}
 
 satdof::gl::Texture uploadColour(const ref::ImageRgba8& img) {
   auto t = satdof::gl::createTexture2D(GL_RGBA8, img.width, img.height);

@@ -11,25 +11,12 @@
 #include "satdof/reference/dof.h"
 #include "satdof/reference/scan.h"
 #include "satdof/reference/sat.h"
+#include "test_support.h"
 
 namespace ref = satdof::reference;
 
-namespace {
-
-std::mt19937 freshRng() {
-  const unsigned seed = std::random_device{}();
-  ::testing::Test::RecordProperty("seed", std::to_string(seed));
-  return std::mt19937(seed);
-}
-
-ref::ImageRgba8 randomImage(int w, int h, std::mt19937& rng) {
-  ref::ImageRgba8 img(w, h);
-  std::uniform_int_distribution<int> byte(0, 255);
-  for (auto& p : img.pixels) p = std::uint8_t(byte(rng));
-  return img;
-}
-
-}  // namespace
+using satdof::test::freshRng;
+using satdof::test::randomImage;
 
 TEST(ReferenceScan, MatchesDefinitionOnEdgeSizes) {
   auto rng = freshRng();

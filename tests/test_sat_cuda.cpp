@@ -14,18 +14,12 @@
 #include "satdof/scan.h"
 
 namespace ref = satdof::reference;
+using satdof::test::randomImage;
 using satdof::DeviceBuffer;
 
 namespace {
 
 enum class Source { Linear, Surface };
-
-ref::ImageRgba8 randomImage(int w, int h, std::mt19937& rng) {
-  ref::ImageRgba8 img(w, h);
-  std::uniform_int_distribution<int> byte(0, 255);
-  for (auto& p : img.pixels) p = std::uint8_t(byte(rng));
-  return img;
-}
 
 // Runs the GPU SAT and returns it as four uint32 per pixel (poisoned before the run).
 std::vector<std::uint32_t> gpuSat(const ref::ImageRgba8& img, const satdof::ScanVariant& scan,
