@@ -113,7 +113,6 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
     if (!size.empty()) {
       if (const std::string err = parseExtent(size, o.size); !err.empty())
         throw CLI::ValidationError("--size", err);
-      o.sizeGiven = true;
     }
     if (*focalOpt) o.focalDistance = focal;
     o.filter.enabled = filter != "none";

@@ -17,7 +17,6 @@ struct Options {
   bool headless = false;
   int frames = 0;            // 0: run until the window closes (headless: 3)
   Extent size{1280, 720};
-  bool sizeGiven = false;
   std::string outDir = "out";
   enum class Save { All, Last, None } save = Save::All;  // which headless frames become PNGs
   BackendRequest backend = BackendRequest::Auto;

@@ -32,12 +32,7 @@ namespace {
 
 constexpr std::uint8_t kPoison = 0xCD;
 
-ref::ImageRgba8 randomImage(int w, int h, std::mt19937& rng) {
-  ref::ImageRgba8 img(w, h);
-  std::uniform_int_distribution<int> byte(0, 255);
-  for (auto& p : img.pixels) p = std::uint8_t(byte(rng));
-  return img;
-}
+using satdof::test::randomImage;
 
 Filter randomCustom(int r, std::mt19937& rng) {
   const int n = 2 * r + 1;
@@ -312,4 +307,23 @@ TEST(ConvRegistry, BadArgumentsAreRefusedNotRun) {
   SATDOF_CUDA_CHECK(cudaDeviceSynchronize());
   const std::vector<std::uint8_t> untouched = out.download();
   for (std::uint8_t b : untouched) ASSERT_EQ(b, kPoison) << "a refused launch wrote output";
+}
+
+// A small case per variant and radius class (the streamed r <= 2 paths, the tiled r >= 3
+// paths, the largest radius), both borders: every kernel once, few launches. This is the
+// case the race and sync checkers run, where the full suite is too slow under them.
+TEST(ConvCudaSanitizer, EveryVariantOnceAtEachRadiusClass) {
+  SATDOF_SKIP_WITHOUT_DEVICE();
+  std::mt19937 rng = satdof::test::freshRng();
+  const ref::ImageRgba8 img = randomImage(67, 37, rng);
+  DeviceImage in(67, 37, 0), out(67, 37, 0);
+  in.upload(img);
+  for (int r : {1, 2, 3, 15})
+    for (Border border : {Border::Zero, Border::Clamp})
+      for (const ConvVariant& v : satdof::convVariants()) {
+        const Filter f = v.supports(satdof::gaussian(r, 1.5f)) ? satdof::box(r) : satdof::gaussian(r, 1.5f);
+        if (v.supports(f)) continue;
+        SCOPED_TRACE(std::string(v.name) + ", " + f.name + " r=" + std::to_string(r));
+        EXPECT_TRUE(sameImage(runVariant(v, in, out, f, border), out.pitch, ref::convolve(img, f, border, v.math)));
+      }
 }

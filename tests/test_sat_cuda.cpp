@@ -74,6 +74,8 @@ struct SatCase {
   int width, height;
 };
 
+void PrintTo(const SatCase& c, std::ostream* os) { *os << c.width << "x" << c.height; }
+
 class CudaSat : public ::testing::TestWithParam<SatCase> {};
 
 TEST_P(CudaSat, DefaultVariantMatchesReference) {
