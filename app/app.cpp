@@ -63,6 +63,7 @@ App::~App() {
 
 void App::resize(Extent extent) {
   if (extent.empty() || extent == extent_) return;
+  ComputePass::checkExtent(extent);  // before anything is allocated
   if (extent_.width > 0) glFinish();
   computePass_->backend().detach();  // unregister before the scene pass frees its textures
   extent_ = extent;

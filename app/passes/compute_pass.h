@@ -19,6 +19,8 @@ class ComputePass {
   explicit ComputePass(std::unique_ptr<ComputeBackend> backend) : backend_(std::move(backend)) {}
   ~ComputePass() { backend_->detach(); }  // unregister before the GL objects are deleted
 
+  // Throws (one line) if a frame of this size cannot be served by this GL context.
+  static void checkExtent(Extent extent);
   // Reallocates the targets for `extent` and re-attaches the backend (re-registration).
   void resize(Extent extent, GLuint sceneColour);
   // Filters (if the settings allow it) and builds the SAT.
