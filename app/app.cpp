@@ -44,7 +44,8 @@ App::App(const Options& options) : options_(options) {
   if (!choice.backend->scanVariant().empty())
     std::printf("satdof: scan variant %s\n", choice.backend->scanVariant().c_str());
 
-  const auto shaderDir = gl::findShaderDir();
+  shaderDir_ = gl::findShaderDir();
+  const auto& shaderDir = shaderDir_;
   scenePass_ = std::make_unique<ScenePass>(shaderDir, scene_);
   computePass_ = std::make_unique<ComputePass>(std::move(choice.backend));
   if (auto why = computePass_->check(filter_)) throw UsageError(*why);
@@ -71,6 +72,19 @@ void App::resize(Extent extent) {
   computePass_->resize(extent, scenePass_->colourTexture());
   dofPass_->resize(extent);
   viewPass_->resize(extent);
+}
+
+void App::reloadShaders() {
+  try {
+    scenePass_->reloadShaders(shaderDir_);
+    dofPass_->reloadShaders(shaderDir_);
+    viewPass_->reloadShaders(shaderDir_);
+    shaderError_.clear();
+    std::printf("satdof: shaders reloaded from %s\n", shaderDir_.c_str());
+  } catch (const std::exception& e) {
+    shaderError_ = e.what();
+    std::fprintf(stderr, "satdof: %s\n", shaderError_.c_str());
+  }
 }
 
 void App::renderFrame() {
@@ -117,6 +131,9 @@ void App::handleInput() {
   }
   lastCursorX_ = x;
   lastCursorY_ = y;
+  const bool f5 = glfwGetKey(w, GLFW_KEY_F5) == GLFW_PRESS;
+  if (f5 && !f5WasDown_) reloadShaders();
+  f5WasDown_ = f5;
 }
 
 void App::presentWindow() {
@@ -138,11 +155,14 @@ void App::presentWindow() {
   state.filterProblem = computePass_->filterProblem();
   state.maxDifference = viewPass_->maxDifference();
   state.history = &history_;
+  state.shaderDir = shaderDir_.string();
+  state.shaderError = shaderError_;
   state.width = extent_.width;
   state.height = extent_.height;
   ui_->beginFrame();
   ui_->draw(state);
   ui_->endFrame();
+  if (state.reloadShaders) reloadShaders();
   if (state.scanVariant != computePass_->backend().scanVariant())
     computePass_->backend().setScanVariant(state.scanVariant);  // applies from the next frame
 }

@@ -6,6 +6,7 @@
 // each frame as a PNG and prints per-stage times at the end.
 #pragma once
 
+#include <filesystem>
 #include <memory>
 
 #include "cli.h"
@@ -36,6 +37,7 @@ class App {
   void handleInput();
   GLuint shownFramebuffer() const;  // the DoF output or the comparison view
   void printSummary() const;
+  void reloadShaders();  // F5 or the panel's button; keeps the old programs on failure
 
   Options options_;
   std::unique_ptr<Context> context_;  // first: destroyed last, after every GL object
@@ -45,6 +47,8 @@ class App {
   FilterSettings filter_;
   ViewSettings view_;
   std::string backendReason_;
+  std::filesystem::path shaderDir_;
+  std::string shaderError_;  // the last reload's error, shown in the panel
   std::unique_ptr<ScenePass> scenePass_;
   std::unique_ptr<ComputePass> computePass_;
   std::unique_ptr<DofPass> dofPass_;
@@ -54,6 +58,7 @@ class App {
   std::unique_ptr<Ui> ui_;
   double lastCursorX_ = 0, lastCursorY_ = 0;
   bool draggingDivider_ = false;
+  bool f5WasDown_ = false;
 };
 
 }  // namespace satdof

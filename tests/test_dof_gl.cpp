@@ -5,7 +5,10 @@
 //   * the CPU SAT backend fills the SAT buffer with exactly the reference SAT.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <memory>
+#include <unistd.h>
 #include <random>
 
 #include "context/context.h"
@@ -107,6 +110,37 @@ TEST_F(GlTest, CpuSatBackendUploadsTheReferenceSat) {
   std::vector<std::uint32_t> got(std::size_t(57) * 33 * 4);
   glGetNamedBufferSubData(pass.satBuffer(), 0, GLsizeiptr(got.size() * 4), got.data());
   EXPECT_EQ(got, ref::computeSat(colour).values);
+}
+
+}  // namespace
+
+namespace {
+
+// A broken shader on reload: the error names the file and line, the old program stays.
+TEST_F(GlTest, ShaderReloadReportsFileAndLineAndKeepsTheOldProgram) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("satdof_shaders_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::copy(satdof::gl::findShaderDir(), dir);
+  satdof::DofPass pass(dir);
+  pass.resize({8, 8});
+  {
+    std::ofstream broken(dir / "dof.frag", std::ios::app);
+    broken << "\nthis is not GLSL;\n";
+  }
+  try {
+    pass.reloadShaders(dir);
+    ADD_FAILURE() << "a broken shader must not load";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("shaders/dof.frag:"), std::string::npos) << e.what();
+  }
+  // The pass still renders with the program it had.
+  const ref::ImageR32F depth(8, 8, 1.0f);
+  const auto ssbo = satdof::gl::createBuffer(8 * 8 * 16, std::vector<std::uint32_t>(8 * 8 * 4, 0).data(), 0);
+  const auto depthTexture = uploadDepth(depth);
+  pass.run(depthTexture.get(), ssbo.get(), satdof::DofSettings{});
+  EXPECT_EQ(glGetError(), GLenum(GL_NO_ERROR));
+  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -7,10 +7,18 @@
 
 namespace satdof {
 
+namespace {
+const std::vector<gl::ShaderStage> kDofPassStages = {{GL_VERTEX_SHADER, "fullscreen.vert"},
+                                                   {GL_FRAGMENT_SHADER, "dof.frag"}};
+}  // namespace
+
 DofPass::DofPass(const std::filesystem::path& shaderDir)
-    : program_(gl::loadProgram(shaderDir, {{GL_VERTEX_SHADER, "fullscreen.vert"},
-                                           {GL_FRAGMENT_SHADER, "dof.frag"}})),
+    : program_(gl::loadProgram(shaderDir, kDofPassStages)),
       empty_(gl::createVertexArray()) {}
+
+void DofPass::reloadShaders(const std::filesystem::path& shaderDir) {
+  program_ = gl::loadProgram(shaderDir, kDofPassStages);
+}
 
 void DofPass::resize(Extent extent) {
   extent_ = extent;

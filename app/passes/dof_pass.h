@@ -20,6 +20,8 @@ class DofPass {
  public:
   explicit DofPass(const std::filesystem::path& shaderDir);
   void resize(Extent extent);
+  // Recompiles the shaders; on failure throws and keeps the current program.
+  void reloadShaders(const std::filesystem::path& shaderDir);
   // depthTexture: R32F linear depth; satBuffer: uvec4 per pixel (see satdof/sat.h).
   void run(GLuint depthTexture, GLuint satBuffer, const DofSettings& settings);
 

@@ -9,6 +9,11 @@
 #include "gl/program.h"
 
 namespace satdof {
+
+namespace {
+const std::vector<gl::ShaderStage> kScenePassStages = {{GL_VERTEX_SHADER, "scene.vert"},
+                                                   {GL_FRAGMENT_SHADER, "scene.frag"}};
+}  // namespace
 namespace {
 
 // A two-tone checker with mipmaps, made at start-up (no asset file needed).
@@ -42,8 +47,7 @@ gl::Texture makeCheckerTexture() {
 }  // namespace
 
 ScenePass::ScenePass(const std::filesystem::path& shaderDir, const scene::Scene& scene)
-    : program_(gl::loadProgram(shaderDir, {{GL_VERTEX_SHADER, "scene.vert"},
-                                           {GL_FRAGMENT_SHADER, "scene.frag"}})),
+    : program_(gl::loadProgram(shaderDir, kScenePassStages)),
       floorTexture_(makeCheckerTexture()) {
   for (const scene::Mesh& mesh : scene.meshes) {
     GpuMesh m;
@@ -66,6 +70,10 @@ ScenePass::ScenePass(const std::filesystem::path& shaderDir, const scene::Scene&
     m.indexCount = GLsizei(mesh.indices.size());
     meshes_.push_back(std::move(m));
   }
+}
+
+void ScenePass::reloadShaders(const std::filesystem::path& shaderDir) {
+  program_ = gl::loadProgram(shaderDir, kScenePassStages);
 }
 
 void ScenePass::resize(Extent extent) {

@@ -16,6 +16,8 @@ class ScenePass {
  public:
   ScenePass(const std::filesystem::path& shaderDir, const scene::Scene& scene);
   void resize(Extent extent);
+  // Recompiles the shaders; on failure throws and keeps the current program.
+  void reloadShaders(const std::filesystem::path& shaderDir);
   void run(const scene::Scene& scene);
 
   GLuint colourTexture() const { return colour_.get(); }

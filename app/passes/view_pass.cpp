@@ -7,6 +7,11 @@
 
 namespace satdof {
 
+namespace {
+const std::vector<gl::ShaderStage> kViewPassStages = {{GL_VERTEX_SHADER, "fullscreen.vert"},
+                                                   {GL_FRAGMENT_SHADER, "view.frag"}};
+}  // namespace
+
 const char* toString(ViewMode mode) {
   switch (mode) {
     case ViewMode::Final: return "final";
@@ -24,10 +29,13 @@ std::optional<ViewMode> viewModeFromName(const std::string& name) {
 }
 
 ViewPass::ViewPass(const std::filesystem::path& shaderDir)
-    : program_(gl::loadProgram(shaderDir, {{GL_VERTEX_SHADER, "fullscreen.vert"},
-                                           {GL_FRAGMENT_SHADER, "view.frag"}})),
+    : program_(gl::loadProgram(shaderDir, kViewPassStages)),
       empty_(gl::createVertexArray()) {
   for (auto& b : maxBuffers_) b = gl::createBuffer(sizeof(GLuint), nullptr, GL_DYNAMIC_STORAGE_BIT);
+}
+
+void ViewPass::reloadShaders(const std::filesystem::path& shaderDir) {
+  program_ = gl::loadProgram(shaderDir, kViewPassStages);
 }
 
 void ViewPass::resize(Extent extent) {

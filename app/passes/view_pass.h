@@ -27,6 +27,8 @@ class ViewPass {
  public:
   explicit ViewPass(const std::filesystem::path& shaderDir);
   void resize(Extent extent);
+  // Recompiles the shaders; on failure throws and keeps the current program.
+  void reloadShaders(const std::filesystem::path& shaderDir);
   // Draws mode Filtered / Split / Difference of images a and b into output().
   void run(const ViewSettings& settings, GLuint a, GLuint b);
 

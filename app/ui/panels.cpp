@@ -13,6 +13,9 @@ void pipeline(UiState& s) {
   if (!ImGui::CollapsingHeader("Pipeline", ImGuiTreeNodeFlags_DefaultOpen)) return;
   ImGui::TextWrapped("%s", s.backendReason.c_str());
   ImGui::TextDisabled("GL: %s, %dx%d", s.glRenderer.c_str(), s.width, s.height);
+  if (ImGui::SmallButton("reload shaders (F5)")) s.reloadShaders = true;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("from %s", s.shaderDir.c_str());
+  if (!s.shaderError.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", s.shaderError.c_str());
   if (s.scanVariants.empty()) return;
   if (ImGui::BeginCombo("scan", s.scanVariant.c_str())) {
     for (const std::string& name : s.scanVariants) {

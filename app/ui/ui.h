@@ -29,6 +29,9 @@ struct UiState {
   std::string filterProblem;            // why the filter did not run (empty: it did)
   std::optional<unsigned> maxDifference;  // of the difference view, a frame late
   const StageHistory* history = nullptr;
+  std::string shaderDir;
+  std::string shaderError;     // the last reload's compile error
+  bool reloadShaders = false;  // set by the panel's button
   int width = 0, height = 0;
 };
 
