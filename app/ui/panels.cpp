@@ -12,6 +12,7 @@ namespace satdof::panels {
 void pipeline(UiState& s) {
   if (!ImGui::CollapsingHeader("Pipeline", ImGuiTreeNodeFlags_DefaultOpen)) return;
   ImGui::TextWrapped("%s", s.backendReason.c_str());
+  ImGui::TextDisabled("drag: orbit, wheel: zoom, F5: reload shaders");
   ImGui::TextDisabled("GL: %s, %dx%d", s.glRenderer.c_str(), s.width, s.height);
   if (ImGui::SmallButton("reload shaders (F5)")) s.reloadShaders = true;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("from %s", s.shaderDir.c_str());
