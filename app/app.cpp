@@ -45,12 +45,13 @@ App::App(const Options& options) : options_(options) {
     std::printf("satdof: scan variant %s\n", choice.backend->scanVariant().c_str());
 
   shaderDir_ = gl::findShaderDir();
-  const auto& shaderDir = shaderDir_;
-  scenePass_ = std::make_unique<ScenePass>(shaderDir, scene_);
+  scenePass_ = std::make_unique<ScenePass>(shaderDir_, scene_);
   computePass_ = std::make_unique<ComputePass>(std::move(choice.backend));
   if (auto why = computePass_->check(filter_)) throw UsageError(*why);
-  dofPass_ = std::make_unique<DofPass>(shaderDir);
-  viewPass_ = std::make_unique<ViewPass>(shaderDir);
+  dofPass_ = std::make_unique<DofPass>(shaderDir_);
+  viewPass_ = std::make_unique<ViewPass>(shaderDir_);
+  scanVariants_ = computePass_->backend().scanVariants();
+  filterImplementations_ = computePass_->backend().filterImplementations();
   timer_ = std::make_unique<GlStageTimer>();
   if (!headless) ui_ = std::make_unique<Ui>(context_->window());
 
@@ -147,11 +148,11 @@ void App::presentWindow() {
   state.dof = &dof_;
   state.backendReason = backendReason_;
   state.glRenderer = context_->renderer;
-  state.scanVariants = computePass_->backend().scanVariants();
+  state.scanVariants = scanVariants_;
   state.scanVariant = computePass_->backend().scanVariant();
   state.filter = &filter_;
   state.view = &view_;
-  state.filterImplementations = computePass_->backend().filterImplementations();
+  state.filterImplementations = filterImplementations_;
   state.filterProblem = computePass_->filterProblem();
   state.maxDifference = viewPass_->maxDifference();
   state.history = &history_;

@@ -8,6 +8,8 @@
 
 #include <filesystem>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "cli.h"
 #include "context/context.h"
@@ -49,6 +51,9 @@ class App {
   std::string backendReason_;
   std::filesystem::path shaderDir_;
   std::string shaderError_;  // the last reload's error, shown in the panel
+  // The backend's choices, fixed for its lifetime: listed once, not every frame.
+  std::vector<std::string> scanVariants_;
+  std::vector<FilterImplementation> filterImplementations_;
   std::unique_ptr<ScenePass> scenePass_;
   std::unique_ptr<ComputePass> computePass_;
   std::unique_ptr<DofPass> dofPass_;

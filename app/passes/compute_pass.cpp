@@ -7,15 +7,20 @@
 
 namespace satdof {
 
+namespace {
+// One uvec4 per pixel (satdof/sat.h layout).
+std::int64_t satBytes(Extent e) { return std::int64_t(e.width) * e.height * 4 * sizeof(std::uint32_t); }
+}  // namespace
+
 void ComputePass::checkExtent(Extent extent) {
   // The DoF shader reads the whole SAT as one shader storage block: refuse sizes whose SAT
   // exceeds this GL's limit instead of reading past the bound range.
   GLint64 maxBlock = 0;
   glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &maxBlock);
-  const std::int64_t satBytes = std::int64_t(extent.width) * extent.height * 4 * sizeof(std::uint32_t);
-  if (maxBlock > 0 && satBytes > maxBlock)
+  const std::int64_t bytes = satBytes(extent);
+  if (maxBlock > 0 && bytes > maxBlock)
     throw std::runtime_error(std::to_string(extent.width) + "x" + std::to_string(extent.height) +
-                             " needs a " + std::to_string(satBytes >> 20) +
+                             " needs a " + std::to_string(bytes >> 20) +
                              " MiB SAT, more than this GL's largest shader storage block (" +
                              std::to_string(maxBlock >> 20) + " MiB)");
 }
@@ -23,12 +28,11 @@ void ComputePass::checkExtent(Extent extent) {
 void ComputePass::resize(Extent extent, GLuint sceneColour) {
   checkExtent(extent);
   backend_->detach();
-  const std::int64_t satBytes = std::int64_t(extent.width) * extent.height * 4 * sizeof(std::uint32_t);
   sceneColour_ = sceneColour;
   filtered_ = gl::createTexture2D(GL_RGBA8, extent.width, extent.height);
   compare_ = gl::createTexture2D(GL_RGBA8, extent.width, extent.height);
   // Dynamic storage: the CPU backend uploads with glNamedBufferSubData.
-  sat_ = gl::createBuffer(GLsizeiptr(satBytes), nullptr, GL_DYNAMIC_STORAGE_BIT);
+  sat_ = gl::createBuffer(GLsizeiptr(satBytes(extent)), nullptr, GL_DYNAMIC_STORAGE_BIT);
   backend_->attach({sceneColour, filtered_.get(), compare_.get(), sat_.get(), extent});
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -21,11 +22,11 @@ struct UiState {
   DofSettings* dof = nullptr;
   std::string backendReason;
   std::string glRenderer;
-  std::vector<std::string> scanVariants;  // empty: no choice (CPU backend)
+  std::span<const std::string> scanVariants;  // empty: no choice (CPU backend)
   std::string scanVariant;                // current; a panel may change it
   FilterSettings* filter = nullptr;
   ViewSettings* view = nullptr;
-  std::vector<FilterImplementation> filterImplementations;
+  std::span<const FilterImplementation> filterImplementations;
   std::string filterProblem;            // why the filter did not run (empty: it did)
   std::optional<unsigned> maxDifference;  // of the difference view, a frame late
   const StageHistory* history = nullptr;
