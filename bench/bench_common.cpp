@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -274,6 +275,22 @@ void Progress::finish() {
   std::fputc('\n', stderr);
   std::fflush(stderr);
   open_ = false;
+}
+
+ResultRow makeRow(std::string_view family, std::string_view variant, const std::string& caseName,
+                  double ms, double gbps, double copyGBps) {
+  return {std::string(family), std::string(variant), caseName, ms, gbps,
+          copyGBps > 0 ? 100.0 * gbps / copyGBps : 0.0, std::numeric_limits<double>::quiet_NaN()};
+}
+
+void ResultTable::addCase(std::vector<ResultRow> caseRows, std::string_view baseline) {
+  double baselineMs = std::numeric_limits<double>::quiet_NaN();
+  for (const ResultRow& row : caseRows)
+    if (row.variant == baseline) baselineMs = row.ms;
+  for (ResultRow& row : caseRows) {
+    row.ratioToBaseline = baselineMs / row.ms;
+    rows_.push_back(std::move(row));
+  }
 }
 
 }  // namespace satdof::bench

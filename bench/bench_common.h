@@ -83,9 +83,16 @@ struct ResultRow {
   double ratioToBaseline = 0.0; // baseline ms / ms; NaN where the baseline did not run
 };
 
+// A row of one case; addCase() fills in its ratio to the baseline.
+ResultRow makeRow(std::string_view family, std::string_view variant, const std::string& caseName,
+                  double ms, double gbps, double copyGBps);
+
 class ResultTable {
  public:
   void add(ResultRow row) { rows_.push_back(std::move(row)); }
+  // Adds the rows of one case, each with ratioToBaseline = baseline ms / ms (NaN, printed
+  // "-", when `baseline` is not among them).
+  void addCase(std::vector<ResultRow> caseRows, std::string_view baseline);
   const std::vector<ResultRow>& rows() const { return rows_; }
 
   // Aligned text table; `baselineName` labels the ratio column ("x cub").

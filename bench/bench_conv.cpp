@@ -302,17 +302,9 @@ int run(const BenchOptions& options) {
       });
       const double pixels = double(c.res.width) * c.res.height;
       const double gbps = gigabytesPerSecond(kBytesPerPixel * pixels, ms);
-      caseRows.push_back({std::string(kFamily), std::string(v->name), c.name, ms, gbps,
-                          copyGBps > 0 ? 100.0 * gbps / copyGBps : 0.0,
-                          std::numeric_limits<double>::quiet_NaN()});
+      caseRows.push_back(makeRow(kFamily, v->name, c.name, ms, gbps, copyGBps));
     }
-    double baselineMs = std::numeric_limits<double>::quiet_NaN();
-    for (const ResultRow& row : caseRows)
-      if (row.variant == kBaseline) baselineMs = row.ms;
-    for (ResultRow& row : caseRows) {
-      row.ratioToBaseline = baselineMs / row.ms;
-      table.add(std::move(row));
-    }
+    table.addCase(std::move(caseRows), kBaseline);
   }
   progress.finish();
 

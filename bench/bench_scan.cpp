@@ -195,18 +195,9 @@ int run(const BenchOptions& options) {
       }
       const double ms = timeVariant(options, *v, c, buf, stream.get());
       const double gbps = gigabytesPerSecond(2.0 * double(count) * sizeof(std::uint32_t), ms);
-      caseRows.push_back({std::string(kFamily), std::string(v->name), c.name, ms, gbps,
-                          copyGBps > 0 ? 100.0 * gbps / copyGBps : 0.0,
-                          std::numeric_limits<double>::quiet_NaN()});
+      caseRows.push_back(makeRow(kFamily, v->name, c.name, ms, gbps, copyGBps));
     }
-    // Ratios once the case's baseline time is known (NaN, printed "-", without it).
-    double baselineMs = std::numeric_limits<double>::quiet_NaN();
-    for (const ResultRow& row : caseRows)
-      if (row.variant == kBaseline) baselineMs = row.ms;
-    for (ResultRow& row : caseRows) {
-      row.ratioToBaseline = baselineMs / row.ms;
-      table.add(std::move(row));
-    }
+    table.addCase(std::move(caseRows), kBaseline);
   }
   progress.finish();
 
