@@ -18,8 +18,13 @@ constexpr int kConstantFilterCapacity = kMaxFilterTaps;
 
 __constant__ float cFilter[kConstantFilterCapacity];
 
+// The filter as convolvePixelDirect indexes it, read from the constant bank.
+struct ConstantTaps {
+  __device__ __forceinline__ float operator[](int k) const { return cFilter[k]; }
+};
+
 // =====================================================================================
-// kernel: taps row-major, each an fma on four channels (ConvMath::Direct)
+// kernel: one pixel per thread, the filter read from __constant__ memory
 // =====================================================================================
 
 __global__ void __launch_bounds__(kPixelBlockX * kPixelBlockY)
@@ -27,28 +32,7 @@ __global__ void __launch_bounds__(kPixelBlockX * kPixelBlockY)
   const int x = blockIdx.x * kPixelBlockX + threadIdx.x;
   const int y = blockIdx.y * kPixelBlockY + threadIdx.y;
   if (x >= io.width || y >= io.height) return;
-  const int n = 2 * radius + 1;
-  const bool clamp = io.border == Border::Clamp;
-  float4 acc = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-  for (int i = 0; i < n; ++i) {
-    int sy = y - radius + i;
-    if (clamp) {
-      sy = min(max(sy, 0), io.height - 1);
-    } else if (sy < 0 || sy >= io.height) {
-      continue;  // ghost row: fma(w, 0, acc) == acc
-    }
-    const uchar4* row = inRow(io, sy);
-    for (int j = 0; j < n; ++j) {
-      int sx = x - radius + j;
-      if (clamp) {
-        sx = min(max(sx, 0), io.width - 1);
-      } else if (sx < 0 || sx >= io.width) {
-        continue;
-      }
-      fma4(cFilter[i * n + j], toFloat4(asWord(row[sx])), acc);
-    }
-  }
-  outRow(io, y)[x] = roundToUchar4(acc);
+  outRow(io, y)[x] = convolvePixelDirect(io, x, y, radius, ConstantTaps{});
 }
 
 }  // namespace

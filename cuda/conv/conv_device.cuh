@@ -1,7 +1,8 @@
 // conv/conv_device.cuh — building blocks shared by the convolution kernels. Private.
 //
 // Sections: the image view | exact conversions and the one rounding rule | fused
-// multiply-add on four channels | filter weights as kernel parameters | radius dispatch.
+// multiply-add on four channels | the book's one-pixel-per-thread body | filter weights
+// as kernel parameters | radius dispatch.
 //
 // Bit-exactness with the CPU reference rests on three rules kept here:
 //   * a byte becomes a float exactly (no fast-math conversion tricks that round);
@@ -119,6 +120,39 @@ __device__ __forceinline__ void fma4(float w, float4 v, float4& acc) {
   acc.y = __fmaf_rn(w, v.y, acc.y);
   acc.z = __fmaf_rn(w, v.z, acc.z);
   acc.w = __fmaf_rn(w, v.w, acc.w);
+}
+
+// =====================================================================================
+// the book's one-pixel-per-thread body (basic, constant-memory)
+// =====================================================================================
+// Taps row-major, each an fma on four channels (ConvMath::Direct), the border rule
+// applied per tap. `taps[k]` is where the variant keeps its filter: a global array
+// (basic) or a __constant__ one (constant-memory); the loops are the same.
+
+__device__ __forceinline__ uchar4 convolvePixelDirect(const ImageIo& io, int x, int y, int radius,
+                                                      auto taps) {
+  const int n = 2 * radius + 1;
+  const bool clamp = io.border == Border::Clamp;
+  float4 acc = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  for (int i = 0; i < n; ++i) {
+    int sy = y - radius + i;
+    if (clamp) {
+      sy = min(max(sy, 0), io.height - 1);
+    } else if (sy < 0 || sy >= io.height) {
+      continue;  // ghost row: fma(w, 0, acc) == acc
+    }
+    const uchar4* row = inRow(io, sy);
+    for (int j = 0; j < n; ++j) {
+      int sx = x - radius + j;
+      if (clamp) {
+        sx = min(max(sx, 0), io.width - 1);
+      } else if (sx < 0 || sx >= io.width) {
+        continue;
+      }
+      fma4(taps[i * n + j], toFloat4(asWord(row[sx])), acc);
+    }
+  }
+  return roundToUchar4(acc);
 }
 
 // =====================================================================================
