@@ -72,26 +72,35 @@ __device__ __forceinline__ TileStatusWord readStatus(TileStatusWord* status) {
   return ref.load(cuda::memory_order_relaxed);
 }
 
-// Back-off between polls of a window that is not ready yet, in nanoseconds: polling
-// without pause floods L2 with loads the publishing tiles compete with. Of the order of
-// an L2 round trip; __nanosleep may sleep anywhere in [0, 2x].
-inline constexpr unsigned kLookbackBackoffNs = 128;
+// Waiting in the look-back, in nanoseconds (__nanosleep may sleep anywhere in [0, 2x]):
+//   firstPoll  after publishing its aggregate, before reading the window: the
+//              predecessors started moments earlier and are still busy; reading at once
+//              finds NotReady words, and the polls of hundreds of resident tiles compete
+//              in L2 with the loads and stores that do the work
+//   poll       between polls of a window that is not ready yet
+// CUB's Hopper policy for 4-byte sums waits about 1.2 us and 0.65 us. Ours are measured
+// by bench/scan_tuning.cu (see scan/variants.h).
+struct LookbackDelays {
+  unsigned firstPollNs = 0;
+  unsigned pollNs = 0;
+};
 
 // Called by all 32 lanes of one warp. `tile` is the global tile id, `rowFirstTile` the id
 // of the first tile of its row (< tile). Returns, in every lane, the combination of all
 // tiles rowFirstTile .. tile-1 (the tile's exclusive prefix).
 template <class T, class Op>
 __device__ T lookbackExclusivePrefix(TileStatusWord* status, long long tile,
-                                     long long rowFirstTile, Op op) {
+                                     long long rowFirstTile, LookbackDelays delays, Op op) {
   const int lane = static_cast<int>(threadIdx.x) & (kWarpSize - 1);
   T exclusive = Op::template identity<T>();
+  if (delays.firstPollNs > 0) __nanosleep(delays.firstPollNs);
   for (long long window = tile - 1;; window -= kWarpSize) {
     // ---- wait until no lane's predecessor is NotReady --------------------------------
     const long long pred = window - lane;
     const TileStatusWord rowStart = packStatus(TileFlag::Prefix, Op::template identity<T>());
     TileStatusWord word = pred >= rowFirstTile ? readStatus(status + pred) : rowStart;
     while (__any_sync(kFullMask, statusFlag(word) == TileFlag::NotReady)) {
-      __nanosleep(kLookbackBackoffNs);
+      if (delays.pollNs > 0) __nanosleep(delays.pollNs);
       if (statusFlag(word) == TileFlag::NotReady) word = readStatus(status + pred);
     }
 

@@ -9,7 +9,7 @@
 //
 // Bank conflicts: the buffer pads one word after every 32 (slot(e) = e + e / 32).
 //   blocked reads/writes   lane l, item i -> bank (l * Items + i + l * Items / 32) % 32,
-//                          distinct over the 32 lanes for Items = 4, 8, 16 (2-way for
+//                          distinct over the 32 lanes for Items = 4, 8, 16, 32 (2-way for
 //                          12, 20, 24: prefer powers of two);
 //   striped scalar access  element i * 32 + l -> bank (l + i) % 32, distinct;
 //   striped vector halves  element 4 * (k * 32 + l) + j -> bank (4 l + j + 4 k + l / 8) % 32,

@@ -20,18 +20,29 @@ inline constexpr ScanTuning kHillisSteeleTuning{512, 1};
 // Two elements per thread as in the chapter: 512 threads scan a 1024-element tile.
 inline constexpr ScanTuning kBlellochTuning{512, 2};
 inline constexpr ScanTuning kBlellochConflictFreeTuning{512, 2};
-// Eight elements per thread (two 16-byte vectors), 256 threads: 2048-element tiles; the
-// Blelloch tree then scans only 256 per-thread totals.
-inline constexpr ScanTuning kBlelloch8Tuning{256, 8};
+// Eight elements per thread (two 16-byte vectors), 64 threads: 512-element tiles; the
+// Blelloch tree then scans only 64 per-thread totals in 12 barriers. bench/scan_tuning.cu
+// on the H200, 2^28, reduce-then-scan: 64 threads 54 % of copy, 128 49 %, 256 37 %,
+// 32 39 % (fewer barriers per element win until a block is a single warp).
+inline constexpr ScanTuning kBlelloch8Tuning{64, 8};
 // One 16-byte vector per thread, 512 threads (16 warps): 2048-element tiles, so a warp's
 // loads cover 512 contiguous bytes.
 inline constexpr ScanTuning kWarpShuffleTuning{512, 4};
-// Single pass: 256 threads x 16 items = 4096-element tiles. Long runs per thread
-// amortise the look-back (one per 16 KiB tile) and the block scan; 16 is the largest
-// power of two that keeps the warp transposes conflict-free (see warp_exchange.cuh) and
-// the kernel at 4 blocks (1024 threads) per SM within the register file. CUB's Hopper
-// tuning for 4-byte sums (128 x 24) is the other shape worth timing.
-inline constexpr ScanTuning kDecoupledLookbackTuning{256, 16};
+// Single pass: 128 threads x 32 items = 4096-element tiles (a 4K SAT row is one tile).
+// bench/scan_tuning.cu on the H200, 2^28 uint32 (docs/PERFORMANCE.md): 32 items per
+// thread beat 8, 12, 16, 24 and 40 (one look-back and one block scan per 16 KiB, and
+// 32 keeps the warp transposes conflict-free, see warp_exchange.cuh); 128 threads beat
+// 64 and 256 at 4096 elements.
+inline constexpr ScanTuning kDecoupledLookbackTuning{128, 32};
+// Look-back waits in ns (detail/lookback.cuh, LookbackDelays). Waiting before the first
+// poll was worth more than the tile shape: 0 -> 3000 ns took 2^28 from 71 % to 82 % of
+// copy (6000 ns is too long: tiles then idle). A grid that is resident in one wave
+// (every tile starts at once) waits less: 1000 ns was best at 2^20 and 2^22.
+inline constexpr unsigned kDecoupledLookbackFirstPollNs = 3000;
+inline constexpr unsigned kDecoupledLookbackFirstPollOneWaveNs = 1000;
+inline constexpr unsigned kDecoupledLookbackPollNs = 128;
+// Tiles an H100/H200 keeps resident: 132 SMs x 16 blocks of 128 threads.
+inline constexpr std::size_t kDecoupledLookbackOneWaveTiles = 132 * 16;
 // CUB picks its own policy per architecture (on Hopper, 4-byte sums: 128 x 24); printed
 // as "library-tuned".
 inline constexpr ScanTuning kCubTuning{0, 0};
