@@ -293,4 +293,35 @@ void ResultTable::addCase(std::vector<ResultRow> caseRows, std::string_view base
   }
 }
 
+Stream::Stream() {
+  SATDOF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+}
+
+// ---------------------------------------------------------------------------------------
+// The end of every family's run
+// ---------------------------------------------------------------------------------------
+int writeFilesAndVerdict(const ResultTable& table, const BenchOptions& options,
+                         const DeviceInfo& device, double copyGBps, std::string_view family,
+                         bool allCorrect) {
+  if (!options.jsonPath.empty()) table.writeJson(options.jsonPath, device, copyGBps);
+  if (!options.csvPath.empty()) table.writeCsv(options.csvPath);
+  if (!allCorrect) {
+    std::fprintf(stderr, "satdof bench %.*s: some variants produced wrong results (see above)\n",
+                 int(family.size()), family.data());
+    return 1;
+  }
+  return 0;
+}
+
+int runGuarded(std::string_view family, const BenchOptions& options,
+               int (*run)(const BenchOptions&)) {
+  try {
+    return run(options);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "\nsatdof bench %.*s: %s\n", int(family.size()), family.data(),
+                 e.what());
+    return 1;
+  }
+}
+
 }  // namespace satdof::bench

@@ -52,6 +52,19 @@ std::size_t rotationSets(std::size_t workingSetBytes, const DeviceInfo& device);
 // True when `name` passes the --variant filter (an empty filter passes everything).
 bool isSelected(const BenchOptions& options, std::string_view name);
 
+// Owns a non-blocking stream (the benches' own, apart from the legacy default stream).
+class Stream {
+ public:
+  Stream();
+  ~Stream() { cudaStreamDestroy(stream_); }
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  cudaStream_t get() const { return stream_; }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
 // ---------------------------------------------------------------------------------------
 // Timing
 // ---------------------------------------------------------------------------------------
@@ -106,6 +119,20 @@ class ResultTable {
  private:
   std::vector<ResultRow> rows_;
 };
+
+// ---------------------------------------------------------------------------------------
+// The end of every family's run
+// ---------------------------------------------------------------------------------------
+// Writes --json / --csv, then the verdict: 0, or 1 with a one-line message on stderr when
+// some variant's output was wrong.
+int writeFilesAndVerdict(const ResultTable& table, const BenchOptions& options,
+                         const DeviceInfo& device, double copyGBps, std::string_view family,
+                         bool allCorrect);
+
+// Runs a family's bench; an exception (CUDA failure, unwritable file) becomes a one-line
+// "satdof bench <family>: ..." on stderr and exit code 1.
+int runGuarded(std::string_view family, const BenchOptions& options,
+               int (*run)(const BenchOptions&));
 
 // ---------------------------------------------------------------------------------------
 // Progress on stderr: one line rewritten in place ("\r" + clear to end of line).

@@ -69,18 +69,6 @@ std::vector<BenchCase> benchCases(bool quick) {
   return cases;
 }
 
-class Stream {
- public:
-  Stream() { SATDOF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
-  ~Stream() { cudaStreamDestroy(stream_); }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  cudaStream_t get() const { return stream_; }
-
- private:
-  cudaStream_t stream_ = nullptr;
-};
-
 // Deterministic pseudo-random bytes (xorshift64*); the values do not affect timing.
 reference::ImageRgba8 makeInput(int w, int h) {
   reference::ImageRgba8 img(w, h);
@@ -311,24 +299,11 @@ int run(const BenchOptions& options) {
   // ---- output ---------------------------------------------------------------------------
   table.print(stdout, kBaseline);
   if (!options.quick) printTargets(table, copyGBps);
-  if (!options.jsonPath.empty()) table.writeJson(options.jsonPath, device, copyGBps);
-  if (!options.csvPath.empty()) table.writeCsv(options.csvPath);
-  if (!allCorrect) {
-    std::fprintf(stderr, "satdof bench conv: some variants produced wrong results (see above)\n");
-    return 1;
-  }
-  return 0;
+  return writeFilesAndVerdict(table, options, device, copyGBps, kFamily, allCorrect);
 }
 
 }  // namespace
 
-int runConvBench(const BenchOptions& options) {
-  try {
-    return run(options);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "\nsatdof bench conv: %s\n", e.what());
-    return 1;
-  }
-}
+int runConvBench(const BenchOptions& options) { return runGuarded(kFamily, options, run); }
 
 }  // namespace satdof::bench

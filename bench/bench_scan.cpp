@@ -60,19 +60,6 @@ std::vector<BenchCase> benchCases(bool quick) {
   return cases;
 }
 
-// Owns a non-blocking stream.
-class Stream {
- public:
-  Stream() { SATDOF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
-  ~Stream() { cudaStreamDestroy(stream_); }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  cudaStream_t get() const { return stream_; }
-
- private:
-  cudaStream_t stream_ = nullptr;
-};
-
 // Fast deterministic fill (xorshift64*): the content does not affect integer timing, and
 // the wrap-around of full-range values is exercised by the check.
 void fillRandom(std::vector<std::uint32_t>& v) {
@@ -203,24 +190,11 @@ int run(const BenchOptions& options) {
 
   // ---- output ---------------------------------------------------------------------------
   table.print(stdout, kBaseline);
-  if (!options.jsonPath.empty()) table.writeJson(options.jsonPath, device, copyGBps);
-  if (!options.csvPath.empty()) table.writeCsv(options.csvPath);
-  if (!allCorrect) {
-    std::fprintf(stderr, "satdof bench scan: some variants produced wrong results (see above)\n");
-    return 1;
-  }
-  return 0;
+  return writeFilesAndVerdict(table, options, device, copyGBps, kFamily, allCorrect);
 }
 
 }  // namespace
 
-int runScanBench(const BenchOptions& options) {
-  try {
-    return run(options);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "\nsatdof bench scan: %s\n", e.what());
-    return 1;
-  }
-}
+int runScanBench(const BenchOptions& options) { return runGuarded(kFamily, options, run); }
 
 }  // namespace satdof::bench
