@@ -18,6 +18,7 @@
 #pragma once
 
 #include "conv/conv_device.cuh"
+#include "satdof/cuda_check.h"
 
 namespace satdof::conv::rowstream {
 
@@ -199,6 +200,31 @@ template <int R>
 inline dim3 stripGrid(int width, int height) {
   const unsigned strips = ceilDiv(height, kRows<R>);
   return dim3(ceilDiv(width, kStripWidth), (strips + kWarpsPerBlock - 1) / kWarpsPerBlock);
+}
+
+// Rows fetched ahead of the one being used: 3 at r = 1, 2 at r = 2 (registers).
+template <int R>
+inline constexpr int kFetchDepth = R == 1 ? 3 : 2;
+
+// The launch of a direct (2D-weight) variant: r <= 2 through the strip engine with the
+// variant's row Source, larger radii through its own tile kernel, which
+// launchTile(std::integral_constant<int, R>) launches. Launch errors are checked here.
+template <template <int> class Source, class LaunchTile>
+cudaError_t launchDirect(const ConvArgs& args, cudaStream_t stream, LaunchTile&& launchTile) {
+  const Filter& f = *args.filter;
+  const ImageIo io = makeImageIo(args);
+  return withRadius(f.radius, [&](auto radius) -> cudaError_t {
+    constexpr int R = decltype(radius)::value;
+    if constexpr (R <= 2) {
+      stripKernel<R, ConvMath::Direct, kFetchDepth<R>, Source<R>>
+          <<<stripGrid<R>(io.width, io.height), stripBlock(), 0, stream>>>(
+              io, makeTaps2D<R>(f));
+    } else {
+      launchTile(radius);
+    }
+    SATDOF_TRY_LAUNCH();
+    return cudaSuccess;
+  });
 }
 
 // =====================================================================================

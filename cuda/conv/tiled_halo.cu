@@ -192,20 +192,11 @@ cudaError_t tiledHaloLaunch(const ConvArgs& args, void* scratch, std::size_t scr
   SATDOF_TRY(checkLaunch(args, supportsAnyFilter, scratch, scratchBytes, 0));
   if (args.width == 0 || args.height == 0) return cudaSuccess;
   const Filter& f = *args.filter;
-  const ImageIo io = makeImageIo(args);
-  const dim3 block(kThreadsX, kThreadsY);
-  const dim3 grid(ceilDiv(args.width, kTileW), ceilDiv(args.height, kTileH));
-  return withRadius(f.radius, [&](auto radius) -> cudaError_t {
+  return rowstream::launchDirect<SharedRowSource>(args, stream, [&](auto radius) {
     constexpr int R = decltype(radius)::value;
-    if constexpr (R <= 2) {
-      rowstream::stripKernel<R, ConvMath::Direct, R == 1 ? 3 : 2, SharedRowSource<R>>
-          <<<rowstream::stripGrid<R>(io.width, io.height), rowstream::stripBlock(), 0, stream>>>(
-              io, makeTaps2D<R>(f));
-    } else {
-      tiledHaloKernel<R><<<grid, block, 0, stream>>>(io, makeTaps2D<R>(f));
-    }
-    SATDOF_TRY_LAUNCH();
-    return cudaSuccess;
+    const dim3 grid(ceilDiv(args.width, kTileW), ceilDiv(args.height, kTileH));
+    const dim3 block(kThreadsX, kThreadsY);
+    tiledHaloKernel<R><<<grid, block, 0, stream>>>(makeImageIo(args), makeTaps2D<R>(f));
   });
 }
 
