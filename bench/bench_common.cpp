@@ -293,6 +293,19 @@ void ResultTable::addCase(std::vector<ResultRow> caseRows, std::string_view base
   }
 }
 
+double printHeader(const BenchOptions& options, const DeviceInfo& device, cudaStream_t stream,
+                   const std::string& what) {
+  const double copyGBps = measureCopyBandwidthGBps(options, device, stream);
+  std::printf("device: %s (sm_%d%d, %d SMs, L2 %.1f MiB)\n", device.name.c_str(),
+              device.computeMajor, device.computeMinor, device.smCount,
+              double(device.l2Bytes) / (1 << 20));
+  std::printf("device-to-device copy: %.1f GB/s (read + written)\n", copyGBps);
+  std::printf("%s; median of %d runs after %d warm-up\n\n", what.c_str(),
+              std::max(options.repeats, 1), options.warmup);
+  std::fflush(stdout);
+  return copyGBps;
+}
+
 Stream::Stream() {
   SATDOF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
 }

@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -52,6 +53,31 @@ std::size_t rotationSets(std::size_t workingSetBytes, const DeviceInfo& device);
 // True when `name` passes the --variant filter (an empty filter passes everything).
 bool isSelected(const BenchOptions& options, std::string_view name);
 
+// The registry entries --variant selects, in registry order. An unknown name prints
+// "satdof bench <family>: unknown variant 'x'; known: ..." and yields nothing
+// (std::nullopt): the caller exits with code 1.
+template <class Variant, class Registry>
+std::optional<std::vector<const Variant*>> selectVariants(const BenchOptions& options,
+                                                          const Registry& registry,
+                                                          std::string_view family) {
+  for (const std::string& name : options.variants) {
+    bool known = false;
+    for (const Variant& v : registry) known = known || v.name == name;
+    if (!known) {
+      std::fprintf(stderr, "satdof bench %.*s: unknown variant '%s'; known:", int(family.size()),
+                   family.data(), name.c_str());
+      for (const Variant& v : registry)
+        std::fprintf(stderr, " %.*s", int(v.name.size()), v.name.data());
+      std::fprintf(stderr, "\n");
+      return std::nullopt;
+    }
+  }
+  std::vector<const Variant*> selected;
+  for (const Variant& v : registry)
+    if (isSelected(options, v.name)) selected.push_back(&v);
+  return selected;
+}
+
 // Owns a non-blocking stream (the benches' own, apart from the legacy default stream).
 class Stream {
  public:
@@ -79,6 +105,11 @@ double timeMedianMs(const BenchOptions& options, std::size_t sets, cudaStream_t 
 // read + written (2 x the copy size per copy), median of options.repeats copies.
 double measureCopyBandwidthGBps(const BenchOptions& options, const DeviceInfo& device,
                                 cudaStream_t stream);
+
+// Measures the copy bandwidth and prints the report's head: the device, the copy, and
+// `what` (the family's units and method). Returns the copy bandwidth in GB/s.
+double printHeader(const BenchOptions& options, const DeviceInfo& device, cudaStream_t stream,
+                   const std::string& what);
 
 // GB/s (1e9 bytes per second) of `bytes` moved in `ms` milliseconds.
 double gigabytesPerSecond(double bytes, double ms);

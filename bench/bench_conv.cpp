@@ -220,32 +220,16 @@ void printTargets(const ResultTable& t, double copyGBps) {
 
 int run(const BenchOptions& options) {
   // ---- which variants -------------------------------------------------------------------
-  for (const std::string& name : options.variants) {
-    if (findConvVariant(name) == nullptr) {
-      std::fprintf(stderr, "satdof bench conv: unknown variant '%s'; known:", name.c_str());
-      for (const ConvVariant& v : convVariants())
-        std::fprintf(stderr, " %.*s", int(v.name.size()), v.name.data());
-      std::fprintf(stderr, "\n");
-      return 1;
-    }
-  }
-  std::vector<const ConvVariant*> variants;
-  for (const ConvVariant& v : convVariants())
-    if (isSelected(options, v.name)) variants.push_back(&v);
+  const auto selected = selectVariants<ConvVariant>(options, convVariants(), kFamily);
+  if (!selected) return 1;
+  const std::vector<const ConvVariant*>& variants = *selected;
 
   // ---- device and yardstick -------------------------------------------------------------
   const DeviceInfo device = queryDevice();
   Stream stream;
-  const double copyGBps = measureCopyBandwidthGBps(options, device, stream.get());
-  std::printf("device: %s (sm_%d%d, %d SMs, L2 %.1f MiB)\n", device.name.c_str(),
-              device.computeMajor, device.computeMinor, device.smCount,
-              double(device.l2Bytes) / (1 << 20));
-  std::printf("device-to-device copy: %.1f GB/s (read + written)\n", copyGBps);
-  std::printf("conv: RGBA8, %s border; GB/s counts 8 bytes per pixel; median of %d runs "
-              "after %d warm-up\n\n",
-              std::string(toString(kBorder)).c_str(), std::max(options.repeats, 1),
-              options.warmup);
-  std::fflush(stdout);
+  const double copyGBps = printHeader(
+      options, device, stream.get(),
+      "conv: RGBA8, " + std::string(toString(kBorder)) + " border; GB/s counts 8 bytes per pixel");
 
   // ---- cases ----------------------------------------------------------------------------
   const std::vector<BenchCase> cases = benchCases(options.quick);

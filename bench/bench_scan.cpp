@@ -50,10 +50,13 @@ std::vector<BenchCase> benchCases(bool quick) {
   }
   // The SAT's two scan passes over four channel planes.
   const auto frame = [&](const char* label, std::size_t w, std::size_t h) {
-    cases.push_back({std::string(label) + " rows " + std::to_string(4 * h) + "x" + std::to_string(w),
-                     4 * h, w});
-    cases.push_back({std::string(label) + " cols " + std::to_string(4 * w) + "x" + std::to_string(h),
-                     4 * w, h});
+    const auto batch = [&](const char* pass, std::size_t rows, std::size_t length) {
+      cases.push_back({std::string(label) + " " + pass + " " + std::to_string(rows) + "x" +
+                           std::to_string(length),
+                       rows, length});
+    };
+    batch("rows", 4 * h, w);
+    batch("cols", 4 * w, h);
   };
   frame("1080p", 1920, 1080);
   frame("4K", 3840, 2160);
@@ -121,31 +124,16 @@ double timeVariant(const BenchOptions& options, const ScanVariant& v, const Benc
 
 int run(const BenchOptions& options) {
   // ---- which variants -------------------------------------------------------------------
-  std::vector<const ScanVariant*> variants;
-  for (const std::string& name : options.variants) {
-    if (findScanVariant(name) == nullptr) {
-      std::fprintf(stderr, "satdof bench scan: unknown variant '%s'; known:", name.c_str());
-      for (const ScanVariant& v : scanVariants())
-        std::fprintf(stderr, " %.*s", int(v.name.size()), v.name.data());
-      std::fprintf(stderr, "\n");
-      return 1;
-    }
-  }
-  for (const ScanVariant& v : scanVariants())
-    if (isSelected(options, v.name)) variants.push_back(&v);
+  const auto selected = selectVariants<ScanVariant>(options, scanVariants(), kFamily);
+  if (!selected) return 1;
+  const std::vector<const ScanVariant*>& variants = *selected;
 
   // ---- device and yardstick -------------------------------------------------------------
   const DeviceInfo device = queryDevice();
   Stream stream;
-  const double copyGBps = measureCopyBandwidthGBps(options, device, stream.get());
-  std::printf("device: %s (sm_%d%d, %d SMs, L2 %.1f MiB)\n", device.name.c_str(),
-              device.computeMajor, device.computeMinor, device.smCount,
-              double(device.l2Bytes) / (1 << 20));
-  std::printf("device-to-device copy: %.1f GB/s (read + written)\n", copyGBps);
-  std::printf("scan: uint32 inclusive; GB/s counts 2 x 4 bytes per element; median of %d runs "
-              "after %d warm-up\n\n",
-              std::max(options.repeats, 1), options.warmup);
-  std::fflush(stdout);
+  const double copyGBps =
+      printHeader(options, device, stream.get(),
+                  "scan: uint32 inclusive; GB/s counts 2 x 4 bytes per element");
 
   // ---- cases ----------------------------------------------------------------------------
   const std::vector<BenchCase> cases = benchCases(options.quick);
