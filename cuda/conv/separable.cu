@@ -2,21 +2,49 @@
 // fused in one kernel through shared memory.
 //
 // A (2r+1)^2 filter that is an outer product col x row costs 2(2r+1) taps per pixel
-// instead of (2r+1)^2. Writing the float intermediate to global memory would move 40
-// bytes per pixel; keeping it in shared memory leaves the 8-byte floor (read RGBA8,
-// write RGBA8) plus the halo re-reads, which come mostly from L2. Per 32x32 output tile:
-//   phase 1  input tile + halo, (32 + 2r) rows x (32 + 2r) columns, to shared memory;
-//   phase 2  horizontal pass: (32 + 2r) x 32 float4 intermediates, 4 per task, each
-//            pixel loaded as part of a 16-byte vector and converted once;
-//   phase 3  vertical pass: 4 outputs per thread, rounded and stored.
+// instead of (2r+1)^2: 4(2r+1) FMAs per pass and pixel over RGBA. Writing the float
+// intermediate to global memory would move 40 bytes per pixel; keeping it on chip leaves
+// the 8-byte floor (read RGBA8, write RGBA8) plus the halo re-reads, which come mostly
+// from L2. What remains is arithmetic, so the kernel is built to spend its issue slots on
+// FMAs, and to keep every warp busy:
+//   * register blocking: every value converted from bytes or loaded from shared memory
+//     feeds up to 16 accumulators held in registers (a sliding window);
+//   * no block barrier: each warp works alone, down a strip 32 columns wide, and the
+//     only synchronisation is __syncwarp(). (The same passes over 32x128 tiles, with
+//     __syncthreads() between them, ran 20% slower at r = 7: at every barrier the
+//     block's warps wait for its slowest.) A block holds up to 4 such warps, on adjacent
+//     strips (kSeparableWarpsPerBlock).
+//
+// A warp owns the 32 columns x0 .. x0 + 31 of rows y0 .. y0 + segRows - 1, and walks down
+// them in chunks of 16 rows. Its shared memory is a ring of intermediate rows (32 float4,
+// 512 bytes each): kChunks chunks of 16 rows, enough for the 16 + 2r rows that 16 output
+// rows need. Per chunk:
+//   horizontal pass  lane l computes intermediate row 16c + l % 16, outputs 16 (l / 16)
+//                    .. + 15: its 16 + 2r input pixels come straight from global memory as
+//                    16-byte vectors (loaded while the warp ran the previous vertical
+//                    pass), each is converted once and added to the outputs it touches;
+//                    the 16 float4 go to the chunk's ring slot;
+//   vertical pass    lane l owns column x0 + l and 16 output rows, and slides down their
+//                    16 + 2r intermediate rows the same way: one 16-byte shared load per
+//                    row for up to 16 FMA4s; then rounded and stored.
+// The input rows just above a segment (2r, computed as whole chunks) run through the
+// horizontal pass in two segments; segRows is the smallest that lets every warp be
+// resident at once, 176 rows at 4K on 132 SMs, where that overhead is 9% at r = 7.
+// Per output at r = 7: 120 FMAs, about 12 instructions of byte conversion, 11 of rounding
+// and 3 shared-memory accesses of 16 bytes. Conversion and rounding use the quarter-rate
+// conversion unit for part of their work (see pixelToFloat4 and roundChannelCvt).
+//
 // The maths is ConvMath::Separable: rowWeights j-ascending into a float, then colWeights
 // i-ascending over those floats. A ghost row's intermediate is exactly +0 (zero border)
-// or the clamped row's (clamp border), as in the reference.
+// or the clamped row's (clamp border), as in the reference; a ghost column is a zero
+// pixel (fma(w, 0, acc) == acc) or the clamped column.
 //
 // Radius 1 and 2 take a streaming path (conv/row_stream.cuh): each warp walks down a
 // 128-column strip; per input row a lane loads its 4 pixels (16 bytes) and the r-pixel
 // halo, runs the row pass into 4 floats in registers and adds them to the 2r + 1 output
 // rows in progress. The intermediate never leaves registers, and there is no barrier.
+#include <algorithm>
+
 #include "conv/conv_device.cuh"
 #include "conv/row_stream.cuh"
 #include "conv/variants.h"
@@ -25,105 +53,290 @@
 namespace satdof::conv {
 namespace {
 
-constexpr int kThreadsX = 32;
-constexpr int kThreadsY = 8;
-constexpr int kThreads = kThreadsX * kThreadsY;
-constexpr int kTile = kSeparableTile;                  // 32x32 outputs per block
-constexpr int kRowsPerThread = kTile / kThreadsY;      // vertical pass: 4 outputs
-constexpr int kColsPerTask = 4;                        // horizontal pass: 4 outputs
-constexpr int kTasksPerRow = kTile / kColsPerTask;     // 8
-static_assert(kTile == 32, "the intermediate's swizzle assumes 32 columns");
+constexpr int kLanes = 32;
+constexpr int kStripW = 32;                  // output columns per warp: one per lane
+constexpr int kChunk = kSeparableChunkRows;  // 16: rows per step, outputs per task
+constexpr int kSegs = kStripW / kChunk;      // horizontal tasks per row (2)
+static_assert(kSegs * kChunk == kStripW && kLanes == kSegs * kChunk,
+              "a chunk's horizontal tasks are exactly the warp's lanes");
+static_assert(kChunk % 8 == 0, "chunks start on a multiple of 8 rows (see swizzle)");
 
-// Intermediate column c is stored at column swizzle(c): the horizontal pass writes
-// columns 4g + m (g = 0..7) from eight lanes, the vertical pass reads 0..31 from 32
-// lanes; with the XOR both hit eight distinct 16-byte bank groups per quarter warp.
-__device__ __forceinline__ int swizzle(int c) { return c ^ ((c >> 3) & 3); }
+// A launch shape: up to kWarps independent warps per block (they share nothing but the
+// SM), kMinBlocks blocks per SM for the register cap.
+template <int Warps, int MinBlocks>
+struct StripShape {
+  static constexpr int kWarps = Warps;
+  static constexpr int kMinBlocks = MinBlocks;
+};
 
+// Sizes for radius R.
+//
+// Ring layout and bank conflicts. A quarter warp (8 lanes) moving 16 bytes each is
+// conflict-free when the 8 addresses fall in 8 distinct 16-byte bank groups, i.e. differ
+// in bits 4..6. Rows are 512 bytes apart, so the same column of 8 rows would hit one
+// group; so column c of intermediate row t is stored at 16-byte column c ^ (t & 7):
+//   * horizontal pass, writing: 8 lanes write the same column of 8 consecutive rows;
+//   * vertical pass, reading: 8 lanes read 8 consecutive columns of one row.
+// Chunks start on multiples of 16 rows, so t & 7 is lane & 7 in the first and the row's
+// offset & 7 (a constant) in the second.
 template <int R>
-__global__ void __launch_bounds__(kThreads)
-    separableKernel(ImageIo io, const __grid_constant__ Taps1D<R> taps) {
-  constexpr int kN = 2 * R + 1;
-  constexpr int kInH = kTile + 2 * R;
-  constexpr int kInValid = kTile + 2 * R;            // input columns the tile needs
-  constexpr int kInW = (kInValid + 3) / 4 * 4;       // padded to whole 16-byte vectors
-  constexpr int kTaskPixels = kColsPerTask + 2 * R;  // input pixels one task reads
-  constexpr int kTaskVectors = (kTaskPixels + 3) / 4;
-  static_assert((kTasksPerRow - 1) * kColsPerTask + 4 * kTaskVectors <= kInW);
-  __shared__ __align__(16) unsigned in[kInH][kInW];
-  __shared__ float4 mid[kInH][kTile];
+struct StripLayout {
+  static constexpr int kN = 2 * R + 1;
+  static constexpr int kApron = (R + 3) / 4 * 4;  // halo columns loaded: whole vectors
+  static constexpr int kSkip = kApron - R;         // loaded words before a task's window
+  static constexpr int kWindow = kChunk + 2 * R;   // pixels one horizontal task reads
+  static constexpr int kWindowVecs = (kSkip + kWindow + 3) / 4;
+  static constexpr int kChunks = (kChunk + 2 * R + kChunk - 1) / kChunk;  // ring slots
+  static constexpr int kRingRows = kChunks * kChunk;
+  static constexpr std::size_t kRingBytes = std::size_t(kRingRows) * kStripW * sizeof(float4);
+  static_assert(kChunk * (kSegs - 1) + 4 * kWindowVecs <= kStripW + 2 * kApron,
+                "a task's vectors stay inside the strip and its apron");
+};
 
-  const int x0 = blockIdx.x * kTile;
-  const int y0 = blockIdx.y * kTile;
-  const int tid = threadIdx.y * kThreadsX + threadIdx.x;
+// The 16-byte column where column c of intermediate row t is stored.
+__device__ __forceinline__ int swizzle(int c, int t) { return c ^ (t & 7); }
 
-  // ===================================================================================
-  // phase 1: input tile and halo into shared memory, border rule applied
-  // ===================================================================================
-#pragma unroll 4
-  for (int r = threadIdx.y; r < kInH; r += kThreadsY)
-#pragma unroll
-    for (int c = threadIdx.x; c < kInW; c += kThreadsX)
-      in[r][c] = c < kInValid ? fetchWord(io, x0 - R + c, y0 - R + r) : 0u;
-  __syncthreads();
+// =====================================================================================
+// exact conversions, cheaper for this kernel
+// =====================================================================================
+// Both use the quarter-rate conversion unit for part of the work, which runs beside the
+// FMA pipes: here an issue slot is the scarce resource, not conversion throughput.
 
-  // ===================================================================================
-  // phase 2: horizontal pass into the float intermediate
-  // ===================================================================================
-  for (int task = tid; task < kInH * kTasksPerRow; task += kThreads) {
-    const int row = task / kTasksPerRow;
-    const int c0 = (task % kTasksPerRow) * kColsPerTask;
-    const uint4* src = reinterpret_cast<const uint4*>(&in[row][c0]);
-    float4 acc[kColsPerTask];
-#pragma unroll
-    for (int m = 0; m < kColsPerTask; ++m) acc[m] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-#pragma unroll
-    for (int p = 0; p < kTaskVectors; ++p) {
-      asm volatile("" ::: "memory");  // one vector at a time (see tiled_halo.cu)
-      const uint4 vec = src[p];
-      const unsigned words[4] = {vec.x, vec.y, vec.z, vec.w};
-#pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        const int q = 4 * p + e;  // pixel q feeds output m through tap j = q - m
-        if (q >= kTaskPixels) continue;
-        const float4 v = toFloat4(words[e]);
-#pragma unroll
-        for (int m = 0; m < kColsPerTask; ++m) {
-          const int j = q - m;
-          if (j >= 0 && j < kN) fma4(taps.row[j], v, acc[m]);
-        }
-      }
-    }
-#pragma unroll
-    for (int m = 0; m < kColsPerTask; ++m) mid[row][swizzle(c0 + m)] = acc[m];
+// Byte C of `word` as a float: I2F.U8 with a byte selector, one instruction (exact).
+template <int C>
+__device__ __forceinline__ float byteToFloatCvt(unsigned word) {
+  float f;
+  asm("{ .reg .b32 t; bfe.u32 t, %1, %2, 8; cvt.rn.f32.u32 %0, t; }"
+      : "=f"(f)
+      : "r"(word), "n"(8 * C));
+  return f;
+}
+
+// Half the channels through the conversion unit, half through byteToFloat (two full-rate
+// instructions each): 6 issue slots per pixel instead of 8, and the conversion unit,
+// shared with roundChannelCvt, stays far from saturation.
+__device__ __forceinline__ float4 pixelToFloat4(unsigned word) {
+  return make_float4(byteToFloatCvt<0>(word), byteToFloat(word, 1), byteToFloatCvt<2>(word),
+                     byteToFloat(word, 3));
+}
+
+// clamp(floor(acc + 0.5f), 0, 255), as roundToByte: acc + 0.5f rounded to nearest, then
+// F2I.U8.FLOOR, which floors and saturates to 0..255 in one instruction.
+__device__ __forceinline__ unsigned roundChannelCvt(float acc) {
+  unsigned r;
+  asm("cvt.rmi.sat.u8.f32 %0, %1;" : "=r"(r) : "f"(__fadd_rn(acc, 0.5f)));
+  return r;
+}
+
+__device__ __forceinline__ uchar4 roundPixel(float4 acc) {
+  const unsigned lo = __byte_perm(roundChannelCvt(acc.x), roundChannelCvt(acc.y), 0x0040);
+  const unsigned hi = __byte_perm(roundChannelCvt(acc.z), roundChannelCvt(acc.w), 0x0040);
+  const unsigned w = __byte_perm(lo, hi, 0x5410);
+  uchar4 p;
+  memcpy(&p, &w, sizeof p);
+  return p;
+}
+
+// =====================================================================================
+// the horizontal task's input
+// =====================================================================================
+
+// Word x of an image row under the border rule (the row itself is real or clamped).
+__device__ __forceinline__ unsigned borderWord(const ImageIo& io, const unsigned* row, int x) {
+  if (io.border == Border::Clamp) return __ldg(row + min(max(x, 0), io.width - 1));
+  return unsigned(x) < unsigned(io.width) ? __ldg(row + x) : 0u;
+}
+
+// Loads image row y's words xw .. xw + 4 kWindowVecs - 1 under the border rule. `fast`
+// (warp-uniform): rows are 16-byte aligned and the strip's apron is inside the image, so
+// each vector is one 16-byte load.
+template <int R>
+__device__ __forceinline__ void fetchWindow(const ImageIo& io, bool fast, int xw, int y,
+                                            uint4 (&vec)[StripLayout<R>::kWindowVecs]) {
+  using L = StripLayout<R>;
+  bool ghost = false;
+  if (io.border == Border::Clamp) {
+    y = min(max(y, 0), io.height - 1);
+  } else if (unsigned(y) >= unsigned(io.height)) {
+    ghost = true;  // zero border: the row is 0, its intermediate exactly +0
+    y = 0;
   }
-  __syncthreads();
-
-  // ===================================================================================
-  // phase 3: vertical pass, 4 outputs per thread, round and store
-  // ===================================================================================
-  const int tr = threadIdx.y * kRowsPerThread;
-  const int col = swizzle(threadIdx.x);
-  float4 acc[kRowsPerThread];
+  const unsigned* src = reinterpret_cast<const unsigned*>(inRow(io, y));
+  if (fast) {
 #pragma unroll
-  for (int k = 0; k < kRowsPerThread; ++k) acc[k] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    for (int p = 0; p < L::kWindowVecs; ++p)
+      vec[p] = __ldg(reinterpret_cast<const uint4*>(src + xw) + p);
+  } else {
 #pragma unroll
-  for (int rr = 0; rr < kRowsPerThread + 2 * R; ++rr) {
-    asm volatile("" ::: "memory");       // one row at a time: 40-56 registers, no spills
-    const float4 v = mid[tr + rr][col];  // intermediate row rr feeds output k via i = rr - k
-#pragma unroll
-    for (int k = 0; k < kRowsPerThread; ++k) {
-      const int i = rr - k;
-      if (i >= 0 && i < kN) fma4(taps.col[i], v, acc[k]);
+    for (int p = 0; p < L::kWindowVecs; ++p) {
+      const int x = xw + 4 * p;
+      vec[p] = make_uint4(borderWord(io, src, x), borderWord(io, src, x + 1),
+                          borderWord(io, src, x + 2), borderWord(io, src, x + 3));
     }
   }
-  const int x = x0 + threadIdx.x;
-  if (x >= io.width) return;
+  if (ghost) {
 #pragma unroll
-  for (int k = 0; k < kRowsPerThread; ++k) {
-    const int y = y0 + tr + k;
-    if (y < io.height) outRow(io, y)[x] = roundToUchar4(acc[k]);
+    for (int p = 0; p < L::kWindowVecs; ++p) vec[p] = make_uint4(0u, 0u, 0u, 0u);
   }
 }
+
+// =====================================================================================
+// the two passes
+// =====================================================================================
+
+// Horizontal: the lane's kChunk outputs of one intermediate row from its window; output
+// m gets window pixel q through tap j = q - m: pixels ascend, so taps ascend. Writes them
+// to `row` (the row's ring slot), columns c0 .. c0 + kChunk - 1, swizzled by t & 7.
+template <int R>
+__device__ __forceinline__ void rowPass(const Taps1D<R>& taps,
+                                        const uint4 (&vec)[StripLayout<R>::kWindowVecs],
+                                        float4* row, int c0, int t) {
+  using L = StripLayout<R>;
+  float4 acc[kChunk];
+#pragma unroll
+  for (int m = 0; m < kChunk; ++m) acc[m] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+#pragma unroll
+  for (int p = 0; p < L::kWindowVecs; ++p) {
+    const unsigned words[4] = {vec[p].x, vec[p].y, vec[p].z, vec[p].w};
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      const int q = 4 * p + e - L::kSkip;  // window pixel: image column x0 + c0 - R + q
+      if (q < 0 || q >= L::kWindow) continue;
+      const float4 v = pixelToFloat4(words[e]);
+#pragma unroll
+      for (int m = 0; m < kChunk; ++m) {
+        const int j = q - m;
+        if (j >= 0 && j < L::kN) fma4(taps.row[j], v, acc[m]);
+      }
+    }
+  }
+#pragma unroll
+  for (int m = 0; m < kChunk; ++m) row[swizzle(c0 + m, t)] = acc[m];
+}
+
+// Vertical: output rows 16b .. 16b + 15 of the segment in column x0 + lane. Intermediate
+// row 16b + rr feeds output k through tap i = rr - k: rows ascend, so taps ascend. Row
+// 16b + rr lives in ring slot (b + rr / 16) % kChunks.
+template <int R>
+__device__ __forceinline__ void columnPass(const ImageIo& io, const Taps1D<R>& taps,
+                                           const float4* ring, int b, int lane, int x,
+                                           int y0, int outRows) {
+  using L = StripLayout<R>;
+  const float4* slot[L::kChunks];
+#pragma unroll
+  for (int s = 0; s < L::kChunks; ++s) {
+    int c = b + s;
+    c = c >= L::kChunks ? c % L::kChunks : c;
+    slot[s] = ring + c * kChunk * kStripW;
+  }
+  float4 acc[kChunk];
+#pragma unroll
+  for (int k = 0; k < kChunk; ++k) acc[k] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+#pragma unroll
+  for (int rr = 0; rr < kChunk + 2 * R; ++rr) {
+    asm volatile("" ::: "memory");  // one row at a time: no hoisted loads, no spills
+    const float4 v = slot[rr / kChunk][(rr % kChunk) * kStripW + swizzle(lane, rr)];
+#pragma unroll
+    for (int k = 0; k < kChunk; ++k) {
+      const int i = rr - k;
+      if (i >= 0 && i < L::kN) fma4(taps.col[i], v, acc[k]);
+    }
+  }
+  if (x >= io.width) return;
+#pragma unroll
+  for (int k = 0; k < kChunk; ++k) {
+    const int o = b * kChunk + k;
+    if (o >= outRows) break;
+    outRow(io, y0 + o)[x] = roundPixel(acc[k]);
+  }
+}
+
+// =====================================================================================
+// the kernel
+// =====================================================================================
+// Warp g of the grid takes strip g % stripsX, segment g / stripsX. It computes chunk c
+// (intermediate rows 16c .. 16c + 15, image rows y0 - R + 16c ..) in step c, and from
+// step kChunks - 1 on, output rows 16b .. 16b + 15 with b = c - (kChunks - 1): their
+// 16 + 2r intermediate rows are chunks b .. c. Chunk c goes to ring slot c % kChunks,
+// whose previous chunk, c - kChunks = b - 1, the previous vertical pass was the last to
+// read. The next chunk's input is loaded before the vertical pass, so that its latency
+// hides behind the vertical pass's arithmetic.
+template <int R, class S>
+__global__ void __launch_bounds__(S::kWarps* kLanes, S::kMinBlocks)
+    separableStripKernel(ImageIo io, const __grid_constant__ Taps1D<R> taps, int stripsX,
+                         int segRows) {
+  using L = StripLayout<R>;
+  extern __shared__ float4 rings[];  // [warps in the block][kRingRows][kStripW]
+  const int lane = threadIdx.x % kLanes;
+  const int warp = threadIdx.x / kLanes;
+  const int g = blockIdx.x * (blockDim.x / kLanes) + warp;
+  const int x0 = g % stripsX * kStripW;
+  const int y0 = g / stripsX * segRows;
+  if (y0 >= io.height) return;  // warp-uniform, and no block barrier follows
+  const int outRows = min(segRows, io.height - y0);
+  float4* ring = rings + warp * (L::kRingRows * kStripW);
+
+  // This lane's horizontal task in every chunk: row 16c + hr, outputs c0 .. c0 + 15,
+  // input words from image column xw on.
+  const int hr = lane % kChunk;
+  const int c0 = lane / kChunk * kChunk;
+  const int xw = x0 - L::kApron + c0;
+  const bool fast = rowstream::rowsAligned16(io.in, io.inPitch) && x0 - L::kApron >= 0 &&
+                    x0 + kStripW + L::kApron <= io.width;
+
+  const int blocks = (outRows + kChunk - 1) / kChunk;
+  const int steps = blocks + L::kChunks - 1;
+  uint4 vec[L::kWindowVecs];
+  fetchWindow<R>(io, fast, xw, y0 - R + hr, vec);
+  for (int c = 0; c < steps; ++c) {
+    const int t = c * kChunk + hr;  // this lane's intermediate row
+    rowPass<R>(taps, vec, ring + (c % L::kChunks * kChunk + hr) * kStripW, c0, t);
+    asm volatile("" ::: "memory");  // the next window's loads after this row's FMAs
+    if (c + 1 < steps) fetchWindow<R>(io, fast, xw, y0 - R + t + kChunk, vec);
+    const int b = c - (L::kChunks - 1);
+    if (b < 0) continue;  // still filling the ring
+    __syncwarp();         // chunk c is written
+    columnPass<R>(io, taps, ring, b, lane, x0 + lane, y0, outRows);
+    __syncwarp();  // chunk b is read: step c + 1 overwrites its slot
+  }
+}
+
+template <int R, class S>
+cudaError_t launchStrips(const ImageIo& io, const Filter& f, cudaStream_t stream) {
+  using L = StripLayout<R>;
+  const auto kernel = separableStripKernel<R, S>;
+  int device = 0, sms = 0, sharedOptin = 0, blocksPerSm = 0;
+  SATDOF_TRY(cudaGetDevice(&device));
+  SATDOF_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  SATDOF_TRY(cudaDeviceGetAttribute(&sharedOptin, cudaDevAttrMaxSharedMemoryPerBlockOptin,
+                                    device));
+  // kWarps rings per block where the device allows that much shared memory per block
+  // (before sm_80 it allows 64 KiB: 2 warps at r > 8).
+  const int warpsPerBlock =
+      int(std::clamp<std::size_t>(std::size_t(sharedOptin) / L::kRingBytes, 1, S::kWarps));
+  const std::size_t shared = warpsPerBlock * L::kRingBytes;
+  if (shared > 48 * 1024)  // past the default, a kernel must opt in
+    SATDOF_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    int(shared)));
+  // Segments per strip: as many as make every warp resident at once (one wave: no warp
+  // waits for another to finish, and the segments' halo overhead is as small as that
+  // allows). Segment heights are whole chunks.
+  SATDOF_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocksPerSm, kernel,
+                                                           warpsPerBlock * kLanes, shared));
+  const int stripsX = int(ceilDiv(io.width, kStripW));
+  const int residentWarps = std::max(1, sms * blocksPerSm * warpsPerBlock);
+  const int segsWanted = std::max(1, residentWarps / stripsX);
+  const int segRows = int(ceilDiv(int(ceilDiv(io.height, segsWanted)), kChunk)) * kChunk;
+  const long long warps = (long long)stripsX * ceilDiv(io.height, segRows);
+  const unsigned grid = unsigned((warps + warpsPerBlock - 1) / warpsPerBlock);
+  kernel<<<grid, warpsPerBlock * kLanes, shared, stream>>>(io, makeTaps1D<R>(f), stripsX,
+                                                           segRows);
+  SATDOF_TRY_LAUNCH();
+  return cudaSuccess;
+}
+
+// The launch shape (kSeparableWarpsPerBlock in variants.h).
+using SeparableShape = StripShape<kSeparableWarpsPerBlock, kSeparableMinBlocks>;
 
 }  // namespace
 
@@ -139,19 +352,17 @@ cudaError_t separableLaunch(const ConvArgs& args, void* scratch, std::size_t scr
   if (args.width == 0 || args.height == 0) return cudaSuccess;
   const Filter& f = *args.filter;
   const ImageIo io = makeImageIo(args);
-  const dim3 block(kThreadsX, kThreadsY);
-  const dim3 grid(ceilDiv(args.width, kTile), ceilDiv(args.height, kTile));
   return withRadius(f.radius, [&](auto radius) -> cudaError_t {
     constexpr int R = decltype(radius)::value;
     if constexpr (R <= 2) {
       rowstream::stripKernel<R, ConvMath::Separable, R == 1 ? 3 : 2, rowstream::CachedSource<R>>
           <<<rowstream::stripGrid<R>(io.width, io.height), rowstream::stripBlock(), 0, stream>>>(
               io, makeTaps1D<R>(f));
+      SATDOF_TRY_LAUNCH();
+      return cudaSuccess;
     } else {
-      separableKernel<R><<<grid, block, 0, stream>>>(io, makeTaps1D<R>(f));
+      return launchStrips<R, SeparableShape>(io, f, stream);
     }
-    SATDOF_TRY_LAUNCH();
-    return cudaSuccess;
   });
 }
 
