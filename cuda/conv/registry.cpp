@@ -37,7 +37,7 @@ constexpr std::array kVariants{
                 conv::noScratch, conv::separableLaunch},
     ConvVariant{"sat-box", "box mean from an integer summed-area table, O(1) per pixel",
                 conv::kSatBoxTuning, ConvMath::BoxSum, conv::satBoxSupports,
-                conv::satBoxScratchBytes, conv::satBoxLaunch},
+                conv::noScratch, conv::satBoxLaunch},
 };
 
 bool overlaps(const void* a, std::size_t aBytes, const void* b, std::size_t bBytes) {

@@ -1,20 +1,36 @@
-// conv/sat_box.cu — a box filter of any radius from an integer summed-area table:
-// four SAT reads per pixel (a few more near a clamped edge), whatever the size.
+// conv/sat_box.cu — a box filter of any radius from integer prefix sums, in one kernel:
+// four prefix reads per pixel, whatever the radius.
 //
-// The SAT (uint32 per channel, wrapping; exact for any window sum below 2^32) is built
-// in 32x32 tiles so that every kernel is fully parallel and the image is read twice
-// and the SAT written once (24 bytes per pixel) before the box pass reads it:
-//   1  tile sums      per tile: the sum of each of its rows and of each of its columns;
-//   2  carry scans    exclusive scans across tiles: rowCarry[y][t] = sum of row y left of
-//                     tile column t, colCarry[t][x] = sum of column x above tile row t;
-//   3  top-row scan   inclusive scan of colCarry along x: colCarry[t][x] becomes
-//                     S(x, y0 - 1), the SAT row just above tile row t;
-//   4  SAT tiles      per tile: row prefixes + rowCarry give full-row prefixes, column
-//                     prefixes of those + the row above give S; written once;
-//   5  box pass       out = (2 * sum + n^2) / (2 n^2) per channel (ConvMath::BoxSum).
-// Zero border: the window clipped to the image, divided by the full n^2. Clamp border:
-// exact too. A clamped window counts edge pixels several times, so the sum is the
-// clipped window plus multiplicities times edge strips and corners, all from the SAT.
+// The window sum is the summed-area identity S(x+r, y+r) - S(x-r-1, y+r) - S(x+r, y-r-1)
+// + S(x-r-1, y-r-1), taken one direction at a time, so the table never exists whole (a
+// global SAT moves >= 40 bytes per pixel; this kernel stays near the 8-byte floor):
+//   row prefixes   P(x) along each input row: a serial scan in each lane, then a warp
+//                  scan of the lane totals;
+//   row windows    h(x) = P(x + r) - P(x - r - 1): two prefix reads per pixel;
+//   column window  v(y) = v(y - 1) + h(y + r) - h(y - r - 1): the difference of two
+//                  column prefixes, kept as a running sum: two reads per pixel;
+//   mean           out = (2 * sum + n^2) / (2 n^2) per channel (ConvMath::BoxSum).
+// A block of 128 threads owns a strip 128 columns wide and kSatChunkRows rows tall and
+// walks down it, kSatStepRows input rows per step: each warp turns a quarter of the
+// step's rows into h rows in a shared-memory ring, then each thread advances the running
+// sums of its column and stores its pixels. Cost per output pixel: the row pass covers
+// 128 + 2r columns and a chunk also reads the 2r rows around it, so the build takes
+// (1 + 2r/128)(1 + 2r/kSatChunkRows) row-pass steps, at most 1.52 (r = 15), whatever
+// the image size; the box pass is O(1) (two ring reads, a few adds and shifts,
+// four multiply-highs). DRAM traffic stays near 8 bytes per pixel; the re-read halo
+// columns and rows come from L2.
+//
+// Integer widths (all exact; unsigned arithmetic wraps, and a difference is exact when
+// the true result fits):
+//   * two channels share a 32-bit word as 16-bit fields: a row prefix over <= 160
+//     columns is at most 160 * 255 < 2^16, so fields never carry into each other, and
+//     neither does h, a difference of two such prefixes;
+//   * a column window reaches 255 n^2 <= 245055 >= 2^16, so a running sum is kept as the
+//     packed word (fields mixed by carries, still exact mod 2^32) plus its high field
+//     alone; the low field is their difference.
+// Zero border: ghost pixels load as 0 and the divisor is still n^2. Clamp border: rows
+// and columns are clamped when loaded, so edge pixels count as often as the window
+// covers them, exactly as the reference.
 #include "conv/conv_device.cuh"
 #include "conv/variants.h"
 #include "satdof/cuda_check.h"
@@ -22,274 +38,234 @@
 namespace satdof::conv {
 namespace {
 
-constexpr int kThreadsX = 32;
-constexpr int kThreadsY = 8;
-constexpr int kTile = kSatTile;                    // 32x32 pixels per SAT tile
-constexpr int kRowsPerThread = kTile / kThreadsY;  // 4
-constexpr int kScanThreads = 256;
 constexpr unsigned kFullMask = 0xffffffffu;
-static_assert(kTile == 32, "a SAT tile row is one warp");
+constexpr int kLanes = 32;
+constexpr int kStripWidth = kSatStripWidth;     // output columns per block
+constexpr int kThreads = kStripWidth;           // one column each in the column pass
+constexpr int kWarps = kThreads / kLanes;       // 4
+constexpr int kLaneWords = 5;                   // consecutive input words per lane
+constexpr int kSpan = kLanes * kLaneWords;      // 160 input columns per row pass
+constexpr int kChunkRows = kSatChunkRows;       // output rows per block
+constexpr int kStepRows = kSatStepRows;         // input rows per step
+constexpr int kRowsPerWarp = kStepRows / kWarps;
+static_assert(kStripWidth + 2 * kMaxFilterRadius <= kSpan, "a row pass covers the halo");
+static_assert(kRowsPerWarp * kWarps == kStepRows, "whole rows per warp");
 
-struct SatBuffers {
-  uint4* sat;       // [height][width]
-  uint4* rowCarry;  // [height][tilesX]
-  uint4* colCarry;  // [tilesY][width]
-  int width, height, tilesX, tilesY;
+template <int R>
+struct Shape {
+  static constexpr int kN = 2 * R + 1;
+  // h rows kept in shared memory: the step's rows and the n before them, which the
+  // column pass subtracts as they leave the window; whole steps, so that a step's rows
+  // never wrap around the ring. 48 KiB at r >= 8.
+  static constexpr int kRing = (kN + 2 * kStepRows - 1) / kStepRows * kStepRows;
+  static constexpr unsigned kArea = unsigned(kN * kN);
+  // (2 * sum + n^2) / (2 n^2) == (sum + kHalf) / n^2 for integer sums, and that quotient
+  // is a multiply-high: with M = ceil(2^32 / n^2) the error of x * M / 2^32 is below
+  // x / 2^32 < 1 / n^2 for x < 256 n^2, so the floor is exact (checked for every sum and
+  // radius). The running sums start at kHalf, so no add is needed per pixel.
+  static constexpr unsigned kHalf = (kArea - 1) / 2;
+  static constexpr unsigned kMagic = unsigned(((1ull << 32) + kArea - 1) / kArea);
 };
 
 // =====================================================================================
-// uint4 arithmetic (wrapping) and warp primitives
+// loading rows under the border rule
 // =====================================================================================
 
-__device__ __forceinline__ uint4 add(uint4 a, uint4 b) {
-  return make_uint4(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w);
-}
-__device__ __forceinline__ uint4 sub(uint4 a, uint4 b) {
-  return make_uint4(a.x - b.x, a.y - b.y, a.z - b.z, a.w - b.w);
-}
-__device__ __forceinline__ uint4 scale(unsigned k, uint4 a) {
-  return make_uint4(k * a.x, k * a.y, k * a.z, k * a.w);
-}
-__device__ __forceinline__ uint4 zero4() { return make_uint4(0u, 0u, 0u, 0u); }
-__device__ __forceinline__ uint4 widen(uchar4 p) { return make_uint4(p.x, p.y, p.z, p.w); }
+// The image columns a lane loads for every row: word i is span position 5 lane + i,
+// i.e. column x0 - R + 5 lane + i. Positions past the region (128 + 2R) and, under the
+// zero border, columns outside the image read as 0. When the whole span lies inside the
+// image (`inside`), the words are simply consecutive from column x[0].
+struct LaneColumns {
+  int x[kLaneWords];
+  unsigned live;  // bit i: word i is loaded
+  bool inside;
+};
 
-__device__ __forceinline__ uint4 shflUp(uint4 v, int d) {
-  return make_uint4(__shfl_up_sync(kFullMask, v.x, d), __shfl_up_sync(kFullMask, v.y, d),
-                    __shfl_up_sync(kFullMask, v.z, d), __shfl_up_sync(kFullMask, v.w, d));
-}
-__device__ __forceinline__ uint4 shflXor(uint4 v, int m) {
-  return make_uint4(__shfl_xor_sync(kFullMask, v.x, m), __shfl_xor_sync(kFullMask, v.y, m),
-                    __shfl_xor_sync(kFullMask, v.z, m), __shfl_xor_sync(kFullMask, v.w, m));
-}
-__device__ __forceinline__ uint4 shflIdx(uint4 v, int src) {
-  return make_uint4(__shfl_sync(kFullMask, v.x, src), __shfl_sync(kFullMask, v.y, src),
-                    __shfl_sync(kFullMask, v.z, src), __shfl_sync(kFullMask, v.w, src));
-}
-
-// Inclusive scan over the 32 lanes (all lanes must call it).
-__device__ __forceinline__ uint4 warpInclusiveScan(uint4 v, int lane) {
+template <int R>
+__device__ __forceinline__ LaneColumns laneColumns(const ImageIo& io, int x0, int lane) {
+  LaneColumns c{};
+  c.inside = x0 - R >= 0 && x0 - R + kSpan <= io.width;
 #pragma unroll
-  for (int d = 1; d < 32; d *= 2) {
-    const uint4 t = shflUp(v, d);
-    if (lane >= d) v = add(v, t);
-  }
-  return v;
-}
-
-// Sum over the 32 lanes, in every lane.
-__device__ __forceinline__ uint4 warpSum(uint4 v) {
-#pragma unroll
-  for (int m = 16; m > 0; m /= 2) v = add(v, shflXor(v, m));
-  return v;
-}
-
-// =====================================================================================
-// kernel 1: per-tile row and column sums
-// =====================================================================================
-
-__global__ void __launch_bounds__(kThreadsX * kThreadsY) tileSumsKernel(ImageIo io, SatBuffers b) {
-  __shared__ uint4 partial[kThreadsY][kTile];
-  const int lane = threadIdx.x;
-  const int x = blockIdx.x * kTile + lane;
-  uint4 colSum = zero4();
-#pragma unroll
-  for (int k = 0; k < kRowsPerThread; ++k) {
-    const int y = blockIdx.y * kTile + threadIdx.y + kThreadsY * k;  // one row per warp
-    const uint4 v = x < b.width && y < b.height ? widen(inRow(io, y)[x]) : zero4();
-    const uint4 rowSum = warpSum(v);
-    if (lane == 0 && y < b.height) b.rowCarry[std::size_t(y) * b.tilesX + blockIdx.x] = rowSum;
-    colSum = add(colSum, v);
-  }
-  partial[threadIdx.y][lane] = colSum;
-  __syncthreads();
-  if (threadIdx.y == 0 && x < b.width) {
-    uint4 s = partial[0][lane];
-#pragma unroll
-    for (int r = 1; r < kThreadsY; ++r) s = add(s, partial[r][lane]);
-    b.colCarry[std::size_t(blockIdx.y) * b.width + x] = s;
-  }
-}
-
-// =====================================================================================
-// kernel 2: exclusive scans of the carries across tiles (one warp per line)
-// =====================================================================================
-
-__device__ void warpExclusiveScanStrided(uint4* p, std::size_t stride, int count, int lane) {
-  uint4 carry = zero4();
-  for (int base = 0; base < count; base += 32) {
-    const int k = base + lane;
-    const uint4 v = k < count ? p[std::size_t(k) * stride] : zero4();
-    const uint4 incl = warpInclusiveScan(v, lane);
-    if (k < count) p[std::size_t(k) * stride] = add(sub(incl, v), carry);
-    carry = add(carry, shflIdx(incl, 31));
-  }
-}
-
-__global__ void __launch_bounds__(kScanThreads) carryScanKernel(SatBuffers b) {
-  const int warp = int((blockIdx.x * blockDim.x + threadIdx.x) / 32);  // uniform per warp
-  const int lane = threadIdx.x % 32;
-  if (warp < b.width) {  // column x = warp, down the tile rows
-    warpExclusiveScanStrided(b.colCarry + warp, std::size_t(b.width), b.tilesY, lane);
-  } else if (warp < b.width + b.height) {  // row y, across the tile columns
-    const int y = warp - b.width;
-    warpExclusiveScanStrided(b.rowCarry + std::size_t(y) * b.tilesX, 1, b.tilesX, lane);
-  }
-}
-
-// =====================================================================================
-// kernel 3: inclusive scan of each tile row's column carries along x
-// =====================================================================================
-
-__global__ void __launch_bounds__(kScanThreads) topRowScanKernel(SatBuffers b) {
-  constexpr int kItems = 4;  // consecutive items per thread
-  constexpr int kWarps = kScanThreads / 32;
-  __shared__ uint4 warpTotals[kWarps];
-  uint4* row = b.colCarry + std::size_t(blockIdx.x) * b.width;
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  uint4 carry = zero4();
-  for (int base = 0; base < b.width; base += kScanThreads * kItems) {
-    const int first = base + threadIdx.x * kItems;
-    uint4 v[kItems];
-#pragma unroll
-    for (int e = 0; e < kItems; ++e) v[e] = first + e < b.width ? row[first + e] : zero4();
-#pragma unroll
-    for (int e = 1; e < kItems; ++e) v[e] = add(v[e], v[e - 1]);
-    const uint4 incl = warpInclusiveScan(v[kItems - 1], lane);
-    if (lane == 31) warpTotals[warp] = incl;
-    __syncthreads();
-    uint4 before = zero4(), chunk = zero4();
-#pragma unroll
-    for (int w = 0; w < kWarps; ++w) {
-      const uint4 t = warpTotals[w];
-      if (w < warp) before = add(before, t);
-      chunk = add(chunk, t);
+  for (int i = 0; i < kLaneWords; ++i) {
+    const int pos = kLaneWords * lane + i;
+    int x = x0 - R + pos;
+    bool live = pos < kStripWidth + 2 * R;
+    if (io.border == Border::Clamp) {
+      x = min(max(x, 0), io.width - 1);
+    } else {
+      live = live && unsigned(x) < unsigned(io.width);
     }
-    const uint4 offset = add(add(carry, before), sub(incl, v[kItems - 1]));
-#pragma unroll
-    for (int e = 0; e < kItems; ++e)
-      if (first + e < b.width) row[first + e] = add(v[e], offset);
-    carry = add(carry, chunk);
-    __syncthreads();  // warpTotals is rewritten by the next chunk
+    c.x[i] = live ? x : 0;
+    c.live |= unsigned(live) << i;
   }
+  return c;
 }
 
-// =====================================================================================
-// kernel 4: the SAT of each tile, from the input and the carries
-// =====================================================================================
+struct RowWords {
+  unsigned w[kLaneWords];
+};
 
-__global__ void __launch_bounds__(kThreadsX * kThreadsY) satTileKernel(ImageIo io, SatBuffers b) {
-  __shared__ uint4 s[kTile][kTile + 1];  // +1: the column pass reads conflict-free
-  __shared__ uint4 top[kTile];
-  const int lane = threadIdx.x;
-  const int x = blockIdx.x * kTile + lane;
-  const int y0 = blockIdx.y * kTile;
-  // Row pass (warp = tile row): prefix within the tile + everything left of the tile.
-#pragma unroll
-  for (int k = 0; k < kRowsPerThread; ++k) {
-    const int j = threadIdx.y + kThreadsY * k;
-    const int y = y0 + j;
-    const uint4 v = x < b.width && y < b.height ? widen(inRow(io, y)[x]) : zero4();
-    const uint4 incl = warpInclusiveScan(v, lane);
-    const uint4 left =
-        y < b.height ? b.rowCarry[std::size_t(y) * b.tilesX + blockIdx.x] : zero4();
-    s[j][lane] = add(incl, left);
-  }
-  if (threadIdx.y == 0)
-    top[lane] = x < b.width ? b.colCarry[std::size_t(blockIdx.y) * b.width + x] : zero4();
-  __syncthreads();
-  // Column pass (warp = tile column, lane = row): prefix down + the SAT row above.
-#pragma unroll
-  for (int k = 0; k < kRowsPerThread; ++k) {
-    const int c = threadIdx.y + kThreadsY * k;
-    const uint4 incl = warpInclusiveScan(s[lane][c], lane);
-    s[lane][c] = add(incl, top[c]);
-  }
-  __syncthreads();
-#pragma unroll
-  for (int k = 0; k < kRowsPerThread; ++k) {
-    const int j = threadIdx.y + kThreadsY * k;
-    const int y = y0 + j;
-    if (x < b.width && y < b.height) b.sat[std::size_t(y) * b.width + x] = s[j][lane];
-  }
-}
-
-// =====================================================================================
-// kernel 5: box mean from the SAT
-// =====================================================================================
-
-__device__ __forceinline__ uint4 satAt(const SatBuffers& b, int x, int y) {
-  return b.sat[std::size_t(y) * b.width + x];
-}
-
-// Sum over the inclusive rectangle [xa, xb] x [ya, yb], inside the image.
-__device__ __forceinline__ uint4 rectSum(const SatBuffers& b, int xa, int ya, int xb, int yb) {
-  uint4 s = satAt(b, xb, yb);
-  if (xa > 0) s = sub(s, satAt(b, xa - 1, yb));
-  if (ya > 0) s = sub(s, satAt(b, xb, ya - 1));
-  if (xa > 0 && ya > 0) s = add(s, satAt(b, xa - 1, ya - 1));
-  return s;
-}
-
-__global__ void __launch_bounds__(kThreadsX * kThreadsY)
-    boxFromSatKernel(ImageIo io, SatBuffers b, int radius) {
-  const int x = blockIdx.x * kThreadsX + threadIdx.x;
-  const int y = blockIdx.y * kThreadsY + threadIdx.y;
-  if (x >= b.width || y >= b.height) return;
-  const int xa = x - radius, xb = x + radius, ya = y - radius, yb = y + radius;
-  const int cx0 = max(xa, 0), cx1 = min(xb, b.width - 1);
-  const int cy0 = max(ya, 0), cy1 = min(yb, b.height - 1);
-  uint4 sum = rectSum(b, cx0, cy0, cx1, cy1);
+// Rows past the image are clamped (clamp border) or ghost rows of zeros (zero border);
+// any row index is therefore safe to fetch.
+__device__ __forceinline__ RowWords fetchRow(const ImageIo& io, const LaneColumns& c, int y) {
+  bool ghost = false;
   if (io.border == Border::Clamp) {
-    // Clamped offsets that fall left of column 0 all read column 0 (`left` extra times),
-    // and so on: sum = rows' multiplicities x (clipped row + left/right edge pixels).
-    const unsigned left = unsigned(cx0 - xa), right = unsigned(xb - cx1);
-    const unsigned above = unsigned(cy0 - ya), below = unsigned(yb - cy1);
-    if (left | right | above | below) {
-      const int lastX = b.width - 1, lastY = b.height - 1;
-      if (left) sum = add(sum, scale(left, rectSum(b, 0, cy0, 0, cy1)));
-      if (right) sum = add(sum, scale(right, rectSum(b, lastX, cy0, lastX, cy1)));
-      if (above) {
-        uint4 edge = rectSum(b, cx0, 0, cx1, 0);
-        edge = add(edge, scale(left, widen(inRow(io, 0)[0])));
-        edge = add(edge, scale(right, widen(inRow(io, 0)[lastX])));
-        sum = add(sum, scale(above, edge));
-      }
-      if (below) {
-        uint4 edge = rectSum(b, cx0, lastY, cx1, lastY);
-        edge = add(edge, scale(left, widen(inRow(io, lastY)[0])));
-        edge = add(edge, scale(right, widen(inRow(io, lastY)[lastX])));
-        sum = add(sum, scale(below, edge));
-      }
-    }
+    y = min(max(y, 0), io.height - 1);
+  } else {
+    ghost = unsigned(y) >= unsigned(io.height);
   }
-  // Mean rounded half up, in integers: floor(sum / n^2 + 1/2).
-  const unsigned n = unsigned(2 * radius + 1);
-  const unsigned area = n * n;
-  outRow(io, y)[x] = make_uchar4(static_cast<unsigned char>((2u * sum.x + area) / (2u * area)),
-                                 static_cast<unsigned char>((2u * sum.y + area) / (2u * area)),
-                                 static_cast<unsigned char>((2u * sum.z + area) / (2u * area)),
-                                 static_cast<unsigned char>((2u * sum.w + area) / (2u * area)));
+  const unsigned* row = reinterpret_cast<const unsigned*>(inRow(io, ghost ? 0 : y));
+  RowWords r;
+  if (c.inside && !ghost) {
+#pragma unroll
+    for (int i = 0; i < kLaneWords; ++i) r.w[i] = __ldg(row + c.x[0] + i);
+  } else {
+#pragma unroll
+    for (int i = 0; i < kLaneWords; ++i)
+      r.w[i] = !ghost && (c.live >> i & 1u) ? __ldg(row + c.x[i]) : 0u;
+  }
+  return r;
 }
 
 // =====================================================================================
-// host side
+// row pass: one input row into h for the strip's 128 columns (one warp)
+// =====================================================================================
+// Lane l holds span positions 5l .. 5l + 4. Their prefix sums, two 16-bit channel
+// fields per word (a: channels 0 and 1, b: 2 and 3), come from a serial scan in the
+// lane and a warp scan of the lane totals. h(c) = P(c + 2R) - P(c - 1) for c = 5l + k:
+// P(c - 1) is the lane's own (or its exclusive prefix), P(c + 2R) sits k + 2R positions
+// further, in lane l + (k + 2R) / 5, word (k + 2R) % 5, the same for every lane.
+
+template <int R>
+__device__ __forceinline__ void rowPass(const RowWords& words, int lane, uint2* h) {
+  unsigned a[kLaneWords], b[kLaneWords];
+#pragma unroll
+  for (int k = 0; k < kLaneWords; ++k) {
+    a[k] = __byte_perm(words.w[k], 0u, 0x4140);  // channel 0 | channel 1 << 16
+    b[k] = __byte_perm(words.w[k], 0u, 0x4342);  // channel 2 | channel 3 << 16
+    if (k > 0) a[k] += a[k - 1], b[k] += b[k - 1];
+  }
+  unsigned sa = a[kLaneWords - 1], sb = b[kLaneWords - 1];
+#pragma unroll
+  for (int d = 1; d < kLanes; d *= 2) {
+    const unsigned ta = __shfl_up_sync(kFullMask, sa, d);
+    const unsigned tb = __shfl_up_sync(kFullMask, sb, d);
+    if (lane >= d) sa += ta, sb += tb;
+  }
+  const unsigned ea = sa - a[kLaneWords - 1], eb = sb - b[kLaneWords - 1];  // P(5l - 1)
+#pragma unroll
+  for (int k = 0; k < kLaneWords; ++k) a[k] += ea, b[k] += eb;
+#pragma unroll
+  for (int k = 0; k < kLaneWords; ++k) {
+    const int far = k + 2 * R;  // a compile-time constant once unrolled
+    unsigned pa = a[far % kLaneWords], pb = b[far % kLaneWords];
+    if (far >= kLaneWords) {
+      pa = __shfl_down_sync(kFullMask, pa, far / kLaneWords);
+      pb = __shfl_down_sync(kFullMask, pb, far / kLaneWords);
+    }
+    const unsigned na = k == 0 ? ea : a[k == 0 ? 0 : k - 1];
+    const unsigned nb = k == 0 ? eb : b[k == 0 ? 0 : k - 1];
+    const int c = kLaneWords * lane + k;
+    if (c < kStripWidth) h[c] = make_uint2(pa - na, pb - nb);
+  }
+}
+
+// =====================================================================================
+// column pass: one step of kStepRows input rows for one thread's column
+// =====================================================================================
+// Input row t0 + k completes the window of output row y0 - 2R + t0 + k, which `dst`
+// points at. `packed` is the window sum of a packed word (mod 2^32), `high` that of its
+// high field alone. kChecks: the step holds rows before the first full window or past
+// the chunk, or the column is past the image.
+
+template <int R, bool kChecks>
+__device__ __forceinline__ void columnStep(const ImageIo& io, const uint2 (*ring)[kStripWidth],
+                                           int t0, int inRows, int slotIn, int slotOut,
+                                           char* dst, bool xInside, unsigned (&packed)[2],
+                                           unsigned (&high)[2]) {
+  using S = Shape<R>;
+  const int kFirst = 2 * R - t0, kEnd = inRows - t0;  // this step's rows with an output
+#pragma unroll
+  for (int k = 0; k < kStepRows; ++k) {
+    const int si = slotIn + k;  // a step never wraps
+    const int so = slotOut + k < S::kRing ? slotOut + k : slotOut + k - S::kRing;
+    const uint2 i2 = ring[si][threadIdx.x];
+    uint2 o2 = make_uint2(0u, 0u);
+    if (!kChecks || t0 + k >= S::kN) o2 = ring[so][threadIdx.x];  // else: nothing leaves
+    const unsigned in[2] = {i2.x, i2.y}, out[2] = {o2.x, o2.y};
+#pragma unroll
+    for (int p = 0; p < 2; ++p) {
+      packed[p] += in[p] - out[p];
+      high[p] += (in[p] >> 16) - (out[p] >> 16);
+    }
+    if (!kChecks || (k >= kFirst && k < kEnd && xInside)) {
+      unsigned q[4];
+#pragma unroll
+      for (int p = 0; p < 2; ++p) {
+        q[2 * p] = __umulhi(packed[p] - (high[p] << 16), S::kMagic);  // the low field
+        q[2 * p + 1] = __umulhi(high[p], S::kMagic);
+      }
+      *reinterpret_cast<unsigned*>(dst) = (q[3] << 8 | q[2]) << 16 | (q[1] << 8 | q[0]);
+    }
+    dst += io.outPitch;
+  }
+}
+
+// =====================================================================================
+// the kernel
 // =====================================================================================
 
-int tilesAlong(int n) { return (n + kTile - 1) / kTile; }
+template <int R>
+__global__ void __launch_bounds__(kThreads, kSatMinBlocks) satBoxKernel(ImageIo io) {
+  using S = Shape<R>;
+  constexpr int kN = S::kN;
+  constexpr int kRing = S::kRing;
+  __shared__ uint2 ring[kRing][kStripWidth];  // h of input row t in slot t % kRing
 
-SatBuffers carveScratch(void* scratch, int width, int height) {
-  SatBuffers b{};
-  b.width = width;
-  b.height = height;
-  b.tilesX = tilesAlong(width);
-  b.tilesY = tilesAlong(height);
-  char* p = static_cast<char*>(scratch);
-  b.sat = reinterpret_cast<uint4*>(p);
-  p += alignUp(std::size_t(width) * height * sizeof(uint4));
-  b.rowCarry = reinterpret_cast<uint4*>(p);
-  p += alignUp(std::size_t(height) * b.tilesX * sizeof(uint4));
-  b.colCarry = reinterpret_cast<uint4*>(p);
-  return b;
+  const int lane = threadIdx.x % kLanes;
+  const int warp = threadIdx.x / kLanes;
+  const int x0 = blockIdx.x * kStripWidth;
+  const int y0 = blockIdx.y * kChunkRows;
+  const int yEnd = min(y0 + kChunkRows, io.height);
+  const int inRows = yEnd - y0 + 2 * R;  // input row t is image row y0 - R + t
+  const LaneColumns cols = laneColumns<R>(io, x0, lane);
+
+  // Row pass: warp w takes the step's rows w, w + 4, w + 8, w + 12. Every step row is
+  // computed, also past the last input row (it reads clamped or ghost rows and lands in
+  // a ring slot nobody reads). Rows are fetched a step early: their loads are in flight
+  // during the column pass in between.
+  RowWords ahead[kRowsPerWarp];
+#pragma unroll
+  for (int j = 0; j < kRowsPerWarp; ++j) ahead[j] = fetchRow(io, cols, y0 - R + warp + kWarps * j);
+
+  // Column pass: both running sums start at kHalf (see Shape).
+  const int x = x0 + threadIdx.x;
+  const bool xInside = x < io.width;
+  unsigned packed[2], high[2];
+#pragma unroll
+  for (int p = 0; p < 2; ++p) packed[p] = S::kHalf << 16 | S::kHalf, high[p] = S::kHalf;
+  int slotIn = 0;            // t0 % kRing
+  int slotOut = kRing - kN;  // (t0 - n) mod kRing: the row leaving the window
+
+  for (int t0 = 0; t0 < inRows; t0 += kStepRows) {
+#pragma unroll
+    for (int j = 0; j < kRowsPerWarp; ++j) rowPass<R>(ahead[j], lane, ring[slotIn + warp + kWarps * j]);
+#pragma unroll
+    for (int j = 0; j < kRowsPerWarp; ++j)
+      ahead[j] = fetchRow(io, cols, y0 - R + t0 + kStepRows + warp + kWarps * j);
+    __syncthreads();
+
+    char* dst = reinterpret_cast<char*>(io.out) +
+                std::ptrdiff_t(y0 - 2 * R + t0) * std::ptrdiff_t(io.outPitch) +
+                std::ptrdiff_t(x) * 4;
+    if (t0 >= kN && t0 + kStepRows <= inRows && xInside)
+      columnStep<R, false>(io, ring, t0, inRows, slotIn, slotOut, dst, xInside, packed, high);
+    else
+      columnStep<R, true>(io, ring, t0, inRows, slotIn, slotOut, dst, xInside, packed, high);
+    __syncthreads();  // the next row pass rewrites ring slots
+    slotIn = slotIn + kStepRows < kRing ? slotIn + kStepRows : 0;
+    slotOut = slotOut + kStepRows < kRing ? slotOut + kStepRows : slotOut + kStepRows - kRing;
+  }
 }
 
 }  // namespace
@@ -300,35 +276,18 @@ std::optional<std::string> satBoxSupports(const Filter& filter) {
   return std::nullopt;
 }
 
-std::size_t satBoxScratchBytes(int width, int height) {
-  if (width <= 0 || height <= 0) return 0;
-  return alignUp(std::size_t(width) * height * sizeof(uint4)) +
-         alignUp(std::size_t(height) * tilesAlong(width) * sizeof(uint4)) +
-         alignUp(std::size_t(tilesAlong(height)) * width * sizeof(uint4));
-}
-
 cudaError_t satBoxLaunch(const ConvArgs& args, void* scratch, std::size_t scratchBytes,
                          cudaStream_t stream) {
-  SATDOF_TRY(checkLaunch(args, satBoxSupports, scratch, scratchBytes,
-                         satBoxScratchBytes(args.width, args.height)));
+  SATDOF_TRY(checkLaunch(args, satBoxSupports, scratch, scratchBytes, 0));
   if (args.width == 0 || args.height == 0) return cudaSuccess;
   const ImageIo io = makeImageIo(args);
-  const SatBuffers b = carveScratch(scratch, args.width, args.height);
-  const dim3 tileBlock(kThreadsX, kThreadsY);
-  const dim3 tiles(unsigned(b.tilesX), unsigned(b.tilesY));
-
-  tileSumsKernel<<<tiles, tileBlock, 0, stream>>>(io, b);
-  SATDOF_TRY_LAUNCH();
-  carryScanKernel<<<ceilDiv((b.width + b.height) * 32, kScanThreads), kScanThreads, 0, stream>>>(b);
-  SATDOF_TRY_LAUNCH();
-  topRowScanKernel<<<unsigned(b.tilesY), kScanThreads, 0, stream>>>(b);
-  SATDOF_TRY_LAUNCH();
-  satTileKernel<<<tiles, tileBlock, 0, stream>>>(io, b);
-  SATDOF_TRY_LAUNCH();
-  const dim3 pixels(ceilDiv(b.width, kThreadsX), ceilDiv(b.height, kThreadsY));
-  boxFromSatKernel<<<pixels, tileBlock, 0, stream>>>(io, b, args.filter->radius);
-  SATDOF_TRY_LAUNCH();
-  return cudaSuccess;
+  const dim3 grid(ceilDiv(args.width, kStripWidth), ceilDiv(args.height, kChunkRows));
+  return withRadius(args.filter->radius, [&](auto radius) -> cudaError_t {
+    constexpr int R = decltype(radius)::value;
+    satBoxKernel<R><<<grid, kThreads, 0, stream>>>(io);
+    SATDOF_TRY_LAUNCH();
+    return cudaSuccess;
+  });
 }
 
 }  // namespace satdof::conv
