@@ -35,7 +35,7 @@ constexpr std::array kVariants{
     ConvVariant{"separable", "horizontal then vertical 1D pass, fused through shared memory",
                 conv::kSeparableTuning, ConvMath::Separable, conv::separableSupports,
                 conv::noScratch, conv::separableLaunch},
-    ConvVariant{"sat-box", "box mean from an integer summed-area table, O(1) per pixel",
+    ConvVariant{"sat-box", "box mean from integer prefix sums (the SAT identity), O(1) per pixel",
                 conv::kSatBoxTuning, ConvMath::BoxSum, conv::satBoxSupports,
                 conv::noScratch, conv::satBoxLaunch},
 };

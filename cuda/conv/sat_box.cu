@@ -25,9 +25,9 @@
 //   * two channels share a 32-bit word as 16-bit fields: a row prefix over <= 160
 //     columns is at most 160 * 255 < 2^16, so fields never carry into each other, and
 //     neither does h, a difference of two such prefixes;
-//   * a column window reaches 255 n^2 <= 245055 >= 2^16, so a running sum is kept as the
-//     packed word (fields mixed by carries, still exact mod 2^32) plus its high field
-//     alone; the low field is their difference.
+//   * a column window reaches 255 n^2 (up to 245055, over 2^16), so a running sum is
+//     kept as the packed word (fields mixed by carries, still exact mod 2^32) plus its
+//     high field alone; the low field is their difference.
 // Zero border: ghost pixels load as 0 and the divisor is still n^2. Clamp border: rows
 // and columns are clamped when loaded, so edge pixels count as often as the window
 // covers them, exactly as the reference.
@@ -249,7 +249,8 @@ __global__ void __launch_bounds__(kThreads, kSatMinBlocks) satBoxKernel(ImageIo 
 
   for (int t0 = 0; t0 < inRows; t0 += kStepRows) {
 #pragma unroll
-    for (int j = 0; j < kRowsPerWarp; ++j) rowPass<R>(ahead[j], lane, ring[slotIn + warp + kWarps * j]);
+    for (int j = 0; j < kRowsPerWarp; ++j)
+      rowPass<R>(ahead[j], lane, ring[slotIn + warp + kWarps * j]);
 #pragma unroll
     for (int j = 0; j < kRowsPerWarp; ++j)
       ahead[j] = fetchRow(io, cols, y0 - R + t0 + kStepRows + warp + kWarps * j);
