@@ -355,7 +355,8 @@ cudaError_t separableLaunch(const ConvArgs& args, void* scratch, std::size_t scr
   return withRadius(f.radius, [&](auto radius) -> cudaError_t {
     constexpr int R = decltype(radius)::value;
     if constexpr (R <= 2) {
-      rowstream::stripKernel<R, ConvMath::Separable, R == 1 ? 3 : 2, rowstream::CachedSource<R>>
+      using rowstream::CachedSource, rowstream::kFetchDepth;
+      rowstream::stripKernel<R, ConvMath::Separable, kFetchDepth<R>, CachedSource<R>>
           <<<rowstream::stripGrid<R>(io.width, io.height), rowstream::stripBlock(), 0, stream>>>(
               io, makeTaps1D<R>(f));
       SATDOF_TRY_LAUNCH();
