@@ -61,7 +61,7 @@ constexpr std::array kVariants{
                 detail::kBlellochConflictFreeTuning, detail::blellochConflictFreeScratchBytes,
                 detail::blellochConflictFreeLaunch},
     ScanVariant{"blelloch-8-per-thread",
-                "8 elements per thread (two 16-byte loads), tree over thread totals",
+                "8 per thread (two 16-byte loads), tree over thread totals; reduce-then-scan",
                 detail::kBlelloch8Tuning, detail::blelloch8ScratchBytes, detail::blelloch8Launch},
     ScanVariant{"warp-shuffle", "block scan from __shfl_up_sync warp scans, 4 per thread",
                 detail::kWarpShuffleTuning, detail::warpShuffleScratchBytes,
