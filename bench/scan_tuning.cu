@@ -44,7 +44,8 @@ Config lookback(const ScanArgs& args, unsigned firstPollNs, unsigned pollNs) {
               " wait " + std::to_string(firstPollNs) + "/" + std::to_string(pollNs) + " ns",
           d::makeLookbackPlan(args, Threads * Items).scratch,
           [delays](const ScanArgs& a, void* s, std::size_t b, cudaStream_t st) {
-            return d::launchDecoupledLookback<Threads, Items>(a, s, b, delays, st);
+            const auto fixed = [delays](std::size_t) { return delays; };
+            return d::launchDecoupledLookback<Threads, Items>(a, s, b, fixed, st);
           }};
 }
 

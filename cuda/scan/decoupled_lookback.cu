@@ -43,9 +43,8 @@ std::size_t decoupledLookbackScratchBytes(const ScanArgs& args) {
 
 cudaError_t decoupledLookbackLaunch(const ScanArgs& args, void* scratch, std::size_t scratchBytes,
                                     cudaStream_t stream) {
-  const std::size_t tiles = makeLookbackPlan(args, kThreads * kItems).tiles;
-  return launchDecoupledLookback<kThreads, kItems>(args, scratch, scratchBytes,
-                                                   delaysFor(tiles), stream);
+  return launchDecoupledLookback<kThreads, kItems>(args, scratch, scratchBytes, delaysFor,
+                                                   stream);
 }
 
 }  // namespace satdof::detail

@@ -118,10 +118,11 @@ inline LookbackPlan makeLookbackPlan(const ScanArgs& args, int tileItems) {
   return plan;
 }
 
-// The variant's launch for a tile of Threads x Items and the given look-back delays.
-template <int Threads, int Items>
+// The variant's launch for a tile of Threads x Items; delaysFor(tiles) gives the look-back
+// waits for a grid of that many tiles.
+template <int Threads, int Items, class DelaysFor>
 cudaError_t launchDecoupledLookback(const ScanArgs& args, void* scratch, std::size_t scratchBytes,
-                                    LookbackDelays delays, cudaStream_t stream) {
+                                    DelaysFor delaysFor, cudaStream_t stream) {
   const LookbackPlan plan = makeLookbackPlan(args, Threads * Items);
   SATDOF_TRY(validateScanArgs(args, scratch, scratchBytes, plan.scratch));
   if (isEmptyScan(args)) return cudaSuccess;
@@ -141,7 +142,7 @@ cudaError_t launchDecoupledLookback(const ScanArgs& args, void* scratch, std::si
     decoupledLookbackKernel<T, SumOp, Threads, Items>
         <<<static_cast<unsigned>(plan.tiles), Threads, 0, stream>>>(
             static_cast<const T*>(args.in), static_cast<T*>(args.out), args.length,
-            args.rowPitch(), plan.tilesPerRow, counter, status, delays,
+            args.rowPitch(), plan.tilesPerRow, counter, status, delaysFor(plan.tiles),
             args.op == ScanOp::Exclusive);
     SATDOF_TRY_LAUNCH();
     return cudaSuccess;
