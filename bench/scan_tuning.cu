@@ -6,11 +6,10 @@
 // several shapes and look-back delays and times them all in one run, side by side with
 // the device-to-device copy and cub::DeviceScan, on one uint32 inclusive scan of 2^28
 // elements (1 GiB in, 1 GiB out: far beyond L2). Every configuration's output is checked
-// against a CPU scan before it is timed. CUDA events, 3 warm-up runs, median of 15.
+// against a CPU scan before it is timed. CUDA events (bench_common's timeMedianMs), 3
+// warm-up runs, median of 15.
 //
 //   satdof-scan-tuning [log2 n]      (default 28)
-#include <cub/device/device_scan.cuh>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -19,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_common.h"
 #include "satdof/device_buffer.h"
 #include "scan/blelloch_8_per_thread.cuh"
 #include "scan/decoupled_lookback.cuh"
@@ -66,39 +66,10 @@ Config blelloch8(const ScanArgs& args) {
           }};
 }
 
-Config cubScan(const ScanArgs& args) {
-  std::size_t bytes = 0;
-  SATDOF_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes,
-                                                  static_cast<const std::uint32_t*>(nullptr),
-                                                  static_cast<std::uint32_t*>(nullptr),
-                                                  static_cast<int>(args.length)));
-  return {"cub::DeviceScan::InclusiveSum", bytes,
-          [](const ScanArgs& a, void* s, std::size_t b, cudaStream_t st) {
-            return cub::DeviceScan::InclusiveSum(s, b, static_cast<const std::uint32_t*>(a.in),
-                                                 static_cast<std::uint32_t*>(a.out),
-                                                 static_cast<int>(a.length), st);
-          }};
-}
-
-double medianMs(const std::function<void()>& run, cudaStream_t stream) {
-  cudaEvent_t start, stop;
-  SATDOF_CUDA_CHECK(cudaEventCreate(&start));
-  SATDOF_CUDA_CHECK(cudaEventCreate(&stop));
-  for (int i = 0; i < 3; ++i) run();
-  std::vector<float> ms;
-  for (int i = 0; i < 15; ++i) {
-    SATDOF_CUDA_CHECK(cudaEventRecord(start, stream));
-    run();
-    SATDOF_CUDA_CHECK(cudaEventRecord(stop, stream));
-    SATDOF_CUDA_CHECK(cudaEventSynchronize(stop));
-    float t = 0;
-    SATDOF_CUDA_CHECK(cudaEventElapsedTime(&t, start, stop));
-    ms.push_back(t);
-  }
-  SATDOF_CUDA_CHECK(cudaEventDestroy(start));
-  SATDOF_CUDA_CHECK(cudaEventDestroy(stop));
-  std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
-  return ms[ms.size() / 2];
+// The registry's own entry (cub::DeviceScan), as the bench runs it.
+Config registered(std::string_view name, const ScanArgs& args) {
+  const satdof::ScanVariant& v = *satdof::findScanVariant(name);
+  return {std::string(v.name), v.scratchBytes(args), v.launch};
 }
 
 }  // namespace
@@ -120,7 +91,6 @@ int main(int argc, char** argv) {
 
   DeviceBuffer<std::uint32_t> in(n), out(n);
   SATDOF_CUDA_CHECK(cudaMemcpy(in.data(), host.data(), n * 4, cudaMemcpyHostToDevice));
-  cudaStream_t stream = nullptr;
   ScanArgs args;
   args.in = in.data();
   args.out = out.data();
@@ -129,7 +99,7 @@ int main(int argc, char** argv) {
   // Tile shapes (no wait), then the registered shape's waits, then the 8-per-thread block
   // sizes and hierarchy orders.
   std::vector<Config> configs;
-  configs.push_back(cubScan(args));
+  configs.push_back(registered("cub", args));
   configs.push_back(lookback<256, 16>(args, 0, 128));
   configs.push_back(lookback<128, 16>(args, 0, 128));
   configs.push_back(lookback<128, 24>(args, 0, 128));
@@ -150,30 +120,31 @@ int main(int argc, char** argv) {
   configs.push_back(blelloch8<128, d::HierarchyOrder::ReduceThenScan>(args));
   configs.push_back(blelloch8<256, d::HierarchyOrder::ReduceThenScan>(args));
 
-  const double copyMs = medianMs(
-      [&] {
-        SATDOF_CUDA_CHECK(cudaMemcpyAsync(out.data(), in.data(), n * 4, cudaMemcpyDeviceToDevice,
-                                          stream));
-      },
-      stream);
+  satdof::bench::BenchOptions timing;
+  timing.warmup = 3;
+  timing.repeats = 15;
+  satdof::bench::Stream stream;
+  const double copyMs = satdof::bench::timeMedianMs(timing, 1, stream.get(), [&](std::size_t) {
+    return cudaMemcpyAsync(out.data(), in.data(), n * 4, cudaMemcpyDeviceToDevice, stream.get());
+  });
   const double copyGBps = gb / (copyMs * 1e-3);
-  cudaDeviceProp prop{};
-  SATDOF_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
-  std::printf("%s, uint32 inclusive scan of 2^%d; copy %.4f ms = %.0f GB/s\n", prop.name, log2n,
-              copyMs, copyGBps);
+  std::printf("%s, uint32 inclusive scan of 2^%d; copy %.4f ms = %.0f GB/s\n",
+              satdof::bench::queryDevice().name.c_str(), log2n, copyMs, copyGBps);
 
   double cubMs = 0;
   int failures = 0;
   for (const Config& c : configs) {
     DeviceBuffer<std::byte> scratch(std::max<std::size_t>(c.scratch, 1));
-    SATDOF_CUDA_CHECK(cudaMemset(out.data(), 0xAB, n * 4));
-    SATDOF_CUDA_CHECK(c.launch(args, scratch.data(), c.scratch, stream));
-    SATDOF_CUDA_CHECK(cudaMemcpy(got.data(), out.data(), n * 4, cudaMemcpyDeviceToHost));
+    SATDOF_CUDA_CHECK(cudaMemsetAsync(out.data(), 0xAB, n * 4, stream.get()));  // poison
+    SATDOF_CUDA_CHECK(c.launch(args, scratch.data(), c.scratch, stream.get()));
+    SATDOF_CUDA_CHECK(cudaMemcpyAsync(got.data(), out.data(), n * 4, cudaMemcpyDeviceToHost,
+                                      stream.get()));
+    SATDOF_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
     const bool ok = got == expected;
     failures += !ok;
-    const double ms = medianMs([&] { SATDOF_CUDA_CHECK(c.launch(args, scratch.data(), c.scratch,
-                                                                stream)); },
-                               stream);
+    const double ms = satdof::bench::timeMedianMs(timing, 1, stream.get(), [&](std::size_t) {
+      return c.launch(args, scratch.data(), c.scratch, stream.get());
+    });
     if (cubMs == 0) cubMs = ms;
     std::printf("  %-58s %8.4f ms %6.0f GB/s %5.1f %% of copy %5.2fx cub %s\n", c.name.c_str(),
                 ms, gb / (ms * 1e-3), 100.0 * copyMs / ms, cubMs / ms, ok ? "" : "WRONG");

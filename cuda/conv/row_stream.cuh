@@ -206,24 +206,28 @@ inline dim3 stripGrid(int width, int height) {
 template <int R>
 inline constexpr int kFetchDepth = R == 1 ? 3 : 2;
 
-// The launch of a direct (2D-weight) variant: r <= 2 through the strip engine with the
-// variant's row Source, larger radii through its own tile kernel, which
-// launchTile(std::integral_constant<int, R>) launches. Launch errors are checked here.
-template <template <int> class Source, class LaunchTile>
-cudaError_t launchDirect(const ConvArgs& args, cudaStream_t stream, LaunchTile&& launchTile) {
+// The launch shared by tiled-halo, tiled-cached-halo (ConvMath::Direct) and separable
+// (ConvMath::Separable): r <= 2 through the strip engine with the variant's row Source,
+// larger radii through the variant's own kernel, which
+// launchLarge(std::integral_constant<int, R>) launches and checks.
+template <ConvMath M, template <int> class Source, class LaunchLarge>
+cudaError_t launchByRadius(const ConvArgs& args, cudaStream_t stream, LaunchLarge&& launchLarge) {
   const Filter& f = *args.filter;
-  const ImageIo io = makeImageIo(args);
   return withRadius(f.radius, [&](auto radius) -> cudaError_t {
     constexpr int R = decltype(radius)::value;
     if constexpr (R <= 2) {
-      stripKernel<R, ConvMath::Direct, kFetchDepth<R>, Source<R>>
-          <<<stripGrid<R>(io.width, io.height), stripBlock(), 0, stream>>>(
-              io, makeTaps2D<R>(f));
+      const ImageIo io = makeImageIo(args);
+      const auto taps = [&] {
+        if constexpr (M == ConvMath::Direct) return makeTaps2D<R>(f);
+        else return makeTaps1D<R>(f);
+      }();
+      stripKernel<R, M, kFetchDepth<R>, Source<R>>
+          <<<stripGrid<R>(io.width, io.height), stripBlock(), 0, stream>>>(io, taps);
+      SATDOF_TRY_LAUNCH();
+      return cudaSuccess;
     } else {
-      launchTile(radius);
+      return launchLarge(radius);
     }
-    SATDOF_TRY_LAUNCH();
-    return cudaSuccess;
   });
 }
 

@@ -351,20 +351,11 @@ cudaError_t separableLaunch(const ConvArgs& args, void* scratch, std::size_t scr
   SATDOF_TRY(checkLaunch(args, separableSupports, scratch, scratchBytes, 0));
   if (args.width == 0 || args.height == 0) return cudaSuccess;
   const Filter& f = *args.filter;
-  const ImageIo io = makeImageIo(args);
-  return withRadius(f.radius, [&](auto radius) -> cudaError_t {
-    constexpr int R = decltype(radius)::value;
-    if constexpr (R <= 2) {
-      using rowstream::CachedSource, rowstream::kFetchDepth;
-      rowstream::stripKernel<R, ConvMath::Separable, kFetchDepth<R>, CachedSource<R>>
-          <<<rowstream::stripGrid<R>(io.width, io.height), rowstream::stripBlock(), 0, stream>>>(
-              io, makeTaps1D<R>(f));
-      SATDOF_TRY_LAUNCH();
-      return cudaSuccess;
-    } else {
-      return launchStrips<R, SeparableShape>(io, f, stream);
-    }
-  });
+  return rowstream::launchByRadius<ConvMath::Separable, rowstream::CachedSource>(
+      args, stream, [&](auto radius) {
+        constexpr int R = decltype(radius)::value;
+        return launchStrips<R, SeparableShape>(makeImageIo(args), f, stream);
+      });
 }
 
 }  // namespace satdof::conv

@@ -192,11 +192,14 @@ cudaError_t tiledHaloLaunch(const ConvArgs& args, void* scratch, std::size_t scr
   SATDOF_TRY(checkLaunch(args, supportsAnyFilter, scratch, scratchBytes, 0));
   if (args.width == 0 || args.height == 0) return cudaSuccess;
   const Filter& f = *args.filter;
-  return rowstream::launchDirect<SharedRowSource>(args, stream, [&](auto radius) {
+  using rowstream::launchByRadius;
+  return launchByRadius<ConvMath::Direct, SharedRowSource>(args, stream, [&](auto radius) {
     constexpr int R = decltype(radius)::value;
     const dim3 grid(ceilDiv(args.width, kTileW), ceilDiv(args.height, kTileH));
     const dim3 block(kThreadsX, kThreadsY);
     tiledHaloKernel<R><<<grid, block, 0, stream>>>(makeImageIo(args), makeTaps2D<R>(f));
+    SATDOF_TRY_LAUNCH();
+    return cudaSuccess;
   });
 }
 
