@@ -10,15 +10,7 @@
 # store bank conflicts (l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}.sum).
 # The raw per-launch CSV stays in output-dir (default: a temporary directory).
 set -euo pipefail
-
-if [[ $# -lt 1 || ! -x "$1" ]]; then
-  echo "usage: $0 path/to/satdof [output-dir]" >&2
-  exit 2
-fi
-satdof="$1"
-outdir="${2:-$(mktemp -d)}"
-mkdir -p "$outdir"
-command -v ncu >/dev/null || { echo "$0: ncu (Nsight Compute) not found in PATH" >&2; exit 2; }
+source "$(dirname "$0")/ncu-args.sh"
 
 metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
 raw="$outdir/bank-conflicts.csv"
