@@ -83,24 +83,21 @@ __device__ __forceinline__ float4 toFloat4(unsigned word) {
                      byteToFloat(word, 3));
 }
 
-// clamp(floor(acc + 0.5f), 0, 255): reference::roundToByte, in four full-rate float
-// operations. acc + 0.5f is rounded to nearest as in the reference; clamping before the
-// floor gives the same integer (floor is monotone and the bounds are integers); adding
-// 2^23 rounded toward -infinity then leaves 2^23 + floor(v), whose low mantissa byte is
-// the result. No quarter-rate floor or float-to-int conversion is issued.
-__device__ __forceinline__ unsigned roundChannelBits(float acc) {
-  const float v = fminf(fmaxf(__fadd_rn(acc, 0.5f), 0.0f), 255.0f);
-  return __float_as_uint(__fadd_rd(v, 8388608.0f));  // the byte sits in bits 0..7
-}
-
+// clamp(floor(acc + 0.5f), 0, 255), as reference::roundToByte: acc + 0.5f rounded to
+// nearest as in the reference, then one F2I.U8.FLOOR, which floors and saturates to
+// 0..255 (NaN cannot occur: validateFilter() refuses non-finite weights). Two issue
+// slots per channel; the conversion runs on the quarter-rate unit beside the FMA pipes,
+// and these kernels issue at most one conversion per 8 FMAs there.
 __device__ __forceinline__ unsigned roundChannel(float acc) {
-  return roundChannelBits(acc) & 0xffu;
+  unsigned r;
+  asm("cvt.rmi.sat.u8.f32 %0, %1;" : "=r"(r) : "f"(__fadd_rn(acc, 0.5f)));
+  return r;
 }
 
 // Four rounded channels packed as one RGBA8 word.
 __device__ __forceinline__ unsigned roundToWord(float4 acc) {
-  const unsigned lo = __byte_perm(roundChannelBits(acc.x), roundChannelBits(acc.y), 0x0040);
-  const unsigned hi = __byte_perm(roundChannelBits(acc.z), roundChannelBits(acc.w), 0x0040);
+  const unsigned lo = __byte_perm(roundChannel(acc.x), roundChannel(acc.y), 0x0040);
+  const unsigned hi = __byte_perm(roundChannel(acc.z), roundChannel(acc.w), 0x0040);
   return __byte_perm(lo, hi, 0x5410);
 }
 
