@@ -32,7 +32,8 @@
 // resident at once, 176 rows at 4K on 132 SMs, where that overhead is 9% at r = 7.
 // Per output at r = 7: 120 FMAs, about 12 instructions of byte conversion, 11 of rounding
 // and 3 shared-memory accesses of 16 bytes. Conversion and rounding use the quarter-rate
-// conversion unit for part of their work (see pixelToFloat4 and roundChannelCvt).
+// conversion unit for part of their work (pixelToFloat4 here, roundChannel in
+// conv_device.cuh).
 //
 // The maths is ConvMath::Separable: rowWeights j-ascending into a float, then colWeights
 // i-ascending over those floats. A ghost row's intermediate is exactly +0 (zero border)
@@ -40,9 +41,10 @@
 // pixel (fma(w, 0, acc) == acc) or the clamped column.
 //
 // Radius 1 and 2 take a streaming path (conv/row_stream.cuh): each warp walks down a
-// 128-column strip; per input row a lane loads its 4 pixels (16 bytes) and the r-pixel
-// halo, runs the row pass into 4 floats in registers and adds them to the 2r + 1 output
-// rows in progress. The intermediate never leaves registers, and there is no barrier.
+// 128-column strip; per input row a lane takes its 4 pixels (copied asynchronously, 16
+// bytes, into a shared-memory ring) and the r-pixel halo (through the caches, a row
+// ahead), runs the row pass into 4 floats in registers and adds them to the 2r + 1
+// output rows in progress. The intermediate never leaves registers; no block barrier.
 #include <algorithm>
 
 #include "conv/conv_device.cuh"
@@ -114,27 +116,10 @@ __device__ __forceinline__ float byteToFloatCvt(unsigned word) {
 
 // Half the channels through the conversion unit, half through byteToFloat (two full-rate
 // instructions each): 6 issue slots per pixel instead of 8, and the conversion unit,
-// shared with roundChannelCvt, stays far from saturation.
+// shared with roundChannel, stays far from saturation.
 __device__ __forceinline__ float4 pixelToFloat4(unsigned word) {
   return make_float4(byteToFloatCvt<0>(word), byteToFloat(word, 1), byteToFloatCvt<2>(word),
                      byteToFloat(word, 3));
-}
-
-// clamp(floor(acc + 0.5f), 0, 255), as roundToByte: acc + 0.5f rounded to nearest, then
-// F2I.U8.FLOOR, which floors and saturates to 0..255 in one instruction.
-__device__ __forceinline__ unsigned roundChannelCvt(float acc) {
-  unsigned r;
-  asm("cvt.rmi.sat.u8.f32 %0, %1;" : "=r"(r) : "f"(__fadd_rn(acc, 0.5f)));
-  return r;
-}
-
-__device__ __forceinline__ uchar4 roundPixel(float4 acc) {
-  const unsigned lo = __byte_perm(roundChannelCvt(acc.x), roundChannelCvt(acc.y), 0x0040);
-  const unsigned hi = __byte_perm(roundChannelCvt(acc.z), roundChannelCvt(acc.w), 0x0040);
-  const unsigned w = __byte_perm(lo, hi, 0x5410);
-  uchar4 p;
-  memcpy(&p, &w, sizeof p);
-  return p;
 }
 
 // =====================================================================================
@@ -149,17 +134,18 @@ __device__ __forceinline__ unsigned borderWord(const ImageIo& io, const unsigned
 
 // Loads image row y's words xw .. xw + 4 kWindowVecs - 1 under the border rule. `fast`
 // (warp-uniform): rows are 16-byte aligned and the strip's apron is inside the image, so
-// each vector is one 16-byte load.
+// each vector is one 16-byte load. Returns true for a ghost row (zero border, y outside
+// the image): its words are not loaded, and its intermediate row is exactly +0. (Zeroing
+// the loaded words instead would make the warp wait for the loads right here, and the
+// prefetch would hide nothing.)
 template <int R>
-__device__ __forceinline__ void fetchWindow(const ImageIo& io, bool fast, int xw, int y,
+__device__ __forceinline__ bool fetchWindow(const ImageIo& io, bool fast, int xw, int y,
                                             uint4 (&vec)[StripLayout<R>::kWindowVecs]) {
   using L = StripLayout<R>;
-  bool ghost = false;
   if (io.border == Border::Clamp) {
     y = min(max(y, 0), io.height - 1);
   } else if (unsigned(y) >= unsigned(io.height)) {
-    ghost = true;  // zero border: the row is 0, its intermediate exactly +0
-    y = 0;
+    return true;
   }
   const unsigned* src = reinterpret_cast<const unsigned*>(inRow(io, y));
   if (fast) {
@@ -174,10 +160,7 @@ __device__ __forceinline__ void fetchWindow(const ImageIo& io, bool fast, int xw
                           borderWord(io, src, x + 2), borderWord(io, src, x + 3));
     }
   }
-  if (ghost) {
-#pragma unroll
-    for (int p = 0; p < L::kWindowVecs; ++p) vec[p] = make_uint4(0u, 0u, 0u, 0u);
-  }
+  return false;
 }
 
 // =====================================================================================
@@ -190,8 +173,13 @@ __device__ __forceinline__ void fetchWindow(const ImageIo& io, bool fast, int xw
 template <int R>
 __device__ __forceinline__ void rowPass(const Taps1D<R>& taps,
                                         const uint4 (&vec)[StripLayout<R>::kWindowVecs],
-                                        float4* row, int c0, int t) {
+                                        bool ghost, float4* row, int c0, int t) {
   using L = StripLayout<R>;
+  if (ghost) {  // only lanes above or below the image, zero border
+#pragma unroll
+    for (int m = 0; m < kChunk; ++m) row[swizzle(c0 + m, t)] = make_float4(0.f, 0.f, 0.f, 0.f);
+    return;
+  }
   float4 acc[kChunk];
 #pragma unroll
   for (int m = 0; m < kChunk; ++m) acc[m] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
@@ -243,11 +231,14 @@ __device__ __forceinline__ void columnPass(const ImageIo& io, const Taps1D<R>& t
     }
   }
   if (x >= io.width) return;
+  // One pointer, stepped by the pitch: no per-row 64-bit address arithmetic.
+  const int rows = min(kChunk, outRows - b * kChunk);
+  char* dst = reinterpret_cast<char*>(outRow(io, y0 + b * kChunk) + x);
 #pragma unroll
   for (int k = 0; k < kChunk; ++k) {
-    const int o = b * kChunk + k;
-    if (o >= outRows) break;
-    outRow(io, y0 + o)[x] = roundPixel(acc[k]);
+    if (k >= rows) break;
+    *reinterpret_cast<unsigned*>(dst) = roundToWord(acc[k]);
+    dst += io.outPitch;
   }
 }
 
@@ -287,12 +278,12 @@ __global__ void __launch_bounds__(S::kWarps* kLanes, S::kMinBlocks)
   const int blocks = (outRows + kChunk - 1) / kChunk;
   const int steps = blocks + L::kChunks - 1;
   uint4 vec[L::kWindowVecs];
-  fetchWindow<R>(io, fast, xw, y0 - R + hr, vec);
+  bool ghost = fetchWindow<R>(io, fast, xw, y0 - R + hr, vec);
   for (int c = 0; c < steps; ++c) {
     const int t = c * kChunk + hr;  // this lane's intermediate row
-    rowPass<R>(taps, vec, ring + (c % L::kChunks * kChunk + hr) * kStripW, c0, t);
+    rowPass<R>(taps, vec, ghost, ring + (c % L::kChunks * kChunk + hr) * kStripW, c0, t);
     asm volatile("" ::: "memory");  // the next window's loads after this row's FMAs
-    if (c + 1 < steps) fetchWindow<R>(io, fast, xw, y0 - R + t + kChunk, vec);
+    if (c + 1 < steps) ghost = fetchWindow<R>(io, fast, xw, y0 - R + t + kChunk, vec);
     const int b = c - (L::kChunks - 1);
     if (b < 0) continue;  // still filling the ring
     __syncwarp();         // chunk c is written
