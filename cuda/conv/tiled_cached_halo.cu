@@ -9,10 +9,11 @@
 // computes several outputs (8 rows of one column) to reuse every converted pixel.
 //
 // Radius 1 and 2 (3x3, 5x5) take a streaming path (conv/row_stream.cuh): the tile is the
-// lane's own 4 pixels of each row, held in registers after one 16-byte load; the halo,
-// r pixels each side, is loaded straight from global memory, where the neighbouring
-// lanes' loads of the same lines have just brought it into L1. Each warp walks down a
-// 128-column strip with the next rows' loads in flight and no block barrier.
+// lane's own 4 pixels of each row, copied asynchronously (16 bytes) into a ring of
+// shared-memory row tiles; the halo, r pixels each side, is loaded straight from global
+// memory, one row ahead, through L1 (the neighbouring lanes' copies bring those lines
+// there) or L2. Each warp walks down a 128-column strip with the next rows' copies in
+// flight and no block barrier.
 #include "conv/conv_device.cuh"
 #include "conv/row_stream.cuh"
 #include "conv/variants.h"

@@ -14,10 +14,10 @@
 //
 // Radius 1 and 2 (the common 3x3 and 5x5 filters) take a streaming path instead
 // (conv/row_stream.cuh): each warp walks down a 128-column strip, and every input row,
-// with its halo, passes through a small shared-memory row tile: a lane stages its own 4
-// pixels there, the warp's end lanes stage the 4 pixels beyond each end, and each lane
-// reads its halo back. No block barrier, 16-byte loads and stores, loads in flight while
-// computing.
+// with its halo, is copied asynchronously into a ring of shared-memory row tiles: a lane
+// copies its own 4 pixels, the warp's end lanes the 4 pixels beyond each end, and each
+// lane reads its halo back from there. No block barrier, 16-byte copies and stores, the
+// next rows' copies in flight while computing.
 #include "conv/conv_device.cuh"
 #include "conv/row_stream.cuh"
 #include "conv/variants.h"
@@ -131,13 +131,9 @@ template <int R>
 struct SharedRowSource {
   static_assert(R >= 1 && R <= 4);
   static constexpr int kW = rowstream::kPixelsPerLane + 2 * R;
-  static constexpr int kTileWords = rowstream::kStripWidth + 8;  // 4 halo words each side
+  static constexpr int kGroups = rowstream::kLanes + 2;  // 4 halo words each side
   struct Shared {
-    uint4 tile[2][kTileWords / 4];  // two buffers: one __syncwarp per row
-  };
-  struct Row {
-    uint4 own;   // the lane's 4 pixels
-    uint4 edge;  // lane 0: the 4 pixels left of the strip; lane 31: the 4 right of it
+    uint4 tile[rowstream::kStages][kGroups];  // group g: columns x_strip - 4 + 4g .. + 3
   };
   const ImageIo& io;
   Shared& sh;
@@ -152,34 +148,34 @@ struct SharedRowSource {
     fastEdge = aligned && e >= 0 && e + 3 < io_.width;
   }
 
-  __device__ __forceinline__ uint4 group(rowstream::RowRef r, int x0, bool fast) const {
-    if (fast && !r.ghost) return rowstream::load4(r.p + x0);
-    return make_uint4(rowstream::wordAt(io, r, x0), rowstream::wordAt(io, r, x0 + 1),
-                      rowstream::wordAt(io, r, x0 + 2), rowstream::wordAt(io, r, x0 + 3));
+  // The group of 4 words from column x0 into `dst`: one asynchronous 16-byte copy where
+  // it is aligned and inside the image, else the border rule word by word.
+  __device__ __forceinline__ void group(rowstream::RowRef r, int x0, bool fast, uint4* dst) const {
+    if (fast) rowstream::copyAsync16(dst, r.p + x0, r.ghost);
+    else *dst = rowstream::groupAt(io, r, x0);
   }
 
-  __device__ __forceinline__ Row fetch(rowstream::RowRef r) const {
-    Row row;
-    row.own = group(r, x, fastOwn);
-    row.edge = make_uint4(0u, 0u, 0u, 0u);
-    if (lane == 0) row.edge = group(r, x - 4, fastEdge);
-    if (lane == rowstream::kLanes - 1) row.edge = group(r, x + 4, fastEdge);
-    return row;
+  // Each lane copies its own 4 pixels; the end lanes also the 4 beyond each end.
+  __device__ __forceinline__ void fetch(rowstream::RowRef r, int slot) const {
+    uint4* tile = sh.tile[slot];
+    group(r, x, fastOwn, &tile[lane + 1]);
+    if (lane == 0) group(r, x - 4, fastEdge, &tile[0]);
+    if (lane == rowstream::kLanes - 1) group(r, x + 4, fastEdge, &tile[kGroups - 1]);
   }
 
-  __device__ __forceinline__ void window(const Row& row, int t, unsigned (&w)[kW]) const {
-    uint4* tile = sh.tile[t & 1];  // tile[g] holds columns x_strip - 4 + 4g .. + 3
-    tile[lane + 1] = row.own;
-    if (lane == 0) tile[0] = row.edge;
-    if (lane == rowstream::kLanes - 1) tile[rowstream::kLanes + 1] = row.edge;
-    __syncwarp();
+  __device__ __forceinline__ void prime(rowstream::RowRef) const {}
+
+  __device__ __forceinline__ void window(rowstream::RowRef, rowstream::RowRef, int slot,
+                                         unsigned (&w)[kW]) const {
+    const uint4* tile = sh.tile[slot];
     const uint4 l = tile[lane];
+    const uint4 own = tile[lane + 1];
     const uint4 h = tile[lane + 2];
     const unsigned left[4] = {l.x, l.y, l.z, l.w};
     const unsigned right[4] = {h.x, h.y, h.z, h.w};
 #pragma unroll
     for (int k = 0; k < R; ++k) w[k] = left[4 - R + k];
-    w[R] = row.own.x, w[R + 1] = row.own.y, w[R + 2] = row.own.z, w[R + 3] = row.own.w;
+    w[R] = own.x, w[R + 1] = own.y, w[R + 2] = own.z, w[R + 3] = own.w;
 #pragma unroll
     for (int k = 0; k < R; ++k) w[R + 4 + k] = right[k];
   }
