@@ -87,7 +87,7 @@ __device__ __forceinline__ float4 toFloat4(unsigned word) {
 // nearest as in the reference, then one F2I.U8.FLOOR, which floors and saturates to
 // 0..255 (NaN cannot occur: validateFilter() refuses non-finite weights). Two issue
 // slots per channel; the conversion runs on the quarter-rate unit beside the FMA pipes,
-// and these kernels issue at most one conversion per 8 FMAs there.
+// and every kernel here issues at least 6 FMAs per rounded channel to keep it busy.
 __device__ __forceinline__ unsigned roundChannel(float acc) {
   unsigned r;
   asm("cvt.rmi.sat.u8.f32 %0, %1;" : "=r"(r) : "f"(__fadd_rn(acc, 0.5f)));
