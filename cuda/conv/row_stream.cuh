@@ -144,9 +144,9 @@ __device__ __forceinline__ void storeRow(const ImageIo& io, bool vecOk, unsigned
 // =====================================================================================
 // Source provides: a Shared type (the warp's ring of kStages row tiles), fetch(r, slot),
 // which issues the asynchronous copies of input row r into ring slot `slot`,
-// prime(first), called once before the walk, and window(r, next, slot, w), which
-// yields the words of columns x - R .. x + 3 + R of row r once its copies have landed
-// (`next` is the row after it).
+// prime(first), called once before the walk with its first row, and window(slot, next,
+// w), which yields the words of columns x - R .. x + 3 + R of the row in ring slot
+// `slot` once its copies have landed (`next` is the row after it).
 
 template <int R, ConvMath M, class Source, class Taps>
 __device__ __forceinline__ void walkStrip(const ImageIo& io, const Taps& taps, Source& src,
@@ -196,7 +196,7 @@ __device__ __forceinline__ void walkStrip(const ImageIo& io, const Taps& taps, S
       if (t + kStages - 1 < inRows) src.fetch(rowRef(io, y0 - R + t + kStages - 1), refill);
       commitCopies();
       unsigned w[kW];
-      src.window(rowRef(io, y0 - R + t), rowRef(io, y0 - R + t + 1), slot, w);
+      src.window(slot, rowRef(io, y0 - R + t + 1), w);
       slot = slot == kStages - 1 ? 0 : slot + 1;
 
       // A new output row starts with this input row (filter row 0).
@@ -346,7 +346,7 @@ struct CachedSource {
 
   __device__ __forceinline__ void prime(RowRef first) { loadHalo(first); }
 
-  __device__ __forceinline__ void window(RowRef, RowRef next, int slot, unsigned (&w)[kW]) {
+  __device__ __forceinline__ void window(int slot, RowRef next, unsigned (&w)[kW]) {
     const uint4 own = sh.tile[slot][lane];
 #pragma unroll
     for (int k = 0; k < R; ++k) w[k] = left[k], w[R + 4 + k] = right[k];

@@ -165,8 +165,7 @@ struct SharedRowSource {
 
   __device__ __forceinline__ void prime(rowstream::RowRef) const {}
 
-  __device__ __forceinline__ void window(rowstream::RowRef, rowstream::RowRef, int slot,
-                                         unsigned (&w)[kW]) const {
+  __device__ __forceinline__ void window(int slot, rowstream::RowRef, unsigned (&w)[kW]) const {
     const uint4* tile = sh.tile[slot];
     const uint4 l = tile[lane];
     const uint4 own = tile[lane + 1];
