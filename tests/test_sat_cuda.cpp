@@ -11,6 +11,7 @@
 #include "satdof/device_buffer.h"
 #include "satdof/reference/sat.h"
 #include "satdof/sat.h"
+#include "satdof/sat_format.h"
 #include "satdof/scan.h"
 
 namespace ref = satdof::reference;
@@ -21,20 +22,25 @@ namespace {
 
 enum class Source { Linear, Surface };
 
-// Runs the GPU SAT and returns it as four uint32 per pixel (poisoned before the run).
-std::vector<std::uint32_t> gpuSat(const ref::ImageRgba8& img, const satdof::ScanVariant& scan,
-                                  Source source) {
-  const satdof::SatShape shape{img.width, img.height};
+// Runs a GPU SAT algorithm and returns the table as four uint32 per pixel (poisoned
+// before the run).
+std::vector<std::uint32_t> gpuSat(const ref::ImageRgba8& img, const satdof::SatAlgorithm& algorithm,
+                                  const satdof::ScanVariant& scan, Source source) {
   const std::size_t pixels = std::size_t(img.width) * img.height;
   DeviceBuffer<uint4> out(pixels);
-  DeviceBuffer<unsigned char> scratch(satdof::satScratchBytes(shape, scan));
+  satdof::SatArgs args;
+  args.width = img.width;
+  args.height = img.height;
+  args.table = out.data();
+  args.scan = &scan;
+  DeviceBuffer<unsigned char> scratch(algorithm.scratchBytes(args));
   SATDOF_CUDA_CHECK(cudaMemset(out.data(), 0xAB, out.bytes()));
 
   if (source == Source::Linear) {
     DeviceBuffer<std::uint8_t> in(img.pixels.size());
     SATDOF_CUDA_CHECK(cudaMemcpy(in.data(), img.pixels.data(), in.bytes(), cudaMemcpyHostToDevice));
-    SATDOF_CUDA_CHECK(satdof::computeSatRgba8(in.data(), std::size_t(img.width) * 4, shape, out.data(),
-                                              scan, scratch.data(), scratch.size(), nullptr));
+    args.source = satdof::SatSource::linear(in.data(), std::size_t(img.width) * 4);
+    SATDOF_CUDA_CHECK(algorithm.launch(args, scratch.data(), scratch.size(), nullptr));
   } else {
     cudaArray_t array = nullptr;
     const cudaChannelFormatDesc desc = cudaCreateChannelDesc(8, 8, 8, 8, cudaChannelFormatKindUnsigned);
@@ -46,8 +52,8 @@ std::vector<std::uint32_t> gpuSat(const ref::ImageRgba8& img, const satdof::Scan
     res.res.array.array = array;
     cudaSurfaceObject_t surface = 0;
     SATDOF_CUDA_CHECK(cudaCreateSurfaceObject(&surface, &res));
-    const cudaError_t e = satdof::computeSatRgba8(surface, shape, out.data(), scan, scratch.data(),
-                                                  scratch.size(), nullptr);
+    args.source = satdof::SatSource::fromSurface(surface);
+    const cudaError_t e = algorithm.launch(args, scratch.data(), scratch.size(), nullptr);
     SATDOF_CUDA_CHECK(cudaDeviceSynchronize());
     cudaDestroySurfaceObject(surface);
     cudaFreeArray(array);
@@ -87,13 +93,13 @@ TEST_P(CudaSat, DefaultVariantMatchesReference) {
   auto rng = satdof::test::freshRng();
   const auto img = randomImage(c.width, c.height, rng);
   SCOPED_TRACE("linear source");
-  expectSatEqual(img, gpuSat(img, satdof::defaultScanVariant(), Source::Linear));
+  expectSatEqual(img, gpuSat(img, satdof::defaultSatAlgorithm(), satdof::defaultScanVariant(), Source::Linear));
   // A surface (what a mapped GL texture gives) exists only up to the device's limit.
   cudaDeviceProp prop{};
   SATDOF_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
   if (c.width <= prop.maxSurface2D[0] && c.height <= prop.maxSurface2D[1]) {
     SCOPED_TRACE("surface source");
-    expectSatEqual(img, gpuSat(img, satdof::defaultScanVariant(), Source::Surface));
+    expectSatEqual(img, gpuSat(img, satdof::defaultSatAlgorithm(), satdof::defaultScanVariant(), Source::Surface));
   }
 }
 
@@ -117,7 +123,7 @@ TEST_P(CudaSatEveryScan, DrivesTheSat) {
   for (SatCase c : {SatCase{1, 1}, SatCase{33, 31}, SatCase{1000, 3}, SatCase{517, 389}}) {
     SCOPED_TRACE(std::to_string(c.width) + "x" + std::to_string(c.height));
     const auto img = randomImage(c.width, c.height, rng);
-    expectSatEqual(img, gpuSat(img, *scan, Source::Linear));
+    expectSatEqual(img, gpuSat(img, satdof::defaultSatAlgorithm(), *scan, Source::Linear));
   }
 }
 
@@ -137,13 +143,24 @@ INSTANTIATE_TEST_SUITE_P(Variants, CudaSatEveryScan, ::testing::ValuesIn(scanNam
 
 TEST(CudaSatApi, EmptyImageIsANoOpAndBadScratchIsAnError) {
   SATDOF_SKIP_WITHOUT_DEVICE();
-  const auto& scan = satdof::defaultScanVariant();
-  EXPECT_EQ(satdof::satScratchBytes({0, 5}, scan), 0u);
-  EXPECT_EQ(satdof::computeSatRgba8(nullptr, 0, {0, 0}, nullptr, scan, nullptr, 0, nullptr), cudaSuccess);
-  DeviceBuffer<std::uint8_t> in(16 * 16 * 4);
-  DeviceBuffer<uint4> out(16 * 16);
-  EXPECT_EQ(satdof::computeSatRgba8(in.data(), 64, {16, 16}, out.data(), scan, nullptr, 0, nullptr),
-            cudaErrorInvalidValue);
+  for (const satdof::SatAlgorithm& algorithm : satdof::satAlgorithms()) {
+    SCOPED_TRACE(std::string(algorithm.name));
+    satdof::SatArgs empty;
+    empty.width = 0;
+    empty.height = 5;
+    EXPECT_EQ(algorithm.scratchBytes(empty), 0u);
+    empty.height = 0;
+    EXPECT_EQ(algorithm.launch(empty, nullptr, 0, nullptr), cudaSuccess);
+    DeviceBuffer<std::uint8_t> in(16 * 16 * 4);
+    DeviceBuffer<uint4> out(16 * 16);
+    satdof::SatArgs args;
+    args.source = satdof::SatSource::linear(in.data(), 64);
+    args.width = args.height = 16;
+    args.table = out.data();
+    if (algorithm.scratchBytes(args) > 0) {
+      EXPECT_EQ(algorithm.launch(args, nullptr, 0, nullptr), cudaErrorInvalidValue);
+    }
+  }
 }
 
 }  // namespace

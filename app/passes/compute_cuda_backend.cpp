@@ -46,7 +46,7 @@ class CudaComputeBackend final : public ComputeBackend {
     input_.resize(pixels);
     outA_.resize(pixels);
     outB_.resize(pixels);
-    satScratch_.resize(satScratchBytes({extent_.width, extent_.height}, *scan_));
+    satScratch_.resize(defaultSatAlgorithm().scratchBytes(satArgs()));
   }
 
   void detach() override {
@@ -69,11 +69,12 @@ class CudaComputeBackend final : public ComputeBackend {
     {
       interop::MapScope mapped({scene_.get(), filtered_.get(), compare_.get(), sat_.get()}, s);
       mark(1);
-      const SatShape shape{extent_.width, extent_.height};
+      SatArgs satIn = satArgs();
       const std::size_t rowBytes = std::size_t(extent_.width) * sizeof(uchar4);
       std::size_t satBytes = 0;
       auto* sat = static_cast<uint4*>(mapped.pointer(3, &satBytes));
-      if (satBytes < std::size_t(shape.width) * shape.height * sizeof(uint4))
+      satIn.table = sat;
+      if (satBytes < satTableBytes(satIn.format, satIn.width, satIn.height))
         throw std::runtime_error("SAT buffer smaller than the image");
       if (a) {
         SATDOF_CUDA_CHECK(cudaMemcpy2DFromArrayAsync(input_.data(), rowBytes, mapped.array(0), 0, 0,
@@ -90,13 +91,13 @@ class CudaComputeBackend final : public ComputeBackend {
           SATDOF_CUDA_CHECK(cudaMemcpy2DToArrayAsync(mapped.array(2), 0, 0, outB_.data(), rowBytes,
                                                      rowBytes, extent_.height, cudaMemcpyDeviceToDevice, s));
         mark(6);
-        SATDOF_CUDA_CHECK(computeSatRgba8(reinterpret_cast<const std::uint8_t*>(outA_.data()), rowBytes,
-                                          shape, sat, *scan_, satScratch_.data(), satScratch_.size(), s));
+        satIn.source = SatSource::linear(outA_.data(), rowBytes);
+        SATDOF_CUDA_CHECK(defaultSatAlgorithm().launch(satIn, satScratch_.data(), satScratch_.size(), s));
       } else {
         for (int i = 2; i <= 6; ++i) mark(i);
         const interop::SurfaceObject surface = interop::createSurface(mapped.array(0));
-        SATDOF_CUDA_CHECK(computeSatRgba8(surface.get(), shape, sat, *scan_, satScratch_.data(),
-                                          satScratch_.size(), s));
+        satIn.source = SatSource::fromSurface(surface.get());
+        SATDOF_CUDA_CHECK(defaultSatAlgorithm().launch(satIn, satScratch_.data(), satScratch_.size(), s));
       }
       mark(7);
       mapped.unmap();
@@ -139,7 +140,7 @@ class CudaComputeBackend final : public ComputeBackend {
     if (!v) return false;
     SATDOF_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));  // scratch may be in use
     scan_ = v;
-    satScratch_.resize(satScratchBytes({extent_.width, extent_.height}, *scan_));
+    satScratch_.resize(defaultSatAlgorithm().scratchBytes(satArgs()));
     return true;
   }
 
@@ -154,6 +155,14 @@ class CudaComputeBackend final : public ComputeBackend {
     float mapMs, satMs, filterAMs, filterBMs;
     std::string_view scan, filterA, filterB;
   };
+
+  SatArgs satArgs() const {
+    SatArgs args;
+    args.width = extent_.width;
+    args.height = extent_.height;
+    args.scan = scan_;
+    return args;
+  }
 
   static const ConvVariant* convVariant(const std::string& name) {
     if (name.empty()) return &defaultConvVariant();

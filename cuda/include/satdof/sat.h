@@ -1,41 +1,73 @@
-// satdof/sat.h — summed-area table of an RGBA8 image on the GPU.
+// satdof/sat.h — the registry of summed-area-table algorithms on the GPU.
 //
-// Output layout (shared with the CPU reference and the DoF shader's SSBO): one uint4 per
-// pixel, row-major, tightly packed; out[y * width + x].c = sum of channel c over all
-// pixels (x', y') with x' <= x and y' <= y, modulo 2^32. Box sums computed from it with
-// the four-term difference are exact while the box sum itself stays below 2^32.
+// Every algorithm reads an RGBA8 image (linear memory, or a CUDA array such as a mapped
+// GL texture through a surface object) and writes the table in a named format
+// (satdof/sat_format.h: the layout, its size and its shader include live there alone).
+// The UI's SAT combo, `--sat`, the tests and `satdof bench sat` iterate satAlgorithms(),
+// so an algorithm added to cuda/sat/registry.cpp shows up everywhere.
 //
-// Algorithm (GPU Gems 3, 39.3.2): unpack into four planar channels, scan every row with
-// the chosen scan variant (a batch of 4*height rows), transpose, scan every row again
-// (4*width rows), transpose back while interleaving into uint4. Both scan passes go
-// through the variant's batched entry point, so every registered variant drives the SAT.
+// Contract shared by all algorithms:
+//   * any width, height >= 0; an empty image is a no-op returning success;
+//   * the table holds satTableBytes(format, width, height) bytes; every byte is written;
+//   * scratch is owned by the caller: at least scratchBytes(args) bytes, 256-byte
+//     aligned; an algorithm never allocates in launch() and sizes scratch from the shape,
+//     the format and the scan variant only (not from the pointers);
+//   * an algorithm that scans rows uses args.scan (nullptr: defaultScanVariant()); the
+//     others ignore it (usesScan says which);
+//   * launch() is asynchronous on `stream` and checks every launch it makes.
 #pragma once
 
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
 
+#include "satdof/sat_format.h"
 #include "satdof/scan.h"
 
 namespace satdof {
 
-struct SatShape {
-  int width = 0;
-  int height = 0;
+// The RGBA8 image a table is built from.
+struct SatSource {
+  const std::uint8_t* rgba = nullptr;  // linear memory, rows pitchBytes apart ...
+  std::size_t pitchBytes = 0;
+  cudaSurfaceObject_t surface = 0;     // ... or a CUDA array (when rgba is null)
+
+  static SatSource linear(const void* rgba, std::size_t pitchBytes) {
+    return {static_cast<const std::uint8_t*>(rgba), pitchBytes, 0};
+  }
+  static SatSource fromSurface(cudaSurfaceObject_t s) { return {nullptr, 0, s}; }
+  bool isSurface() const { return rgba == nullptr; }
 };
 
-// Device scratch the SAT needs for this shape and variant (planes + scan scratch).
-std::size_t satScratchBytes(SatShape shape, const ScanVariant& scan);
+struct SatArgs {
+  SatSource source;
+  int width = 0;
+  int height = 0;
+  SatFormat format = SatFormat::Uint32;
+  void* table = nullptr;               // satTableBytes(format, width, height) bytes
+  const ScanVariant* scan = nullptr;   // for algorithms that scan rows; null: the default
+};
 
-// Source is a linear RGBA8 image (pitch in bytes).
-cudaError_t computeSatRgba8(const std::uint8_t* rgba, std::size_t pitchBytes, SatShape shape,
-                            uint4* out, const ScanVariant& scan, void* scratch,
-                            std::size_t scratchBytes, cudaStream_t stream);
+struct SatAlgorithm {
+  std::string_view name;         // stable identifier: --sat, UI, bench, tests
+  std::string_view description;  // one line for the UI and --help
+  bool usesScan;                 // true: args.scan drives its row scans
+  // Why this algorithm cannot build `format` (nullopt: it can).
+  std::optional<std::string> (*whyNot)(SatFormat format);
+  std::size_t (*scratchBytes)(const SatArgs& args);
+  cudaError_t (*launch)(const SatArgs& args, void* scratch, std::size_t scratchBytes,
+                        cudaStream_t stream);
+};
 
-// Source is a CUDA array (e.g. a mapped GL texture) read through a surface object.
-cudaError_t computeSatRgba8(cudaSurfaceObject_t rgba, SatShape shape, uint4* out,
-                            const ScanVariant& scan, void* scratch, std::size_t scratchBytes,
-                            cudaStream_t stream);
+// All algorithms, in teaching order (the chapter's first).
+std::span<const SatAlgorithm> satAlgorithms();
+const SatAlgorithm* findSatAlgorithm(std::string_view name);  // nullptr when unknown
+// The algorithm the app uses unless the user picks another.
+const SatAlgorithm& defaultSatAlgorithm();
 
 }  // namespace satdof

@@ -1,4 +1,5 @@
-// cuda/sat/sat.cu — summed-area table of an RGBA8 image (GPU Gems 3, 39.3.2).
+// cuda/sat/rows_transpose_rows.cu — the SAT algorithm `rows-transpose-rows`: the chapter's
+// method (GPU Gems 3, 39.3.2), kept faithfully because it is the lesson.
 //
 //   source RGBA8 --unpack--> 4 planes [c][y][x] --scan rows--> --transpose--> [c][x][y]
 //     --scan rows--> --pack (transpose + interleave)--> uint4 SAT [y][x]
@@ -11,28 +12,14 @@
 #include <cstdint>
 
 #include "satdof/cuda_check.h"
-#include "satdof/sat.h"
+#include "sat/algorithms.h"
+#include "sat/sat_source.cuh"
 
-namespace satdof {
+namespace satdof::detail {
 namespace {
 
 constexpr int kTile = 32;      // transpose tile edge
 constexpr int kTileRows = 8;   // rows of the tile each thread block row walks
-
-struct LinearSource {
-  const std::uint8_t* base;
-  std::size_t pitchBytes;
-  __device__ uchar4 read(int x, int y) const {
-    return *reinterpret_cast<const uchar4*>(base + y * pitchBytes + std::size_t(x) * 4);
-  }
-};
-
-struct SurfaceSource {
-  cudaSurfaceObject_t surface;
-  __device__ uchar4 read(int x, int y) const {
-    return surf2Dread<uchar4>(surface, x * int(sizeof(uchar4)), y);
-  }
-};
 
 // ---------------------------------------------------------------------------------------
 // Phase 1: unpack RGBA8 into four uint32 planes (plane c at planes + c * width * height).
@@ -125,12 +112,14 @@ std::size_t scanScratchBytes(SatShape s, const ScanVariant& scan) {
   return alignUp(rows > cols ? rows : cols);
 }
 
+std::size_t planesAndScanBytes(SatShape s, const ScanVariant& scan) {
+  return 2 * planesBytes(s) + scanScratchBytes(s, scan);
+}
+
 template <class Source>
 cudaError_t computeSat(Source src, SatShape s, uint4* out, const ScanVariant& scan, void* scratch,
                        std::size_t scratchBytes, cudaStream_t stream) {
-  if (s.width < 0 || s.height < 0) return cudaErrorInvalidValue;
-  if (s.width == 0 || s.height == 0) return cudaSuccess;
-  if (scratchBytes < satScratchBytes(s, scan) || !out || !scratch) return cudaErrorInvalidValue;
+  if (scratchBytes < planesAndScanBytes(s, scan) || !out || !scratch) return cudaErrorInvalidValue;
 
   auto* bytes = static_cast<unsigned char*>(scratch);
   const SatScratch ws{reinterpret_cast<std::uint32_t*>(bytes),
@@ -158,22 +147,25 @@ cudaError_t computeSat(Source src, SatShape s, uint4* out, const ScanVariant& sc
 
 }  // namespace
 
-std::size_t satScratchBytes(SatShape shape, const ScanVariant& scan) {
+std::size_t rowsTransposeRowsScratchBytes(const SatArgs& args) {
+  const SatShape shape{args.width, args.height};
   if (shape.width <= 0 || shape.height <= 0) return 0;
-  return 2 * planesBytes(shape) + scanScratchBytes(shape, scan);
+  return planesAndScanBytes(shape, scanOf(args));
 }
 
-cudaError_t computeSatRgba8(const std::uint8_t* rgba, std::size_t pitchBytes, SatShape shape,
-                            uint4* out, const ScanVariant& scan, void* scratch,
-                            std::size_t scratchBytes, cudaStream_t stream) {
-  if (!rgba && shape.width > 0 && shape.height > 0) return cudaErrorInvalidValue;
-  return computeSat(LinearSource{rgba, pitchBytes}, shape, out, scan, scratch, scratchBytes, stream);
+cudaError_t rowsTransposeRowsLaunch(const SatArgs& args, void* scratch, std::size_t scratchBytes,
+                                    cudaStream_t stream) {
+  if (args.width < 0 || args.height < 0) return cudaErrorInvalidValue;
+  if (args.width == 0 || args.height == 0) return cudaSuccess;
+  if (args.format != SatFormat::Uint32) return cudaErrorInvalidValue;
+  const SatShape shape{args.width, args.height};
+  auto* out = static_cast<uint4*>(args.table);
+  const ScanVariant& scan = scanOf(args);
+  if (args.source.isSurface())
+    return computeSat(SurfaceSource{args.source.surface}, shape, out, scan, scratch, scratchBytes, stream);
+  if (!args.source.rgba) return cudaErrorInvalidValue;
+  return computeSat(LinearSource{args.source.rgba, args.source.pitchBytes}, shape, out, scan, scratch,
+                    scratchBytes, stream);
 }
 
-cudaError_t computeSatRgba8(cudaSurfaceObject_t rgba, SatShape shape, uint4* out,
-                            const ScanVariant& scan, void* scratch, std::size_t scratchBytes,
-                            cudaStream_t stream) {
-  return computeSat(SurfaceSource{rgba}, shape, out, scan, scratch, scratchBytes, stream);
-}
-
-}  // namespace satdof
+}  // namespace satdof::detail

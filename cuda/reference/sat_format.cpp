@@ -1,0 +1,38 @@
+// The SAT format table (see satdof/sat_format.h).
+#include "satdof/sat_format.h"
+
+#include <array>
+#include <stdexcept>
+
+namespace satdof {
+namespace {
+
+constexpr std::array kFormats{
+    SatFormatInfo{SatFormat::Uint32, "uint32",
+                  "4 x uint32 per pixel, sums wrap modulo 2^32: exact box sums for 8-bit input",
+                  16, 0, "sat_uint32.glsl", true},
+};
+
+}  // namespace
+
+std::span<const SatFormatInfo> satFormats() { return kFormats; }
+
+const SatFormatInfo* findSatFormat(std::string_view name) {
+  for (const SatFormatInfo& f : kFormats)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+const SatFormatInfo& satFormatInfo(SatFormat format) {
+  for (const SatFormatInfo& f : kFormats)
+    if (f.id == format) return f;
+  throw std::invalid_argument("unknown SAT format");
+}
+
+std::size_t satTableBytes(SatFormat format, int width, int height) {
+  if (width <= 0 || height <= 0) return 0;
+  const SatFormatInfo& f = satFormatInfo(format);
+  return std::size_t(width) * std::size_t(height) * f.bytesPerPixel + f.trailerBytes;
+}
+
+}  // namespace satdof
