@@ -1,12 +1,12 @@
 // shaders/dof.frag — depth of field from a summed-area table: four reads per pixel.
 //
 // Mirrors satdof::reference::cocRadius / depthOfField (cuda/reference/dof.cpp); the GL
-// test holds the two together. The SAT is uint32 per channel with wrap-around, so the
-// four-term box sum is exact for any box (GLSL uint arithmetic wraps modulo 2^32).
+// test holds the two together. How the table is read (its format) comes from the
+// include: the loader maps "sat_format.glsl" to the chosen format's file.
 #version 450 core
 
-// One uvec4 per pixel, row-major, S(x, y) = sum over x' <= x, y' <= y.
-layout(std430, binding = 0) readonly buffer SummedAreaTable { uvec4 sat[]; };
+#include "sat_format.glsl"
+
 layout(binding = 0) uniform sampler2D uDistance;  // linear view depth (scene units)
 
 layout(location = 0) uniform float uFocalDistance;  // sharp at this distance
@@ -16,11 +16,6 @@ layout(location = 3) uniform ivec2 uSize;           // image size in pixels
 layout(location = 4) uniform int uShowCoc;          // 1: visualise the radius instead
 
 layout(location = 0) out vec4 outColour;
-
-uvec4 satAt(int x, int y) {
-  if (x < 0 || y < 0) return uvec4(0u);
-  return sat[y * uSize.x + x];
-}
 
 int cocRadius(float distance) {
   float range = max(uFocalRange, 1e-4);
@@ -39,8 +34,7 @@ void main() {
   // The box [p - r, p + r], clipped to the image, divided by the clipped area.
   ivec2 lo = max(p - r, ivec2(0));
   ivec2 hi = min(p + r, uSize - 1);
-  uvec4 sum = satAt(hi.x, hi.y) - satAt(lo.x - 1, hi.y) - satAt(hi.x, lo.y - 1) +
-              satAt(lo.x - 1, lo.y - 1);
+  vec4 sum = satBoxSum(lo, hi, uSize.x);
   float area = float((hi.x - lo.x + 1) * (hi.y - lo.y + 1));
   outColour = vec4(vec3(sum.rgb) / (area * 255.0), 1.0);  // the final image is opaque
 }

@@ -22,7 +22,7 @@ std::string readFile(const std::filesystem::path& path) {
 // Expands #include lines. Each piece is preceded by "#line N FILEINDEX" so that driver
 // messages carry (file index, line); `files` maps the index back to a name.
 std::string preprocess(const std::filesystem::path& dir, const std::string& file,
-                       std::vector<std::string>& files) {
+                       std::vector<std::string>& files, const IncludeAliases& aliases) {
   const int index = int(files.size());
   files.push_back(file);
   std::istringstream in(readFile(dir / file));
@@ -35,7 +35,8 @@ std::string preprocess(const std::filesystem::path& dir, const std::string& file
     ++lineNo;
     std::smatch m;
     if (std::regex_match(line, m, includeLine)) {
-      out << preprocess(dir, m[1].str(), files);
+      const auto alias = aliases.find(m[1].str());
+      out << preprocess(dir, alias == aliases.end() ? m[1].str() : alias->second, files, aliases);
       out << "#line " << lineNo + 1 << " " << index << "\n";
     } else {
       out << line << "\n";
@@ -67,12 +68,13 @@ std::string decorateLog(const std::string& log, const std::vector<std::string>& 
 
 }  // namespace
 
-Program loadProgram(const std::filesystem::path& dir, const std::vector<ShaderStage>& stages) {
+Program loadProgram(const std::filesystem::path& dir, const std::vector<ShaderStage>& stages,
+                    const IncludeAliases& aliases) {
   Program program(glCreateProgram());
   std::vector<Shader> shaders;
   for (const ShaderStage& stage : stages) {
     std::vector<std::string> files;
-    const std::string source = preprocess(dir, stage.file, files);
+    const std::string source = preprocess(dir, stage.file, files, aliases);
     Shader shader(glCreateShader(stage.type));
     const char* text = source.c_str();
     glShaderSource(shader.get(), 1, &text, nullptr);

@@ -1,11 +1,14 @@
 // app/gl/program.h — GLSL program loading from shaders/ with readable errors.
 //
-// Shader files may `#include "file.glsl"` (resolved in the same folder, one level). A
+// Shader files may `#include "file.glsl"` (resolved in the same folder, one level; an
+// alias maps an included name to another file, e.g. "sat_format.glsl" to the chosen SAT
+// format's reader). A
 // compile error is rethrown as "shaders/dof.frag:42: <driver message>" so the file and
 // line point at the source the user edits.
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -18,8 +21,12 @@ struct ShaderStage {
   std::string file;  // relative to the shader folder
 };
 
+// Included name -> file actually read.
+using IncludeAliases = std::map<std::string, std::string>;
+
 // Throws std::runtime_error with file:line messages on any failure.
-Program loadProgram(const std::filesystem::path& shaderDir, const std::vector<ShaderStage>& stages);
+Program loadProgram(const std::filesystem::path& shaderDir, const std::vector<ShaderStage>& stages,
+                    const IncludeAliases& aliases = {});
 
 // The folder that holds the shaders: next to the executable, else the source tree's.
 std::filesystem::path findShaderDir();

@@ -10,14 +10,15 @@ namespace satdof {
 namespace {
 const std::vector<gl::ShaderStage> kDofPassStages = {{GL_VERTEX_SHADER, "fullscreen.vert"},
                                                    {GL_FRAGMENT_SHADER, "dof.frag"}};
+const gl::IncludeAliases kSatFormat = {{"sat_format.glsl", "sat_uint32.glsl"}};
 }  // namespace
 
 DofPass::DofPass(const std::filesystem::path& shaderDir)
-    : program_(gl::loadProgram(shaderDir, kDofPassStages)),
+    : program_(gl::loadProgram(shaderDir, kDofPassStages, kSatFormat)),
       empty_(gl::createVertexArray()) {}
 
 void DofPass::reloadShaders(const std::filesystem::path& shaderDir) {
-  program_ = gl::loadProgram(shaderDir, kDofPassStages);
+  program_ = gl::loadProgram(shaderDir, kDofPassStages, kSatFormat);
 }
 
 void DofPass::resize(Extent extent) {
