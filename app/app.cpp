@@ -18,6 +18,11 @@
 
 namespace satdof {
 
+namespace {
+// The host's time from one frame's start to the next: the one section no stage opens.
+const std::string kFrameSection = "frame";
+}  // namespace
+
 App::App(const Options& options) : options_(options) {
   const bool headless = options_.headless || !displayAvailable();
   if (!options_.headless && headless)
@@ -38,24 +43,38 @@ App::App(const Options& options) : options_(options) {
 
   filter_ = options_.filter;
   view_ = options_.view;
-  BackendChoice choice = chooseComputeBackend(options_.backend, *context_, options_.scanVariant);
+  BackendChoice choice = chooseComputeBackend(options_.backend, *context_, options_.selections);
   backendReason_ = choice.reason;
   std::printf("satdof: %s\n", backendReason_.c_str());
-  if (!choice.backend->scanVariant().empty())
-    std::printf("satdof: scan variant %s\n", choice.backend->scanVariant().c_str());
+  ComputeBackend& backend = *choice.backend;
+  for (const BackendOption& o : backend.options()) {
+    if (o.key == "scan" || options_.verbose)  // the scan variant is the lesson: always said
+      std::printf("satdof: %s %s\n", o.label.c_str(), backend.selected(o.key).c_str());
+  }
+  for (const auto& [key, name] : options_.selections) {
+    bool offered = false;
+    for (const BackendOption& o : backend.options()) offered = offered || o.key == key;
+    if (!offered)
+      std::printf("satdof: --%s does not apply to the %s backend: ignored\n", key.c_str(),
+                  std::string(backend.name()).c_str());
+  }
 
   shaderDir_ = gl::findShaderDir();
   scenePass_ = std::make_unique<ScenePass>(shaderDir_, scene_);
   computePass_ = std::make_unique<ComputePass>(std::move(choice.backend));
   if (auto why = computePass_->check(filter_)) throw UsageError(*why);
-  dofPass_ = std::make_unique<DofPass>(shaderDir_);
+  const DofEntry* dof = options_.dof.empty() ? &defaultDofImplementation() : findDofImplementation(options_.dof);
+  if (!dof) throw UsageError("no depth-of-field implementation '" + options_.dof + "'");
+  if (auto why = dof->whyNot(computePass_->backend())) throw UsageError("--dof " + options_.dof + ": " + *why);
+  setDof(*dof);
   viewPass_ = std::make_unique<ViewPass>(shaderDir_);
-  scanVariants_ = computePass_->backend().scanVariants();
+  backendOptions_ = computePass_->backend().options();
   filterImplementations_ = computePass_->backend().filterImplementations();
-  timer_ = std::make_unique<GlStageTimer>();
+  profiler_ = std::make_unique<Profiler>();
   if (!headless) ui_ = std::make_unique<Ui>(context_->window());
 
-  resize(headless ? options_.size : context_->framebufferExtent());
+  const SatFormat format = options_.satFormat.empty() ? defaultSatFormat().id : findSatFormat(options_.satFormat)->id;
+  reallocate(headless ? options_.size : context_->framebufferExtent(), format);
 }
 
 App::~App() {
@@ -63,22 +82,48 @@ App::~App() {
   if (computePass_) computePass_->backend().detach();
 }
 
+void App::setDof(const DofEntry& entry) {
+  dofImpl_ = entry.create(shaderDir_, computePass_->backend());
+  dofEntry_ = &entry;
+  if (!extent_.empty()) dofImpl_->attach(targets_.targets());
+}
+
 void App::resize(Extent extent) {
   if (extent.empty() || extent == extent_) return;
-  ComputePass::checkExtent(extent);  // before anything is allocated
+  reallocate(extent, targets_.targets().satFormat);
+}
+
+void App::reallocate(Extent extent, SatFormat format) {
+  if (extent.empty()) return;
+  FrameTargets::checkExtent(extent, format);  // before anything is freed or allocated
   if (extent_.width > 0) glFinish();
-  computePass_->backend().detach();  // unregister before the scene pass frees its textures
+  computePass_->backend().detach();  // unregister before the targets are freed
   extent_ = extent;
-  scenePass_->resize(extent);
-  computePass_->resize(extent, scenePass_->colourTexture());
-  dofPass_->resize(extent);
+  targets_.allocate(extent, format);
+  const Targets& t = targets_.targets();
+  scenePass_->attach(t);
+  computePass_->backend().attach(t);
+  dofImpl_->attach(t);
   viewPass_->resize(extent);
+}
+
+void App::applyChoices(const std::string& dof, const BackendSelections& selections) {
+  if (dof != dofEntry_->name) {
+    if (const DofEntry* e = findDofImplementation(dof); e && !e->whyNot(computePass_->backend())) {
+      glFinish();
+      setDof(*e);
+    }
+  }
+  for (const auto& [key, name] : selections)
+    if (name != computePass_->backend().selected(key)) {
+      if (auto why = computePass_->backend().select(key, name)) std::fprintf(stderr, "satdof: %s\n", why->c_str());
+    }
 }
 
 void App::reloadShaders() {
   try {
     scenePass_->reloadShaders(shaderDir_);
-    dofPass_->reloadShaders(shaderDir_);
+    dofImpl_->reloadShaders(shaderDir_);
     viewPass_->reloadShaders(shaderDir_);
     shaderError_.clear();
     std::printf("satdof: shaders reloaded from %s\n", shaderDir_.c_str());
@@ -89,26 +134,23 @@ void App::reloadShaders() {
 }
 
 void App::renderFrame() {
-  timer_->begin(Stage::Scene);
-  scenePass_->run(scene_);
-  timer_->end(Stage::Scene);
+  scenePass_->run(scene_, *profiler_);
   // With --isolate-stages nothing overlaps: the map does not wait for the scene, and so
   // the map/unmap time is the interop cost alone. Normal frames let the stages overlap.
   if (options_.isolateStages) glFinish();
 
-  computePass_->run(filter_);
+  computePass_->run(filter_, *profiler_);
   if (options_.isolateStages) glFinish();
 
-  timer_->begin(Stage::Dof);
-  dofPass_->run(scenePass_->depthTexture(), computePass_->satBuffer(), dof_);
-  timer_->end(Stage::Dof);
+  dofImpl_->run(dof_, *profiler_);
 
+  const Targets& t = targets_.targets();
   if (view_.mode != ViewMode::Final)
-    viewPass_->run(view_, computePass_->filteredImage(), computePass_->compareImage());
+    viewPass_->run(view_, computePass_->filteredImage(t), computePass_->compareImage(t));
 }
 
 GLuint App::shownFramebuffer() const {
-  return view_.mode == ViewMode::Final ? dofPass_->framebuffer() : viewPass_->framebuffer();
+  return view_.mode == ViewMode::Final ? targets_.targets().dofFramebuffer : viewPass_->framebuffer();
 }
 
 void App::handleInput() {
@@ -148,8 +190,10 @@ void App::presentWindow() {
   state.dof = &dof_;
   state.backendReason = backendReason_;
   state.glRenderer = context_->renderer;
-  state.scanVariants = scanVariants_;
-  state.scanVariant = computePass_->backend().scanVariant();
+  state.backend = &computePass_->backend();
+  state.backendOptions = backendOptions_;
+  for (const BackendOption& o : backendOptions_) state.selections[o.key] = computePass_->backend().selected(o.key);
+  state.dofImplementation = std::string(dofEntry_->name);
   state.filter = &filter_;
   state.view = &view_;
   state.filterImplementations = filterImplementations_;
@@ -164,8 +208,7 @@ void App::presentWindow() {
   ui_->draw(state);
   ui_->endFrame();
   if (state.reloadShaders) reloadShaders();
-  if (state.scanVariant != computePass_->backend().scanVariant())
-    computePass_->backend().setScanVariant(state.scanVariant);  // applies from the next frame
+  applyChoices(state.dofImplementation, state.selections);  // from the next frame
 }
 
 void App::saveHeadlessFrame(int index) {
@@ -206,27 +249,27 @@ int App::run() {
       }
       context_->swapBuffers();
     }
-    timer_->endFrame(history_);
-    computePass_->backend().collectTimes(history_, false);
+    profiler_->endFrame(history_);
     const auto now = std::chrono::steady_clock::now();
-    if (frame > 0) history_.add(Stage::Frame, std::chrono::duration<float, std::milli>(now - last).count());
+    if (frame > 0) history_.add(kFrameSection, std::chrono::duration<float, std::milli>(now - last).count());
     last = now;
   }
-  timer_->drain(history_);
-  computePass_->backend().collectTimes(history_, true);
+  profiler_->drain(history_);
   viewPass_->drain();
   printSummary();
   return kExitOk;
 }
 
 void App::printSummary() const {
-  std::printf("satdof: %dx%d, backend %s, median per-stage times over the frames rendered:\n",
+  std::printf("satdof: %dx%d, backend %s, median per-section times over the frames rendered:\n",
               extent_.width, extent_.height, std::string(computePass_->backend().name()).c_str());
-  for (Stage s : {Stage::Scene, Stage::Filter, Stage::MapUnmap, Stage::Sat, Stage::Dof, Stage::Frame}) {
-    if (const auto ms = history_.median(s))
-      std::printf("  %-10s %8.3f ms  (%zu samples)\n", std::string(stageName(s)).c_str(), *ms,
-                  history_.count(s));
-  }
+  auto line = [&](const std::string& name) {
+    if (const auto ms = history_.median(name))
+      std::printf("  %-10s %8.3f ms  (%zu samples)\n", name.c_str(), *ms, history_.count(name));
+  };
+  for (const std::string& name : history_.names())
+    if (name != kFrameSection) line(name);
+  line(kFrameSection);
   if (!computePass_->filterProblem().empty())
     std::printf("satdof: filter not applied: %s\n", computePass_->filterProblem().c_str());
   if (view_.mode == ViewMode::Difference && viewPass_->maxDifference())

@@ -1,6 +1,8 @@
-// app/app.h — the application: owns the GL context, the passes and the UI, and runs
-// frames:  scene (GL) -> filter + SAT (CUDA interop or CPU) -> depth of field (GL)
-//          -> view (comparisons) -> present.
+// app/app.h — the application: owns the GL context, the frame's targets, the stages and
+// the UI, and runs frames:
+//   scene (GL) -> filter + SAT (a compute backend) -> depth of field (a DoF entry)
+//   -> view (comparisons) -> present.
+// Each stage opens named profiler sections; the panel and the summary list what ran.
 //
 // Window mode presents to a GLFW window with ImGui panels; headless mode (EGL) writes
 // each frame as a PNG and prints per-stage times at the end.
@@ -13,11 +15,12 @@
 
 #include "cli.h"
 #include "context/context.h"
-#include "passes/dof_pass.h"
+#include "dof/dof_implementation.h"
+#include "frame/frame_targets.h"
 #include "passes/compute_pass.h"
 #include "passes/scene_pass.h"
 #include "passes/view_pass.h"
-#include "profiling/stage_times.h"
+#include "profiling/profiler.h"
 #include "scene/scene.h"
 
 namespace satdof {
@@ -33,11 +36,16 @@ class App {
 
  private:
   void resize(Extent extent);
+  // (Re)allocates the targets and re-attaches every stage to them (re-registration).
+  void reallocate(Extent extent, SatFormat format);
+  // Applies the panel's choices of DoF implementation and backend options.
+  void applyChoices(const std::string& dof, const BackendSelections& selections);
   void renderFrame();
   void presentWindow();
   void saveHeadlessFrame(int index);
   void handleInput();
   GLuint shownFramebuffer() const;  // the DoF output or the comparison view
+  void setDof(const DofEntry& entry);
   void printSummary() const;
   void reloadShaders();  // F5 or the panel's button; keeps the old programs on failure
 
@@ -52,14 +60,16 @@ class App {
   std::filesystem::path shaderDir_;
   std::string shaderError_;  // the last reload's error, shown in the panel
   // The backend's choices, fixed for its lifetime: listed once, not every frame.
-  std::vector<std::string> scanVariants_;
+  std::vector<BackendOption> backendOptions_;
   std::vector<FilterImplementation> filterImplementations_;
+  FrameTargets targets_;
   std::unique_ptr<ScenePass> scenePass_;
   std::unique_ptr<ComputePass> computePass_;
-  std::unique_ptr<DofPass> dofPass_;
+  const DofEntry* dofEntry_ = nullptr;
+  std::unique_ptr<DofImplementation> dofImpl_;
   std::unique_ptr<ViewPass> viewPass_;
-  std::unique_ptr<GlStageTimer> timer_;
-  StageHistory history_;
+  std::unique_ptr<Profiler> profiler_;
+  ProfileHistory history_;
   std::unique_ptr<Ui> ui_;
   double lastCursorX_ = 0, lastCursorY_ = 0;
   bool draggingDivider_ = false;

@@ -4,12 +4,12 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <map>
 #include <regex>
 #include <sstream>
 
-#if SATDOF_HAVE_CUDA
-#include "satdof/scan.h"
-#endif
+#include "dof/dof_implementation.h"
+#include "satdof/sat_format.h"
 
 namespace satdof {
 namespace {
@@ -26,12 +26,63 @@ std::string parseExtent(const std::string& text, Extent& out) {
   return {};
 }
 
-std::vector<std::string> scanVariantNames() {
-  std::vector<std::string> names;
-#if SATDOF_HAVE_CUDA
-  for (const ScanVariant& v : scanVariants()) names.emplace_back(v.name);
-#endif
-  return names;
+// "Label [default]:" then one line per entry with its description, for --help.
+template <class Range, class Name, class Description>
+std::string listing(const std::string& label, const std::string& fallback, const Range& entries, Name name,
+                    Description description) {
+  std::string text = label + " [" + fallback + "]:";
+  for (const auto& e : entries) text += "\n  " + std::string(name(e)) + ": " + std::string(description(e));
+  return text;
+}
+
+// Every option any backend offers (--scan, --sat, ...), merged over the backends.
+struct OfferedOption {
+  std::string label;
+  std::vector<Choice> choices;
+  std::string defaultChoice;
+  std::vector<std::string> backends;  // which backends offer it
+};
+
+std::map<std::string, OfferedOption> offeredOptions() {
+  std::map<std::string, OfferedOption> all;
+  for (const ComputeBackendInfo& b : computeBackends())
+    for (const BackendOption& o : b.options()) {
+      auto [it, fresh] = all.try_emplace(o.key, OfferedOption{o.label, {}, o.defaultChoice, {}});
+      it->second.backends.emplace_back(b.name);
+      for (const Choice& c : o.choices) {
+        bool known = false;
+        for (const Choice& k : it->second.choices) known = known || k.name == c.name;
+        if (!known) it->second.choices.push_back(c);
+      }
+    }
+  return all;
+}
+
+std::string joinNames(const std::vector<Choice>& choices) {
+  std::string s;
+  for (const Choice& c : choices) s += (s.empty() ? "" : ", ") + c.name;
+  return s;
+}
+
+// --key NAME must name an entry of the backend that will run it (or of some backend with
+// --backend auto, checked again once the backend is chosen).
+void checkSelection(const std::string& key, const std::string& name, const std::string& backend) {
+  const std::string flag = "--" + key;
+  if (backend == "auto") {
+    const auto all = offeredOptions();
+    const OfferedOption& o = all.at(key);
+    for (const Choice& c : o.choices)
+      if (c.name == name) return;
+    throw CLI::ValidationError(flag, "no " + o.label + " '" + name + "'; valid: " + joinNames(o.choices));
+  }
+  const ComputeBackendInfo* info = findComputeBackend(backend);
+  for (const BackendOption& o : info->options()) {
+    if (o.key != key) continue;
+    if (o.has(name)) return;
+    throw CLI::ValidationError(flag, "no " + o.label + " '" + name + "' in the " + backend +
+                                         " backend; valid: " + joinNames(o.choices));
+  }
+  throw CLI::ValidationError(flag, "does not apply to the " + backend + " backend");
 }
 
 }  // namespace
@@ -50,9 +101,13 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
   std::string save = "all";
   app.add_option("--save", save, "Headless: which frames to write as PNG: all, last or none [all]")
       ->check(CLI::IsMember({"all", "last", "none"}));
-  std::string backend = "auto";
-  app.add_option("--backend", backend, "SAT backend: auto, cuda or cpu [auto]")
-      ->check(CLI::IsMember({"auto", "cuda", "cpu"}));
+  std::vector<std::string> backendNames{"auto"};
+  for (const ComputeBackendInfo& b : computeBackends()) backendNames.emplace_back(b.name);
+  app.add_option("--backend", o.backend,
+                 listing("Compute backend (filter + SAT): auto picks the first that works here", "auto",
+                         computeBackends(), [](const auto& b) { return b.name; },
+                         [](const auto& b) { return b.description; }))
+      ->check(CLI::IsMember(backendNames));
   float focal = 0;
   auto* focalOpt = app.add_option("--focal", focal, "Focal distance in scene units [scene's]")
                        ->check(CLI::Range(0.01f, 1000.0f));
@@ -60,9 +115,23 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
       ->check(CLI::Range(0.01f, 1000.0f));
   app.add_option("--max-blur", o.maxBlur, "Largest blur radius in pixels [12]")
       ->check(CLI::Range(0.0f, 256.0f));
-  const auto scanNames = scanVariantNames();
-  auto* scanOpt = app.add_option("--scan", o.scanVariant, "Scan variant for the SAT (CUDA backend)");
-  if (!scanNames.empty()) scanOpt->check(CLI::IsMember(scanNames));
+  // The options the backends offer, from their registries.
+  const auto offered = offeredOptions();
+  std::map<std::string, std::string> selections;
+  for (const auto& [key, option] : offered) {
+    std::string backends;
+    for (const std::string& b : option.backends) backends += (backends.empty() ? "" : ", ") + b;
+    app.add_option("--" + key, selections[key],
+                   listing(option.label + " (" + backends + " backend)", option.defaultChoice, option.choices,
+                           [](const Choice& c) { return c.name; }, [](const Choice& c) { return c.description; }));
+  }
+  app.add_option("--sat-format", o.satFormat,
+                 listing("SAT format", std::string(defaultSatFormat().name), satFormats(),
+                         [](const auto& f) { return f.name; }, [](const auto& f) { return f.description; }));
+  app.add_option("--dof", o.dof,
+                 listing("Depth-of-field implementation", std::string(defaultDofImplementation().name),
+                         dofImplementations(), [](const auto& e) { return e.name; },
+                         [](const auto& e) { return e.description; }));
   // The optional convolution between the scene and the SAT, and the comparison views.
   std::string filter = "none";
   std::vector<std::string> filterNames = filterKindNames();
@@ -147,8 +216,21 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
       throw CLI::ValidationError("--view", "split and diff views need --compare IMPLEMENTATION");
     if (save == "last") o.save = Options::Save::Last;
     if (save == "none") o.save = Options::Save::None;
-    if (backend == "cuda") o.backend = BackendRequest::Cuda;
-    if (backend == "cpu") o.backend = BackendRequest::Cpu;
+    for (const auto& [key, name] : selections) {
+      if (name.empty()) continue;
+      checkSelection(key, name, o.backend);
+      o.selections[key] = name;
+    }
+    if (!o.satFormat.empty() && !findSatFormat(o.satFormat)) {
+      std::string valid;
+      for (const SatFormatInfo& f : satFormats()) valid += (valid.empty() ? "" : ", ") + std::string(f.name);
+      throw CLI::ValidationError("--sat-format", "no SAT format '" + o.satFormat + "'; valid: " + valid);
+    }
+    if (!o.dof.empty() && !findDofImplementation(o.dof)) {
+      std::string valid;
+      for (const DofEntry& e : dofImplementations()) valid += (valid.empty() ? "" : ", ") + std::string(e.name);
+      throw CLI::ValidationError("--dof", "no depth-of-field implementation '" + o.dof + "'; valid: " + valid);
+    }
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == int(CLI::ExitCodes::Success)) {  // --help, --version
       app.exit(e);

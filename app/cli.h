@@ -7,7 +7,7 @@
 
 #include "../bench/bench.h"
 #include "context/context.h"
-#include "passes/compute_backend.h"
+#include "backends/compute_backend.h"
 #include "passes/filter_settings.h"
 #include "passes/view_pass.h"
 
@@ -19,11 +19,13 @@ struct Options {
   Extent size{1280, 720};
   std::string outDir = "out";
   enum class Save { All, Last, None } save = Save::All;  // which headless frames become PNGs
-  BackendRequest backend = BackendRequest::Auto;
+  std::string backend = "auto";         // a compute backend's name, or auto
   std::optional<float> focalDistance;  // default: the scene's suggestion
   float focalRange = 6.0f;
   float maxBlur = 12.0f;
-  std::string scanVariant;   // empty: the library's default
+  BackendSelections selections;  // --scan, --sat, ...: the options backends offer
+  std::string dof;               // --dof: empty: the registry's default
+  std::string satFormat;         // --sat-format: empty: the default format
   FilterSettings filter;     // --filter, --radius, --sigma, --weights, --border, --conv, --compare
   ViewSettings view;         // --view, --divider, --diff-gain
   std::string screenshot;    // window mode: save the last presented frame (with the UI)

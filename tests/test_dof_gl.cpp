@@ -14,7 +14,8 @@
 #include "context/context.h"
 #include "gl/program.h"
 #include "image_io.h"
-#include "passes/dof_pass.h"
+#include "dof/dof_implementation.h"
+#include "frame/frame_targets.h"
 #include "passes/compute_pass.h"
 #include "satdof/reference/dof.h"
 #include "test_support.h"
@@ -40,6 +41,9 @@ class GlTest : public ::testing::Test {
   }
   static inline std::unique_ptr<satdof::Context> context_;
   static inline std::string reason_;
+
+ public:
+  static const satdof::Context* context() { return context_.get(); }
 };
 
 satdof::gl::Texture uploadColour(const ref::ImageRgba8& img) {
@@ -50,22 +54,36 @@ satdof::gl::Texture uploadColour(const ref::ImageRgba8& img) {
   return t;
 }
 
-satdof::gl::Texture uploadDepth(const ref::ImageR32F& depth) {
-  auto t = satdof::gl::createTexture2D(GL_R32F, depth.width, depth.height);
-  glTextureSubImage2D(t.get(), 0, 0, 0, depth.width, depth.height, GL_RED, GL_FLOAT,
-                      depth.pixels.data());
-  return t;
+// Frame targets holding `depth` and the reference SAT of `colour`, as the stages before
+// the DoF would leave them.
+satdof::FrameTargets targetsFor(const ref::ImageRgba8& colour, const ref::ImageR32F& depth) {
+  satdof::FrameTargets targets;
+  targets.allocate({colour.width, colour.height}, satdof::defaultSatFormat().id);
+  const satdof::Targets& t = targets.targets();
+  const ref::Sat sat = ref::computeSat(colour);
+  glNamedBufferSubData(t.sat, 0, GLsizeiptr(sat.values.size() * 4), sat.values.data());
+  glTextureSubImage2D(t.depth, 0, 0, 0, depth.width, depth.height, GL_RED, GL_FLOAT, depth.pixels.data());
+  return targets;
 }
 
-ref::ImageRgba8 runDof(const ref::ImageRgba8& colour, const ref::ImageR32F& depth,
+std::unique_ptr<satdof::ComputeBackend> cpuBackend() {
+  std::string reason;
+  return satdof::createCpuBackend(*GlTest::context(), {}, reason);
+}
+
+ref::ImageRgba8 runDof(const satdof::DofEntry& entry, const ref::ImageRgba8& colour, const ref::ImageR32F& depth,
                        const ref::DofParams& params) {
-  const ref::Sat sat = ref::computeSat(colour);
-  const auto ssbo = satdof::gl::createBuffer(GLsizeiptr(sat.values.size() * 4), sat.values.data(), 0);
-  const auto depthTexture = uploadDepth(depth);
-  satdof::DofPass pass(satdof::gl::findShaderDir());
-  pass.resize({colour.width, colour.height});
-  pass.run(depthTexture.get(), ssbo.get(), satdof::DofSettings{params, false});
-  return satdof::readTexture(pass.outputTexture(), colour.width, colour.height);
+  const satdof::FrameTargets targets = targetsFor(colour, depth);
+  const auto backend = cpuBackend();
+  const auto dof = entry.create(satdof::gl::findShaderDir(), *backend);
+  dof->attach(targets.targets());
+  satdof::Profiler profiler;
+  dof->run(satdof::DofSettings{params, false}, profiler);
+  return satdof::readTexture(targets.targets().dofOutput, colour.width, colour.height);
+}
+
+ref::ImageRgba8 runDof(const ref::ImageRgba8& colour, const ref::ImageR32F& depth, const ref::DofParams& params) {
+  return runDof(satdof::defaultDofImplementation(), colour, depth, params);
 }
 
 TEST_F(GlTest, DofMatchesTheCpuReferenceWithinOneGreyLevel) {
@@ -84,11 +102,16 @@ TEST_F(GlTest, DofMatchesTheCpuReferenceWithinOneGreyLevel) {
         for (int x = bx; x < std::min(bx + 9, w); ++x) depth.at(x, y) = d;
     }
   const auto expected = ref::depthOfField(colour, depth, params);
-  const auto got = runDof(colour, depth, params);
-  int worst = 0;
-  for (std::size_t i = 0; i < got.pixels.size(); ++i)
-    worst = std::max(worst, std::abs(int(got.pixels[i]) - int(expected.pixels[i])));
-  EXPECT_LE(worst, 1) << "largest difference from the CPU reference, in grey levels";
+  const auto backend = cpuBackend();
+  for (const satdof::DofEntry& entry : satdof::dofImplementations()) {
+    if (entry.whyNot(*backend)) continue;  // needs another backend (its own tests cover it)
+    SCOPED_TRACE(std::string(entry.name));
+    const auto got = runDof(entry, colour, depth, params);
+    int worst = 0;
+    for (std::size_t i = 0; i < got.pixels.size(); ++i)
+      worst = std::max(worst, std::abs(int(got.pixels[i]) - int(expected.pixels[i])));
+    EXPECT_LE(worst, 1) << "largest difference from the CPU reference, in grey levels";
+  }
 }
 
 TEST_F(GlTest, DofAtTheFocalDepthReturnsTheInput) {
@@ -104,11 +127,16 @@ TEST_F(GlTest, CpuSatBackendUploadsTheReferenceSat) {
   auto rng = freshRng();
   const auto colour = randomImage(57, 33, rng);
   const auto texture = uploadColour(colour);
-  satdof::ComputePass pass(satdof::createCpuComputeBackend());
-  pass.resize({57, 33}, texture.get());
-  pass.run(satdof::FilterSettings{});
+  satdof::FrameTargets targets;
+  targets.allocate({57, 33}, satdof::defaultSatFormat().id);
+  glCopyImageSubData(texture.get(), GL_TEXTURE_2D, 0, 0, 0, 0, targets.targets().sceneColour, GL_TEXTURE_2D, 0,
+                     0, 0, 0, 57, 33, 1);
+  satdof::ComputePass pass(cpuBackend());
+  pass.backend().attach(targets.targets());
+  satdof::Profiler profiler;
+  pass.run(satdof::FilterSettings{}, profiler);
   std::vector<std::uint32_t> got(std::size_t(57) * 33 * 4);
-  glGetNamedBufferSubData(pass.satBuffer(), 0, GLsizeiptr(got.size() * 4), got.data());
+  glGetNamedBufferSubData(targets.targets().sat, 0, GLsizeiptr(got.size() * 4), got.data());
   EXPECT_EQ(got, ref::computeSat(colour).values);
 }
 
@@ -122,23 +150,24 @@ TEST_F(GlTest, ShaderReloadReportsFileAndLineAndKeepsTheOldProgram) {
   const fs::path dir = fs::temp_directory_path() / ("satdof_shaders_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::copy(satdof::gl::findShaderDir(), dir);
-  satdof::DofPass pass(dir);
-  pass.resize({8, 8});
+  const ref::ImageR32F depth(8, 8, 1.0f);
+  const satdof::FrameTargets targets = targetsFor(ref::ImageRgba8(8, 8), depth);
+  const auto backend = cpuBackend();
+  const auto pass = satdof::defaultDofImplementation().create(dir, *backend);
+  pass->attach(targets.targets());
   {
     std::ofstream broken(dir / "dof.frag", std::ios::app);
     broken << "\nthis is not GLSL;\n";
   }
   try {
-    pass.reloadShaders(dir);
+    pass->reloadShaders(dir);
     ADD_FAILURE() << "a broken shader must not load";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("shaders/dof.frag:"), std::string::npos) << e.what();
   }
   // The pass still renders with the program it had.
-  const ref::ImageR32F depth(8, 8, 1.0f);
-  const auto ssbo = satdof::gl::createBuffer(8 * 8 * 16, std::vector<std::uint32_t>(8 * 8 * 4, 0).data(), 0);
-  const auto depthTexture = uploadDepth(depth);
-  pass.run(depthTexture.get(), ssbo.get(), satdof::DofSettings{});
+  satdof::Profiler profiler;
+  pass->run(satdof::DofSettings{}, profiler);
   EXPECT_EQ(glGetError(), GLenum(GL_NO_ERROR));
   fs::remove_all(dir);
 }

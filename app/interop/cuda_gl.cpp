@@ -36,8 +36,8 @@ SurfaceObject createSurface(cudaArray_t array) {
   return SurfaceObject(s);
 }
 
-MapScope::MapScope(std::initializer_list<cudaGraphicsResource_t> resources, cudaStream_t stream)
-    : resources_(resources), stream_(stream) {
+MapScope::MapScope(std::vector<cudaGraphicsResource_t> resources, cudaStream_t stream)
+    : resources_(std::move(resources)), stream_(stream) {
   SATDOF_CUDA_CHECK(cudaGraphicsMapResources(int(resources_.size()), resources_.data(), stream_));
   mapped_ = true;
 }

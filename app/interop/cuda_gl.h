@@ -1,5 +1,5 @@
 // app/interop/cuda_gl.h — RAII owners for CUDA-OpenGL interop and the CUDA objects the
-// SAT backend needs per frame.
+// CUDA stages need per frame (session.h builds the frame's interop on these).
 //
 //   GraphicsResource  one cudaGraphicsGLRegister* registration; unregisters on destruction
 //                     (so it must die before the GL object it names).
@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "satdof/device_buffer.h"  // CudaError, SATDOF_CUDA_CHECK
+#include "satdof/cuda_check.h"  // CudaError, SATDOF_CUDA_CHECK
 
 namespace satdof::interop {
 
@@ -60,7 +60,7 @@ SurfaceObject createSurface(cudaArray_t array);
 
 class MapScope {
  public:
-  MapScope(std::initializer_list<cudaGraphicsResource_t> resources, cudaStream_t stream);
+  MapScope(std::vector<cudaGraphicsResource_t> resources, cudaStream_t stream);
   ~MapScope();
   MapScope(const MapScope&) = delete;
   MapScope& operator=(const MapScope&) = delete;

@@ -76,15 +76,13 @@ void ScenePass::reloadShaders(const std::filesystem::path& shaderDir) {
   program_ = gl::loadProgram(shaderDir, kScenePassStages);
 }
 
-void ScenePass::resize(Extent extent) {
-  extent_ = extent;
+void ScenePass::attach(const Targets& targets) {
+  extent_ = targets.extent;
   framebuffer_ = gl::createFramebuffer();
-  colour_ = gl::createTexture2D(GL_RGBA8, extent.width, extent.height);
-  distance_ = gl::createTexture2D(GL_R32F, extent.width, extent.height);
-  depth_ = gl::createRenderbuffer(GL_DEPTH_COMPONENT32F, extent.width, extent.height);
+  depth_ = gl::createRenderbuffer(GL_DEPTH_COMPONENT32F, extent_.width, extent_.height);
   const GLuint fb = framebuffer_.get();
-  glNamedFramebufferTexture(fb, GL_COLOR_ATTACHMENT0, colour_.get(), 0);
-  glNamedFramebufferTexture(fb, GL_COLOR_ATTACHMENT1, distance_.get(), 0);
+  glNamedFramebufferTexture(fb, GL_COLOR_ATTACHMENT0, targets.sceneColour, 0);
+  glNamedFramebufferTexture(fb, GL_COLOR_ATTACHMENT1, targets.depth, 0);
   glNamedFramebufferRenderbuffer(fb, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, depth_.get());
   const GLenum buffers[2] = {GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1};
   glNamedFramebufferDrawBuffers(fb, 2, buffers);
@@ -92,7 +90,8 @@ void ScenePass::resize(Extent extent) {
     throw std::runtime_error("scene framebuffer incomplete");
 }
 
-void ScenePass::run(const scene::Scene& scene) {
+void ScenePass::run(const scene::Scene& scene, Profiler& profiler) {
+  auto timed = profiler.section(profiler.gl(), "scene");
   glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 1, -1, "scene");
   glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_.get());
   glViewport(0, 0, extent_.width, extent_.height);

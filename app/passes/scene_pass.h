@@ -1,13 +1,15 @@
-// app/passes/scene_pass.h — renders the scene into an offscreen framebuffer:
-// colour RGBA8 (the SAT's input) and linear view depth R32F (the DoF pass's input),
-// with a 32-bit float depth buffer for the z-test.
+// app/passes/scene_pass.h — renders the scene into the frame's colour RGBA8 (the SAT's
+// input) and linear view depth R32F (the DoF's input) targets, with a 32-bit float depth
+// buffer of its own for the z-test.
 #pragma once
 
 #include <filesystem>
 #include <vector>
 
 #include "context/context.h"
+#include "frame/frame_targets.h"
 #include "gl/handles.h"
+#include "profiling/profiler.h"
 #include "scene/scene.h"
 
 namespace satdof {
@@ -15,13 +17,12 @@ namespace satdof {
 class ScenePass {
  public:
   ScenePass(const std::filesystem::path& shaderDir, const scene::Scene& scene);
-  void resize(Extent extent);
+  // After every (re)allocation of the targets: attaches their colour and depth.
+  void attach(const Targets& targets);
   // Recompiles the shaders; on failure throws and keeps the current program.
   void reloadShaders(const std::filesystem::path& shaderDir);
-  void run(const scene::Scene& scene);
+  void run(const scene::Scene& scene, Profiler& profiler);
 
-  GLuint colourTexture() const { return colour_.get(); }
-  GLuint depthTexture() const { return distance_.get(); }
   // Linear depth written where nothing was drawn (the sky): far, so maximally blurred.
   static constexpr float kSkyDepth = 1000.0f;
 
@@ -35,7 +36,6 @@ class ScenePass {
   std::vector<GpuMesh> meshes_;
   gl::Texture floorTexture_;
   Extent extent_;
-  gl::Texture colour_, distance_;
   gl::Renderbuffer depth_;
   gl::Framebuffer framebuffer_;
 };

@@ -4,9 +4,10 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <map>
 #include <string>
 
-#include "profiling/stage_times.h"
+#include "profiling/profiler.h"
 #include "ui/ui.h"
 
 namespace satdof::panels {
@@ -97,9 +98,10 @@ void convolution(UiState& s) {
   if (f.enabled && !s.filterProblem.empty())
     ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "not filtering: %s", s.filterProblem.c_str());
 
-  const auto& times = s.history->variantTimes(Stage::Filter);
+  std::map<std::string, float> times = s.history->tagTimes("filter A");
+  for (const auto& [name, ms] : s.history->tagTimes("filter B")) times.try_emplace(name, ms);
   if (!times.empty()) {
-    ImGui::Text("filter time by implementation (GPU, smoothed)");
+    ImGui::Text("filter time by implementation (smoothed)");
     for (const auto& [name, ms] : times) ImGui::Text("  %-20s %8.3f ms", name.c_str(), ms);
   }
 }

@@ -7,10 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "passes/dof_pass.h"
+#include "backends/compute_backend.h"
+#include "dof/dof_implementation.h"
 #include "passes/filter_settings.h"
 #include "passes/view_pass.h"
-#include "profiling/stage_times.h"
+#include "profiling/profiler.h"
 
 struct GLFWwindow;
 
@@ -22,14 +23,16 @@ struct UiState {
   DofSettings* dof = nullptr;
   std::string backendReason;
   std::string glRenderer;
-  std::span<const std::string> scanVariants;  // empty: no choice (CPU backend)
-  std::string scanVariant;                // current; a panel may change it
+  const ComputeBackend* backend = nullptr;
+  std::span<const BackendOption> backendOptions;  // what the backend offers (its registries)
+  BackendSelections selections;                   // current; a panel may change them
+  std::string dofImplementation;                  // current; a panel may change it
   FilterSettings* filter = nullptr;
   ViewSettings* view = nullptr;
   std::span<const FilterImplementation> filterImplementations;
   std::string filterProblem;            // why the filter did not run (empty: it did)
   std::optional<unsigned> maxDifference;  // of the difference view, a frame late
-  const StageHistory* history = nullptr;
+  const ProfileHistory* history = nullptr;
   std::string shaderDir;
   std::string shaderError;     // the last reload's compile error
   bool reloadShaders = false;  // set by the panel's button

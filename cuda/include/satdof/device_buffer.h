@@ -7,35 +7,9 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
-#include <stdexcept>
-#include <string>
 #include <utility>
 
-namespace satdof {
-
-// One exception type for CUDA failures seen by host code: it carries the failing
-// expression and where it was written.
-class CudaError : public std::runtime_error {
- public:
-  CudaError(cudaError_t code, const char* expr, const char* file, int line)
-      : std::runtime_error(std::string(file) + ":" + std::to_string(line) + ": " + expr +
-                           " failed: " + cudaGetErrorName(code) + " (" +
-                           cudaGetErrorString(code) + ")"),
-        code_(code) {}
-  cudaError_t code() const noexcept { return code_; }
-
- private:
-  cudaError_t code_;
-};
-
-}  // namespace satdof
-
-// Host-side check: throws CudaError with the expression, file and line.
-#define SATDOF_CUDA_CHECK(expr)                                                 \
-  do {                                                                          \
-    if (const cudaError_t satdofErr_ = (expr); satdofErr_ != cudaSuccess)       \
-      throw ::satdof::CudaError(satdofErr_, #expr, __FILE__, __LINE__);         \
-  } while (0)
+#include "satdof/cuda_check.h"  // CudaError, SATDOF_CUDA_CHECK
 
 namespace satdof {
 

@@ -1,0 +1,254 @@
+// app/backends/cuda_backend.cpp — the cuda compute backend: filter and SAT on the GPU
+// through the interop session (interop/session.h), on one stream.
+//
+// Per frame, between one map and one unmap of {scene colour, filtered, compare, sat}:
+//   filtering on:  scene array -> linear input; conv A -> linear A -> filtered texture;
+//                  with a comparison conv B -> linear B -> compare texture;
+//                  the SAT of linear A
+//   filtering off: the SAT straight from the scene texture's surface
+// Each step is a named profiler section on the stream's CUDA events ("map", "filter A",
+// "filter B", "sat", "unmap"), tagged with the implementation that ran. Scratch is sized
+// on attach, on a change of SAT algorithm or scan variant, or when a newly chosen
+// convolution needs more, never per frame.
+#include "backends/compute_backend.h"
+#include "gl/handles.h"
+#include "interop/cuda_timestamps.h"
+#include "interop/session.h"
+#include "satdof/conv2d.h"
+#include "satdof/device_buffer.h"
+#include "satdof/sat.h"
+#include "satdof/scan.h"
+
+namespace satdof {
+namespace {
+
+using interop::Target;
+
+template <class Registry>
+std::vector<Choice> choicesOf(const Registry& entries) {
+  std::vector<Choice> list;
+  for (const auto& e : entries) list.push_back({std::string(e.name), std::string(e.description)});
+  return list;
+}
+
+class CudaBackend final : public ComputeBackend {
+ public:
+  CudaBackend(const SatAlgorithm& sat, const ScanVariant& scan)
+      : sat_(&sat), scan_(&scan), stream_(interop::createStream()), clock_(stream_.get()) {}
+  ~CudaBackend() override { detach(); }
+
+  std::string_view name() const override { return "cuda"; }
+
+  void attach(const Targets& t) override {
+    detach();
+    session_.attach(t);
+    const std::size_t pixels = std::size_t(t.extent.width) * t.extent.height;
+    input_.resize(pixels);
+    outA_.resize(pixels);
+    outB_.resize(pixels);
+    resizeSatScratch();
+  }
+
+  void detach() override {
+    if (stream_) cudaStreamSynchronize(stream_.get());
+    session_.detach();
+  }
+
+  void compute(const ComputeRequest& r) override {
+    const Targets& t = session_.targets();
+    const cudaStream_t s = stream_.get();
+    const ConvVariant* a = r.filter ? convVariant(r.settings.implementation) : nullptr;
+    const ConvVariant* b = a && r.settings.compare ? convVariant(r.settings.compareImplementation) : nullptr;
+    const std::size_t rowBytes = std::size_t(t.extent.width) * sizeof(uchar4);
+
+    auto mapSection = r.profiler.section(clock_, "map");
+    auto mapped = session_.map({Target::SceneColour, Target::Filtered, Target::Compare, Target::Sat}, s);
+    mapSection.end();
+
+    SatArgs sat = satArgs();
+    std::size_t satBytes = 0;
+    sat.table = mapped.pointer(Target::Sat, &satBytes);
+    if (satBytes < satTableBytes(sat.format, sat.width, sat.height))
+      throw std::runtime_error("SAT buffer smaller than the table");
+    interop::SurfaceObject scene;
+    if (a) {
+      SATDOF_CUDA_CHECK(cudaMemcpy2DFromArrayAsync(input_.data(), rowBytes, mapped.array(Target::SceneColour), 0,
+                                                   0, rowBytes, t.extent.height, cudaMemcpyDeviceToDevice, s));
+      convolve(r, *a, "filter A", outA_, convScratchA_);
+      toTexture(mapped.array(Target::Filtered), outA_);
+      if (b) {
+        convolve(r, *b, "filter B", outB_, convScratchB_);
+        toTexture(mapped.array(Target::Compare), outB_);
+      }
+      sat.source = SatSource::linear(outA_.data(), rowBytes);
+    } else {
+      scene = interop::createSurface(mapped.array(Target::SceneColour));
+      sat.source = SatSource::fromSurface(scene.get());
+    }
+    {
+      auto section = r.profiler.section(clock_, "sat", satTag());
+      SATDOF_CUDA_CHECK(sat_->launch(sat, satScratch_.data(), satScratch_.size(), s));
+    }
+    scene.reset();
+    auto unmapSection = r.profiler.section(clock_, "unmap");
+    mapped.unmap();
+  }
+
+  std::vector<FilterImplementation> filterImplementations() const override {
+    return cudaFilterImplementations();
+  }
+  std::vector<BackendOption> options() const override { return cudaBackendOptions(); }
+
+  std::string selected(const std::string& key) const override {
+    if (key == "sat") return std::string(sat_->name);
+    if (key == "scan") return std::string(scan_->name);
+    return {};
+  }
+
+  std::optional<std::string> select(const std::string& key, const std::string& name) override {
+    const SatAlgorithm* sat = key == "sat" ? findSatAlgorithm(name) : sat_;
+    const ScanVariant* scan = key == "scan" ? findScanVariant(name) : scan_;
+    if (!sat || !scan) return "no " + key + " '" + name + "' in the cuda backend";
+    if (auto why = sat->whyNot(session_.targets().satFormat)) return std::string(sat->name) + ": " + *why;
+    if (sat == sat_ && scan == scan_) return std::nullopt;
+    SATDOF_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));  // scratch may be in use
+    sat_ = sat;
+    scan_ = scan;
+    resizeSatScratch();
+    return std::nullopt;
+  }
+
+ private:
+  SatArgs satArgs() const {
+    const Targets& t = session_.targets();
+    SatArgs args;
+    args.width = t.extent.width;
+    args.height = t.extent.height;
+    args.format = t.satFormat;
+    args.scan = scan_;
+    return args;
+  }
+  // What ran, for the per-implementation times: the scan only where the algorithm uses one.
+  std::string satTag() const {
+    return sat_->usesScan ? std::string(sat_->name) + " / " + std::string(scan_->name) : std::string(sat_->name);
+  }
+  void resizeSatScratch() {
+    if (auto why = sat_->whyNot(session_.targets().satFormat))
+      throw std::runtime_error(std::string(sat_->name) + ": " + *why);
+    satScratch_.resize(sat_->scratchBytes(satArgs()));
+  }
+
+  static const ConvVariant* convVariant(const std::string& name) {
+    if (name.empty()) return &defaultConvVariant();
+    if (const ConvVariant* v = findConvVariant(name)) return v;
+    throw std::runtime_error("unknown convolution implementation '" + name + "'");
+  }
+
+  // Scratch grows to the largest need seen (sized here, outside the timed section, only
+  // when a newly chosen implementation needs more).
+  void convolve(const ComputeRequest& r, const ConvVariant& v, std::string_view section,
+                DeviceBuffer<uchar4>& out, DeviceBuffer<unsigned char>& scratch) {
+    const Extent e = session_.targets().extent;
+    const std::size_t need = v.scratchBytes(e.width, e.height);
+    if (scratch.size() < need) {
+      SATDOF_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+      scratch.resize(need);
+    }
+    ConvArgs args;
+    args.in = input_.data();
+    args.inPitchBytes = std::size_t(e.width) * sizeof(uchar4);
+    args.out = out.data();
+    args.outPitchBytes = args.inPitchBytes;
+    args.width = e.width;
+    args.height = e.height;
+    args.filter = r.filter;
+    args.border = r.settings.border;
+    auto timed = r.profiler.section(clock_, section, v.name);
+    SATDOF_CUDA_CHECK(v.launch(args, scratch.data(), scratch.size(), stream_.get()));
+  }
+
+  void toTexture(cudaArray_t texture, const DeviceBuffer<uchar4>& image) {
+    const Extent e = session_.targets().extent;
+    const std::size_t rowBytes = std::size_t(e.width) * sizeof(uchar4);
+    SATDOF_CUDA_CHECK(cudaMemcpy2DToArrayAsync(texture, 0, 0, image.data(), rowBytes, rowBytes, e.height,
+                                               cudaMemcpyDeviceToDevice, stream_.get()));
+  }
+
+  const SatAlgorithm* sat_;
+  const ScanVariant* scan_;
+  interop::Stream stream_;
+  interop::CudaTimestamps clock_;
+  interop::Session session_;
+  DeviceBuffer<uchar4> input_, outA_, outB_;  // linear images for the convolutions
+  DeviceBuffer<unsigned char> satScratch_, convScratchA_, convScratchB_;
+};
+
+// Interop needs the GL context on a CUDA device; ask CUDA which devices back it, then
+// prove it with a tiny register / map / unmap round trip.
+bool probeInterop(std::string& whyNot) {
+  int devices = 0;
+  if (const cudaError_t e = cudaGetDeviceCount(&devices); e != cudaSuccess || devices == 0) {
+    whyNot = std::string("no CUDA device (") + (e != cudaSuccess ? cudaGetErrorString(e) : "none found") + ")";
+    cudaGetLastError();
+    return false;
+  }
+  unsigned int glDevices = 0;
+  int list[8] = {};
+  const cudaError_t e = cudaGLGetDevices(&glDevices, list, 8, cudaGLDeviceListAll);
+  if (e != cudaSuccess || glDevices == 0) {
+    const char* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+    whyNot = std::string("the GL context (") + (renderer ? renderer : "?") +
+             ") is not on a CUDA device, so CUDA-GL interop is impossible";
+    cudaGetLastError();
+    return false;
+  }
+  SATDOF_CUDA_CHECK(cudaSetDevice(list[0]));
+  const gl::Texture probe = gl::createTexture2D(GL_RGBA8, 16, 16);
+  interop::GraphicsResource r = interop::registerImage(probe.get(), cudaGraphicsRegisterFlagsSurfaceLoadStore);
+  interop::MapScope({r.get()}, nullptr).unmap();
+  return true;
+}
+
+// The selection for `key`, or the option's default.
+template <class Entry>
+const Entry* chosen(const BackendSelections& selections, const char* key, const Entry* (*find)(std::string_view),
+                    const Entry& fallback) {
+  const auto it = selections.find(key);
+  return it == selections.end() ? &fallback : find(it->second);
+}
+
+}  // namespace
+
+std::vector<BackendOption> cudaBackendOptions() {
+  return {{"sat", "SAT algorithm", choicesOf(satAlgorithms()), std::string(defaultSatAlgorithm().name)},
+          {"scan", "scan variant", choicesOf(scanVariants()),
+           std::string(defaultScanVariant().name)}};
+}
+
+std::vector<FilterImplementation> cudaFilterImplementations() {
+  std::vector<FilterImplementation> list;
+  for (const ConvVariant& v : convVariants())
+    list.push_back({std::string(v.name), std::string(v.description), v.supports});
+  return list;
+}
+
+std::unique_ptr<ComputeBackend> createCudaBackend(const Context& context, const BackendSelections& selections,
+                                                  std::string& reason) {
+  try {
+    const SatAlgorithm* sat = chosen(selections, "sat", findSatAlgorithm, defaultSatAlgorithm());
+    const ScanVariant* scan = chosen(selections, "scan", findScanVariant, defaultScanVariant());
+    if (!sat || !scan) {
+      reason = "unknown SAT algorithm or scan variant";  // the command line checks names first
+      return nullptr;
+    }
+    if (!probeInterop(reason)) return nullptr;
+    reason = "GL (" + context.renderer + ") and CUDA share the GPU";
+    return std::make_unique<CudaBackend>(*sat, *scan);
+  } catch (const std::exception& e) {
+    reason = std::string("CUDA-GL interop failed: ") + e.what();
+    cudaGetLastError();
+    return nullptr;
+  }
+}
+
+}  // namespace satdof

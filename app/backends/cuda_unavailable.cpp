@@ -1,0 +1,16 @@
+// app/backends/cuda_unavailable.cpp — the cuda backend's registry entry in a build without
+// a CUDA toolkit: it offers nothing and says why it cannot run.
+#include "backends/compute_backend.h"
+
+namespace satdof {
+
+std::vector<BackendOption> cudaBackendOptions() { return {}; }
+std::vector<FilterImplementation> cudaFilterImplementations() { return {}; }
+
+std::unique_ptr<ComputeBackend> createCudaBackend(const Context&, const BackendSelections&,
+                                                  std::string& reason) {
+  reason = "this build has no CUDA support (no CUDA toolkit at configure time)";
+  return nullptr;
+}
+
+}  // namespace satdof

@@ -1,0 +1,53 @@
+// app/backends/registry.cpp — the compute backends, in the order `auto` tries them, and
+// the choice between them, explained in one line.
+#include <array>
+
+#include "backends/compute_backend.h"
+
+namespace satdof {
+
+bool BackendOption::has(std::string_view name) const {
+  for (const Choice& c : choices)
+    if (c.name == name) return true;
+  return false;
+}
+
+namespace {
+
+const std::array kBackends{
+    ComputeBackendInfo{"cuda", "CUDA", "CUDA-GL interop: filter and SAT on the GPU, no host round trip",
+                       cudaBackendOptions, cudaFilterImplementations, createCudaBackend},
+    ComputeBackendInfo{"cpu", "CPU", "read back, the reference library, upload (works everywhere)",
+                       cpuBackendOptions, cpuFilterImplementations, createCpuBackend},
+};
+
+}  // namespace
+
+std::span<const ComputeBackendInfo> computeBackends() { return kBackends; }
+
+const ComputeBackendInfo* findComputeBackend(std::string_view name) {
+  for (const ComputeBackendInfo& b : kBackends)
+    if (b.name == name) return &b;
+  return nullptr;
+}
+
+BackendChoice chooseComputeBackend(std::string_view requested, const Context& context,
+                                   const BackendSelections& selections) {
+  std::string whyNots;  // why each earlier backend could not run, for the one line
+  for (const ComputeBackendInfo& info : kBackends) {
+    if (requested != "auto" && requested != info.name) continue;
+    std::string whyNot;
+    if (auto backend = info.create(context, selections, whyNot)) {
+      std::string why = !whyNots.empty() ? whyNots
+                        : !whyNot.empty() ? whyNot
+                                          : "requested with --backend " + std::string(info.name);
+      return {std::move(backend), std::string(info.label) + " backend: " + why};
+    }
+    if (requested != "auto")
+      throw BackendUnavailable("--backend " + std::string(info.name) + " is not possible here: " + whyNot);
+    whyNots += (whyNots.empty() ? "" : "; ") + whyNot;
+  }
+  throw BackendUnavailable("no backend named '" + std::string(requested) + "' in this build");
+}
+
+}  // namespace satdof

@@ -1,0 +1,61 @@
+// app/dof/dof_implementation.h — the depth-of-field stage as a registry: each entry blurs
+// every pixel of the scene colour's SAT with a box whose size comes from the pixel's
+// depth, and writes the frame's DoF output (frame/frame_targets.h).
+//
+// Entries (dof/registry.cpp), chosen by name with --dof and in the panel:
+//   fragment  a full-screen triangle; the fragment shader does four SAT reads per pixel
+//
+// An entry may need a particular compute backend (a CUDA kernel needs the CUDA backend's
+// interop): `whyNot` says so, and the panel greys it out with that reason.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "frame/frame_targets.h"
+#include "profiling/profiler.h"
+#include "satdof/reference/dof.h"
+
+namespace satdof {
+
+class ComputeBackend;
+
+struct DofSettings {
+  reference::DofParams params;
+  bool showCoc = false;  // draw the circle-of-confusion radius instead of the image
+};
+
+class DofImplementation {
+ public:
+  virtual ~DofImplementation() = default;
+  // After every (re)allocation of the targets (a resize, a new SAT format).
+  virtual void attach(const Targets& targets) = 0;
+  // Recompiles its shaders for the targets' SAT format; on failure throws and keeps the
+  // current program.
+  virtual void reloadShaders(const std::filesystem::path& shaderDir) = 0;
+  // Reads targets.depth and targets.sat, writes targets.dofOutput.
+  virtual void run(const DofSettings& settings, Profiler& profiler) = 0;
+};
+
+struct DofEntry {
+  std::string_view name;         // --dof NAME, the panel
+  std::string_view description;  // one line for --help and the panel
+  // Why it cannot run with this backend (nullopt: it can).
+  std::optional<std::string> (*whyNot)(const ComputeBackend& backend);
+  std::unique_ptr<DofImplementation> (*create)(const std::filesystem::path& shaderDir,
+                                               const ComputeBackend& backend);
+};
+
+std::span<const DofEntry> dofImplementations();
+const DofEntry* findDofImplementation(std::string_view name);
+const DofEntry& defaultDofImplementation();
+
+// The entries' own functions (one file each).
+std::unique_ptr<DofImplementation> createFragmentDof(const std::filesystem::path& shaderDir,
+                                                     const ComputeBackend& backend);
+
+}  // namespace satdof

@@ -1,0 +1,28 @@
+// app/dof/registry.cpp — the depth-of-field implementations (see dof_implementation.h).
+#include <array>
+
+#include "dof/dof_implementation.h"
+
+namespace satdof {
+namespace {
+
+std::optional<std::string> anyBackend(const ComputeBackend&) { return std::nullopt; }
+
+const std::array kEntries{
+    DofEntry{"fragment", "full-screen fragment shader: four SAT reads per pixel", anyBackend,
+             createFragmentDof},
+};
+
+}  // namespace
+
+std::span<const DofEntry> dofImplementations() { return kEntries; }
+
+const DofEntry* findDofImplementation(std::string_view name) {
+  for (const DofEntry& e : kEntries)
+    if (e.name == name) return &e;
+  return nullptr;
+}
+
+const DofEntry& defaultDofImplementation() { return kEntries.front(); }
+
+}  // namespace satdof

@@ -1,0 +1,40 @@
+// app/frame/frame_targets.cpp — see frame_targets.h.
+#include "frame/frame_targets.h"
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace satdof {
+
+void FrameTargets::checkExtent(Extent extent, SatFormat format) {
+  GLint64 maxBlock = 0;
+  glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &maxBlock);
+  const auto bytes = std::int64_t(satTableBytes(format, extent.width, extent.height));
+  if (maxBlock > 0 && bytes > maxBlock)
+    throw std::runtime_error(std::to_string(extent.width) + "x" + std::to_string(extent.height) +
+                             " needs a " + std::to_string(bytes >> 20) + " MiB SAT (" +
+                             std::string(satFormatInfo(format).name) +
+                             "), more than this GL's largest shader storage block (" +
+                             std::to_string(maxBlock >> 20) + " MiB)");
+}
+
+void FrameTargets::allocate(Extent extent, SatFormat format) {
+  checkExtent(extent, format);
+  const int w = extent.width, h = extent.height;
+  sceneColour_ = gl::createTexture2D(GL_RGBA8, w, h);
+  depth_ = gl::createTexture2D(GL_R32F, w, h);
+  filtered_ = gl::createTexture2D(GL_RGBA8, w, h);
+  compare_ = gl::createTexture2D(GL_RGBA8, w, h);
+  dofOutput_ = gl::createTexture2D(GL_RGBA8, w, h);
+  // Dynamic storage: the CPU backend uploads with glNamedBufferSubData.
+  sat_ = gl::createBuffer(GLsizeiptr(satTableBytes(format, w, h)), nullptr, GL_DYNAMIC_STORAGE_BIT);
+  dofFramebuffer_ = gl::createFramebuffer();
+  glNamedFramebufferTexture(dofFramebuffer_.get(), GL_COLOR_ATTACHMENT0, dofOutput_.get(), 0);
+  if (glCheckNamedFramebufferStatus(dofFramebuffer_.get(), GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+    throw std::runtime_error("DoF output framebuffer incomplete");
+  targets_ = {sceneColour_.get(), depth_.get(), filtered_.get(), compare_.get(), sat_.get(),
+              dofOutput_.get(), dofFramebuffer_.get(), extent, format};
+}
+
+}  // namespace satdof

@@ -1,0 +1,50 @@
+// app/frame/frame_targets.h — the one owner of the GPU images and buffers that the
+// stages of a frame hand to each other:
+//
+//   scene colour  RGBA8  scene pass -> filter / SAT
+//   depth         R32F   scene pass -> DoF (linear view distance)
+//   filtered A/B  RGBA8  filter -> SAT (A) and the comparison views (A, B)
+//   sat           SSBO   SAT -> DoF, in the chosen format (satdof/sat_format.h sizes it)
+//   dof output    RGBA8  DoF -> view / present
+//
+// Allocated on resize (or when the SAT format changes); the stages and compute backends
+// only ever see the handles (Targets). A backend registers what it needs after each
+// (re)allocation and unregisters before the next (App::reallocate orders that).
+#pragma once
+
+#include "context/context.h"
+#include "gl/handles.h"
+#include "satdof/sat_format.h"
+
+namespace satdof {
+
+// The handles, named; what a stage or backend is given.
+struct Targets {
+  GLuint sceneColour = 0;
+  GLuint depth = 0;
+  GLuint filtered = 0;  // implementation A's output, the SAT's input when filtering
+  GLuint compare = 0;   // implementation B's output (comparisons)
+  GLuint sat = 0;
+  GLuint dofOutput = 0;
+  GLuint dofFramebuffer = 0;  // dofOutput as colour attachment 0 (present, read back)
+  Extent extent;
+  SatFormat satFormat = SatFormat::Uint32;
+};
+
+class FrameTargets {
+ public:
+  // Throws (one line, before allocating) if a frame of this size cannot be served by this
+  // GL context in this format: the DoF shaders read the whole table as one storage block.
+  static void checkExtent(Extent extent, SatFormat format);
+  // (Re)allocates everything for `extent` and `format`.
+  void allocate(Extent extent, SatFormat format);
+  const Targets& targets() const { return targets_; }
+
+ private:
+  gl::Texture sceneColour_, depth_, filtered_, compare_, dofOutput_;
+  gl::Buffer sat_;
+  gl::Framebuffer dofFramebuffer_;
+  Targets targets_;
+};
+
+}  // namespace satdof

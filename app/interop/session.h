@@ -1,0 +1,54 @@
+// app/interop/session.h — the CUDA view of the frame's targets (frame/frame_targets.h):
+// every target registered once per allocation, any subset of them mapped for a frame in
+// one cudaGraphicsMapResources call, unmapped when the Mapped scope ends. Any CUDA stage
+// uses it (the compute backend today); none registers GL objects by itself.
+//
+// Registration: every image with SurfaceLoadStore (surfaces and array copies read and
+// write them; the depth too, so a CUDA stage can read it through a surface), the SAT
+// buffer with WriteDiscard (a CUDA SAT rewrites all of it).
+#pragma once
+
+#include <array>
+#include <initializer_list>
+
+#include "frame/frame_targets.h"
+#include "interop/cuda_gl.h"
+
+namespace satdof::interop {
+
+enum class Target { SceneColour, Depth, Filtered, Compare, Sat, DofOutput, Count };
+
+class Session {
+ public:
+  class Mapped {
+   public:
+    Mapped(const Session& session, std::initializer_list<Target> targets, cudaStream_t stream);
+    cudaArray_t array(Target t) const;                    // level 0 of an image target
+    void* pointer(Target t, std::size_t* bytes = nullptr) const;  // a buffer target
+    // Unmaps now, throwing on failure (the destructor unmaps silently if this was skipped).
+    void unmap() { scope_.unmap(); }
+
+   private:
+    std::size_t index(Target t) const;
+    std::array<int, std::size_t(Target::Count)> slot_;
+    MapScope scope_;
+  };
+
+  // Registers every target (after each allocation); unregisters the previous ones first.
+  void attach(const Targets& targets);
+  // Unregisters everything (before the targets are deleted).
+  void detach();
+  bool attached() const { return attached_; }
+  const Targets& targets() const { return targets_; }
+
+  Mapped map(std::initializer_list<Target> targets, cudaStream_t stream) const {
+    return Mapped(*this, targets, stream);
+  }
+
+ private:
+  std::array<GraphicsResource, std::size_t(Target::Count)> resources_;
+  Targets targets_;
+  bool attached_ = false;
+};
+
+}  // namespace satdof::interop
