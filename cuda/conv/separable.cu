@@ -40,7 +40,7 @@
 // or the clamped row's (clamp border), as in the reference; a ghost column is a zero
 // pixel (fma(w, 0, acc) == acc) or the clamped column.
 //
-// Radius 1 and 2 take a streaming path (conv/row_stream.cuh): each warp walks down a
+// Radius 1 and 2 take a streaming path (conv/strip_engine.cuh): each warp walks down a
 // 128-column strip; per input row a lane takes its 4 pixels (copied asynchronously, 16
 // bytes, into a shared-memory ring) and the r-pixel halo (through the caches, a row
 // ahead), runs the row pass into 4 floats in registers and adds them to the 2r + 1
@@ -48,7 +48,8 @@
 #include <algorithm>
 
 #include "conv/conv_device.cuh"
-#include "conv/row_stream.cuh"
+#include "detail/device_facts.h"
+#include "conv/strip_engine.cuh"
 #include "conv/variants.h"
 #include "satdof/cuda_check.h"
 
@@ -272,7 +273,7 @@ __global__ void __launch_bounds__(S::kWarps* kLanes, S::kMinBlocks)
   const int hr = lane % kChunk;
   const int c0 = lane / kChunk * kChunk;
   const int xw = x0 - L::kApron + c0;
-  const bool fast = rowstream::rowsAligned16(io.in, io.inPitch) && x0 - L::kApron >= 0 &&
+  const bool fast = strip::rowsAligned16(io.in, io.inPitch) && x0 - L::kApron >= 0 &&
                     x0 + kStripW + L::kApron <= io.width;
 
   const int blocks = (outRows + kChunk - 1) / kChunk;
@@ -296,24 +297,22 @@ template <int R, class S>
 cudaError_t launchStrips(const ImageIo& io, const Filter& f, cudaStream_t stream) {
   using L = StripLayout<R>;
   const auto kernel = separableStripKernel<R, S>;
-  int device = 0, sms = 0, sharedOptin = 0, blocksPerSm = 0;
-  SATDOF_TRY(cudaGetDevice(&device));
-  SATDOF_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  SATDOF_TRY(cudaDeviceGetAttribute(&sharedOptin, cudaDevAttrMaxSharedMemoryPerBlockOptin,
-                                    device));
+  satdof::detail::DeviceFacts device;
+  SATDOF_TRY(satdof::detail::currentDeviceFacts(device));
+  const int sms = device.sms, sharedOptin = device.maxSharedPerBlockOptin;
+  int blocksPerSm = 0;
   // kWarps rings per block where the device allows that much shared memory per block
   // (before sm_80 it allows 64 KiB: 2 warps at r > 8).
   const int warpsPerBlock =
       int(std::clamp<std::size_t>(std::size_t(sharedOptin) / L::kRingBytes, 1, S::kWarps));
   const std::size_t shared = warpsPerBlock * L::kRingBytes;
-  if (shared > 48 * 1024)  // past the default, a kernel must opt in
+  if (shared > 48 * 1024)  // past the default, a kernel must opt in (a host-side setting)
     SATDOF_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     int(shared)));
   // Segments per strip: as many as make every warp resident at once (one wave: no warp
   // waits for another to finish, and the segments' halo overhead is as small as that
   // allows). Segment heights are whole chunks.
-  SATDOF_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocksPerSm, kernel,
-                                                           warpsPerBlock * kLanes, shared));
+  SATDOF_TRY(satdof::detail::cachedOccupancy(kernel, warpsPerBlock * kLanes, shared, blocksPerSm));
   const int stripsX = int(ceilDiv(io.width, kStripW));
   const int residentWarps = std::max(1, sms * blocksPerSm * warpsPerBlock);
   const int segsWanted = std::max(1, residentWarps / stripsX);
@@ -342,7 +341,7 @@ cudaError_t separableLaunch(const ConvArgs& args, void* scratch, std::size_t scr
   SATDOF_TRY(checkLaunch(args, separableSupports, scratch, scratchBytes, 0));
   if (args.width == 0 || args.height == 0) return cudaSuccess;
   const Filter& f = *args.filter;
-  return rowstream::launchByRadius<ConvMath::Separable, rowstream::CachedSource>(
+  return strip::launchByRadius<ConvMath::Separable, strip::CachedSource>(
       args, stream, [&](auto radius) {
         constexpr int R = decltype(radius)::value;
         return launchStrips<R, SeparableShape>(makeImageIo(args), f, stream);

@@ -8,14 +8,14 @@
 // divergence and cache traffic rather than shared memory. As in tiled-halo, each thread
 // computes several outputs (8 rows of one column) to reuse every converted pixel.
 //
-// Radius 1 and 2 (3x3, 5x5) take a streaming path (conv/row_stream.cuh): the tile is the
+// Radius 1 and 2 (3x3, 5x5) take a streaming path (conv/strip_engine.cuh): the tile is the
 // lane's own 4 pixels of each row, copied asynchronously (16 bytes) into a ring of
 // shared-memory row tiles; the halo, r pixels each side, is loaded straight from global
 // memory, one row ahead, through L1 (the neighbouring lanes' copies bring those lines
 // there) or L2. Each warp walks down a 128-column strip with the next rows' copies in
 // flight and no block barrier.
 #include "conv/conv_device.cuh"
-#include "conv/row_stream.cuh"
+#include "conv/strip_engine.cuh"
 #include "conv/variants.h"
 #include "satdof/cuda_check.h"
 
@@ -105,8 +105,8 @@ cudaError_t tiledCachedLaunch(const ConvArgs& args, void* scratch, std::size_t s
   SATDOF_TRY(checkLaunch(args, supportsAnyFilter, scratch, scratchBytes, 0));
   if (args.width == 0 || args.height == 0) return cudaSuccess;
   const Filter& f = *args.filter;
-  using rowstream::launchByRadius;
-  return launchByRadius<ConvMath::Direct, rowstream::CachedSource>(args, stream, [&](auto radius) {
+  using strip::launchByRadius;
+  return launchByRadius<ConvMath::Direct, strip::CachedSource>(args, stream, [&](auto radius) {
     constexpr int R = decltype(radius)::value;
     const dim3 grid(ceilDiv(args.width, kTileW), ceilDiv(args.height, kTileH));
     const dim3 block(kThreadsX, kThreadsY);

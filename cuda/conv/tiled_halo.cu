@@ -13,13 +13,13 @@
 // the same bits as skipping them: fma(w, 0, acc) == acc.
 //
 // Radius 1 and 2 (the common 3x3 and 5x5 filters) take a streaming path instead
-// (conv/row_stream.cuh): each warp walks down a 128-column strip, and every input row,
+// (conv/strip_engine.cuh): each warp walks down a 128-column strip, and every input row,
 // with its halo, is copied asynchronously into a ring of shared-memory row tiles: a lane
 // copies its own 4 pixels, the warp's end lanes the 4 pixels beyond each end, and each
 // lane reads its halo back from there. No block barrier, 16-byte copies and stores, the
 // next rows' copies in flight while computing.
 #include "conv/conv_device.cuh"
-#include "conv/row_stream.cuh"
+#include "conv/strip_engine.cuh"
 #include "conv/variants.h"
 #include "satdof/cuda_check.h"
 
@@ -130,10 +130,10 @@ __global__ void __launch_bounds__(kThreadsX * kThreadsY, 3)
 template <int R>
 struct SharedRowSource {
   static_assert(R >= 1 && R <= 4);
-  static constexpr int kW = rowstream::kPixelsPerLane + 2 * R;
-  static constexpr int kGroups = rowstream::kLanes + 2;  // 4 halo words each side
+  static constexpr int kW = strip::kPixelsPerLane + 2 * R;
+  static constexpr int kGroups = strip::kLanes + 2;  // 4 halo words each side
   struct Shared {
-    uint4 tile[rowstream::kStages][kGroups];  // group g: columns x_strip - 4 + 4g .. + 3
+    uint4 tile[strip::kStages][kGroups];  // group g: columns x_strip - 4 + 4g .. + 3
   };
   const ImageIo& io;
   Shared& sh;
@@ -142,7 +142,7 @@ struct SharedRowSource {
 
   __device__ SharedRowSource(const ImageIo& io_, int x_, int lane_, Shared& sh_)
       : io(io_), sh(sh_), x(x_), lane(lane_) {
-    const bool aligned = rowstream::rowsAligned16(io_.in, io_.inPitch);
+    const bool aligned = strip::rowsAligned16(io_.in, io_.inPitch);
     fastOwn = aligned && x_ + 3 < io_.width;
     const int e = lane_ == 0 ? x_ - 4 : x_ + 4;
     fastEdge = aligned && e >= 0 && e + 3 < io_.width;
@@ -150,22 +150,22 @@ struct SharedRowSource {
 
   // The group of 4 words from column x0 into `dst`: one asynchronous 16-byte copy where
   // it is aligned and inside the image, else the border rule word by word.
-  __device__ __forceinline__ void group(rowstream::RowRef r, int x0, bool fast, uint4* dst) const {
-    if (fast) rowstream::copyAsync16(dst, r.p + x0, r.ghost);
-    else *dst = rowstream::groupAt(io, r, x0);
+  __device__ __forceinline__ void group(strip::RowRef r, int x0, bool fast, uint4* dst) const {
+    if (fast) strip::copyAsync16(dst, r.p + x0, r.ghost);
+    else *dst = strip::groupAt(io, r, x0);
   }
 
   // Each lane copies its own 4 pixels; the end lanes also the 4 beyond each end.
-  __device__ __forceinline__ void fetch(rowstream::RowRef r, int slot) const {
+  __device__ __forceinline__ void fetch(strip::RowRef r, int slot) const {
     uint4* tile = sh.tile[slot];
     group(r, x, fastOwn, &tile[lane + 1]);
     if (lane == 0) group(r, x - 4, fastEdge, &tile[0]);
-    if (lane == rowstream::kLanes - 1) group(r, x + 4, fastEdge, &tile[kGroups - 1]);
+    if (lane == strip::kLanes - 1) group(r, x + 4, fastEdge, &tile[kGroups - 1]);
   }
 
-  __device__ __forceinline__ void prime(rowstream::RowRef) const {}
+  __device__ __forceinline__ void prime(strip::RowRef) const {}
 
-  __device__ __forceinline__ void window(int slot, rowstream::RowRef, unsigned (&w)[kW]) const {
+  __device__ __forceinline__ void window(int slot, strip::RowRef, unsigned (&w)[kW]) const {
     const uint4* tile = sh.tile[slot];
     const uint4 l = tile[lane];
     const uint4 own = tile[lane + 1];
@@ -187,7 +187,7 @@ cudaError_t tiledHaloLaunch(const ConvArgs& args, void* scratch, std::size_t scr
   SATDOF_TRY(checkLaunch(args, supportsAnyFilter, scratch, scratchBytes, 0));
   if (args.width == 0 || args.height == 0) return cudaSuccess;
   const Filter& f = *args.filter;
-  using rowstream::launchByRadius;
+  using strip::launchByRadius;
   return launchByRadius<ConvMath::Direct, SharedRowSource>(args, stream, [&](auto radius) {
     constexpr int R = decltype(radius)::value;
     const dim3 grid(ceilDiv(args.width, kTileW), ceilDiv(args.height, kTileH));

@@ -67,7 +67,7 @@ inline constexpr int kSatMinBlocks = 4;
 
 inline constexpr std::string_view kBasicTuning = "256 threads (32x8), 1 pixel each";
 inline constexpr std::string_view kConstantTuning = "256 threads (32x8), 1 pixel each";
-// Radius 1 and 2 run the strip engine of row_stream.cuh in all three variants below.
+// Radius 1 and 2 run the strip engine of strip_engine.cuh in all three variants below.
 inline constexpr std::string_view kTiledHaloTuning =
     "r<=2: warp strips 128 wide, halo via a shared row tile; else 256 threads, 64x64 tile";
 inline constexpr std::string_view kTiledCachedTuning =

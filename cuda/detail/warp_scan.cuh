@@ -2,7 +2,7 @@
 //
 // A warp exchanges registers with __shfl_*_sync without touching shared memory or
 // needing __syncthreads(), so log2(32) = 5 shuffle steps scan 32 values. The block
-// scans in block_scan.cuh and the look-back in decoupled_lookback.cu use these.
+// scans in block_scan.cuh and the look-back in lookback.cuh use these.
 // Every function must be called by all 32 lanes of the warp (full mask).
 #pragma once
 

@@ -53,14 +53,6 @@ struct BlellochTile {
 
 }  // namespace
 
-// Explicit instantiation of the tile kernel for both element types.
-template __global__ void scanTilesKernel<BlellochTile<std::uint32_t>>(
-    const std::uint32_t*, std::uint32_t*, std::size_t, std::size_t, std::size_t,
-    std::uint32_t*, std::size_t, bool);
-template __global__ void scanTilesKernel<BlellochTile<float>>(const float*, float*, std::size_t,
-                                                              std::size_t, std::size_t, float*,
-                                                              std::size_t, bool);
-
 std::size_t blellochScratchBytes(const ScanArgs& args) {
   return hierarchyVariantScratchBytes<BlellochTile<float>::kTileItems>(args);
 }

@@ -57,12 +57,6 @@ struct BlellochConflictFreeTile {
 
 }  // namespace
 
-template __global__ void scanTilesKernel<BlellochConflictFreeTile<std::uint32_t>>(
-    const std::uint32_t*, std::uint32_t*, std::size_t, std::size_t, std::size_t,
-    std::uint32_t*, std::size_t, bool);
-template __global__ void scanTilesKernel<BlellochConflictFreeTile<float>>(
-    const float*, float*, std::size_t, std::size_t, std::size_t, float*, std::size_t, bool);
-
 std::size_t blellochConflictFreeScratchBytes(const ScanArgs& args) {
   return hierarchyVariantScratchBytes<BlellochConflictFreeTile<float>::kTileItems>(args);
 }

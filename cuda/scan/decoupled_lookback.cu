@@ -21,6 +21,7 @@
 //
 // Scratch: [tile counter | pad to 256 B | one 64-bit status word per tile], zeroed by one
 // cudaMemsetAsync before the kernel.
+#include "detail/device_facts.h"
 #include "scan/decoupled_lookback.cuh"
 #include "scan/variants.h"
 
@@ -30,9 +31,13 @@ namespace {
 constexpr int kThreads = kDecoupledLookbackTuning.threadsPerBlock;
 constexpr int kItems = kDecoupledLookbackTuning.itemsPerThread;
 
+// The shorter first wait where the whole grid is resident at once (one wave): tiles of
+// kThreads threads the device keeps resident, from its own SM count.
 LookbackDelays delaysFor(std::size_t tiles) {
-  return {tiles > kDecoupledLookbackOneWaveTiles ? kDecoupledLookbackFirstPollNs
-                                                 : kDecoupledLookbackFirstPollOneWaveNs,
+  DeviceFacts device;
+  const bool known = currentDeviceFacts(device) == cudaSuccess;
+  const std::size_t oneWave = known ? std::size_t(device.sms) * (device.maxThreadsPerSm / kThreads) : 0;
+  return {tiles > oneWave ? kDecoupledLookbackFirstPollNs : kDecoupledLookbackFirstPollOneWaveNs,
           kDecoupledLookbackPollNs};
 }
 }  // namespace

@@ -41,12 +41,6 @@ std::size_t sizeOf(ScanType type) {
   return 0;
 }
 
-std::string ScanTuning::toString() const {
-  if (threadsPerBlock <= 0) return "library-tuned";
-  return std::to_string(threadsPerBlock) + " threads x " + std::to_string(itemsPerThread) +
-         (itemsPerThread == 1 ? " item" : " items");
-}
-
 namespace {
 
 constexpr std::array kVariants{

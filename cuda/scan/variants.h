@@ -41,8 +41,6 @@ inline constexpr ScanTuning kDecoupledLookbackTuning{128, 32};
 inline constexpr unsigned kDecoupledLookbackFirstPollNs = 3000;
 inline constexpr unsigned kDecoupledLookbackFirstPollOneWaveNs = 1000;
 inline constexpr unsigned kDecoupledLookbackPollNs = 128;
-// Tiles an H100/H200 keeps resident: 132 SMs x 16 blocks of 128 threads.
-inline constexpr std::size_t kDecoupledLookbackOneWaveTiles = 132 * 16;
 // CUB picks its own policy per architecture (on Hopper, 4-byte sums: 128 x 24); printed
 // as "library-tuned".
 inline constexpr ScanTuning kCubTuning{0, 0};

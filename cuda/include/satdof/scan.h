@@ -44,11 +44,10 @@ struct ScanArgs {
   std::size_t rowPitch() const { return pitch ? pitch : length; }
 };
 
-// Launch shape of a variant, printable ("256 threads x 8 items").
+// Launch shape of a variant (0 x 0: the library tunes itself).
 struct ScanTuning {
   int threadsPerBlock = 0;
   int itemsPerThread = 0;
-  std::string toString() const;
 };
 
 struct ScanVariant {

@@ -1,4 +1,4 @@
-// conv/row_stream.cuh — the column-strip engine behind the small-radius paths (r <= 2)
+// conv/strip_engine.cuh — the column-strip engine behind the small-radius paths (r <= 2)
 // of tiled-halo, tiled-cached-halo and separable. Private.
 //
 // What: one warp owns a strip 128 columns wide (4 adjacent pixels per lane) and kRows
@@ -26,7 +26,7 @@
 #include "conv/conv_device.cuh"
 #include "satdof/cuda_check.h"
 
-namespace satdof::conv::rowstream {
+namespace satdof::conv::strip {
 
 inline constexpr int kLanes = 32;
 inline constexpr int kPixelsPerLane = 4;                     // one 16-byte word group
@@ -355,4 +355,4 @@ struct CachedSource {
   }
 };
 
-}  // namespace satdof::conv::rowstream
+}  // namespace satdof::conv::strip
