@@ -2,6 +2,7 @@
 // the choice between them, explained in one line.
 #include <array>
 
+#include "satdof/registry.h"
 #include "backends/compute_backend.h"
 
 namespace satdof {
@@ -25,11 +26,7 @@ const std::array kBackends{
 
 std::span<const ComputeBackendInfo> computeBackends() { return kBackends; }
 
-const ComputeBackendInfo* findComputeBackend(std::string_view name) {
-  for (const ComputeBackendInfo& b : kBackends)
-    if (b.name == name) return &b;
-  return nullptr;
-}
+const ComputeBackendInfo* findComputeBackend(std::string_view name) { return findByName<ComputeBackendInfo>(kBackends, name); }
 
 BackendChoice chooseComputeBackend(std::string_view requested, const Context& context,
                                    const BackendSelections& selections) {

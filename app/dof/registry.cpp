@@ -1,6 +1,7 @@
 // app/dof/registry.cpp — the depth-of-field implementations (see dof_implementation.h).
 #include <array>
 
+#include "satdof/registry.h"
 #include "dof/dof_implementation.h"
 
 namespace satdof {
@@ -17,11 +18,7 @@ const std::array kEntries{
 
 std::span<const DofEntry> dofImplementations() { return kEntries; }
 
-const DofEntry* findDofImplementation(std::string_view name) {
-  for (const DofEntry& e : kEntries)
-    if (e.name == name) return &e;
-  return nullptr;
-}
+const DofEntry* findDofImplementation(std::string_view name) { return findByName<DofEntry>(kEntries, name); }
 
 const DofEntry& defaultDofImplementation() { return kEntries.front(); }
 

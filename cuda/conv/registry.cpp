@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 
+#include "satdof/registry.h"
 #include "conv/variants.h"
 #include "satdof/conv2d.h"
 
@@ -50,11 +51,7 @@ bool overlaps(const void* a, std::size_t aBytes, const void* b, std::size_t bByt
 
 std::span<const ConvVariant> convVariants() { return kVariants; }
 
-const ConvVariant* findConvVariant(std::string_view name) {
-  for (const ConvVariant& v : kVariants)
-    if (v.name == name) return &v;
-  return nullptr;
-}
+const ConvVariant* findConvVariant(std::string_view name) { return findByName<ConvVariant>(kVariants, name); }
 
 const ConvVariant& defaultConvVariant() { return *findConvVariant("tiled-halo"); }
 

@@ -1,4 +1,5 @@
 // The SAT format table (see satdof/sat_format.h).
+#include "satdof/registry.h"
 #include "satdof/sat_format.h"
 
 #include <array>
@@ -17,11 +18,7 @@ constexpr std::array kFormats{
 
 std::span<const SatFormatInfo> satFormats() { return kFormats; }
 
-const SatFormatInfo* findSatFormat(std::string_view name) {
-  for (const SatFormatInfo& f : kFormats)
-    if (f.name == name) return &f;
-  return nullptr;
-}
+const SatFormatInfo* findSatFormat(std::string_view name) { return findByName<SatFormatInfo>(kFormats, name); }
 
 const SatFormatInfo& satFormatInfo(SatFormat format) {
   for (const SatFormatInfo& f : kFormats)

@@ -2,6 +2,7 @@
 // for the scans: the static library would drop self-registering objects.
 #include <array>
 
+#include "satdof/registry.h"
 #include "sat/algorithms.h"
 
 namespace satdof {
@@ -23,11 +24,7 @@ constexpr std::array kAlgorithms{
 
 std::span<const SatAlgorithm> satAlgorithms() { return kAlgorithms; }
 
-const SatAlgorithm* findSatAlgorithm(std::string_view name) {
-  for (const SatAlgorithm& a : kAlgorithms)
-    if (a.name == name) return &a;
-  return nullptr;
-}
+const SatAlgorithm* findSatAlgorithm(std::string_view name) { return findByName<SatAlgorithm>(kAlgorithms, name); }
 
 const SatAlgorithm& defaultSatAlgorithm() { return kAlgorithms.front(); }
 

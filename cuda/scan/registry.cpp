@@ -6,6 +6,7 @@
 #include <array>
 #include <string>
 
+#include "satdof/registry.h"
 #include "satdof/scan.h"
 #include "scan/variants.h"
 
@@ -72,11 +73,7 @@ constexpr std::array kVariants{
 
 std::span<const ScanVariant> scanVariants() { return kVariants; }
 
-const ScanVariant* findScanVariant(std::string_view name) {
-  for (const ScanVariant& v : kVariants)
-    if (v.name == name) return &v;
-  return nullptr;
-}
+const ScanVariant* findScanVariant(std::string_view name) { return findByName<ScanVariant>(kVariants, name); }
 
 const ScanVariant& defaultScanVariant() {
   // The single-pass scan moves each element twice (read, write) where the hierarchy
