@@ -85,6 +85,22 @@ void checkSelection(const std::string& key, const std::string& name, const std::
   throw CLI::ValidationError(flag, "does not apply to the " + backend + " backend");
 }
 
+// A convolution implementation named on the command line must be one the backend that
+// will run it offers (any backend's with --backend auto; checked again once chosen).
+void checkConvolution(const char* flag, const std::string& name, const std::string& backend) {
+  std::string valid;
+  for (const ComputeBackendInfo& b : computeBackends()) {
+    if (backend != "auto" && backend != b.name) continue;
+    for (const FilterImplementation& f : b.filterImplementations()) {
+      if (f.name == name) return;
+      valid += (valid.empty() ? "" : ", ") + f.name;
+    }
+  }
+  throw CLI::ValidationError(flag, "no convolution implementation '" + name + "'" +
+                                       (backend == "auto" ? "" : " in the " + backend + " backend") +
+                                       "; valid: " + valid);
+}
+
 }  // namespace
 
 ParseOutcome parseCommandLine(int argc, char** argv) {
@@ -147,9 +163,17 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
   std::string border = "clamp";
   app.add_option("--border", border, "Filter border: zero (ghost cells) or clamp [clamp]")
       ->check(CLI::IsMember({"zero", "clamp"}));
-  app.add_option("--conv", o.filter.implementation, "Convolution implementation (A)");
+  std::vector<Choice> convs;  // every backend's, for --help and the early name check
+  for (const ComputeBackendInfo& b : computeBackends())
+    for (const FilterImplementation& f : b.filterImplementations())
+      convs.push_back({f.name, f.description + " (" + std::string(b.name) + ")"});
+  const std::string convDefault = convs.empty() ? "" : convs.front().name;
+  auto convName = [](const Choice& c) { return c.name; };
+  auto convText = [](const Choice& c) { return c.description; };
+  app.add_option("--conv", o.filter.implementation,
+                 listing("Convolution implementation (A)", "the backend's first", convs, convName, convText));
   app.add_option("--compare", o.filter.compareImplementation,
-                 "Second convolution implementation (B) for --view split/diff");
+                 "Second convolution implementation (B) for --view split/diff (names as for --conv)");
   std::string view = "final";
   app.add_option("--view", view, "What is shown: final, filtered, split (A|B) or diff (|A-B|) [final]")
       ->check(CLI::IsMember({"final", "filtered", "split", "diff"}));
@@ -221,6 +245,9 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
       checkSelection(key, name, o.backend);
       o.selections[key] = name;
     }
+    for (const auto& [flag, name] : {std::pair{"--conv", o.filter.implementation},
+                                     std::pair{"--compare", o.filter.compareImplementation}})
+      if (!name.empty()) checkConvolution(flag, name, o.backend);
     if (!o.satFormat.empty() && !findSatFormat(o.satFormat)) {
       std::string valid;
       for (const SatFormatInfo& f : satFormats()) valid += (valid.empty() ? "" : ", ") + std::string(f.name);
