@@ -5,23 +5,28 @@
 //   2. an exclusive scan of the 16 x tiles counts, in place, with the chosen scan
 //      variant: hist[d * tiles + t] becomes the first output address of tile t's keys
 //      with digit d (all smaller digits of every tile, then digit d of earlier tiles)
-//   3. scatterKernel: the block ranks its tile locally by the chapter's split, once per
-//      digit bit (a block scan of the 0-bit counts each time, keys and values moved in
-//      shared memory), which leaves the tile sorted by digit, stably; then the key at
-//      tile position p with digit d goes to hist[d * tiles + t] + (p - first p of d):
-//      consecutive threads write consecutive addresses within a digit's run (read 2n,
-//      write 2n words with values)
+//   3. scatterKernel: the block ranks its tile locally, stably, and scatters it:
+//      * each warp owns 256 consecutive keys, 32 per round; in a round the lanes with
+//        the same digit find each other with __match_any_sync, and the lowest of them
+//        advances the warp's count of that digit by their number: a lane's rank among
+//        its warp's keys of its digit is that count before the round + the peers on
+//        lower lanes (a 16-way split in one step, where the chapter's form needs one
+//        block-wide one-bit split per digit bit);
+//      * the warps' counts give each digit's start in the tile and each warp's offset
+//        within it; keys (and values) go to shared memory in sorted order;
+//      * the key at tile position p with digit d goes to hist[d * tiles + t] +
+//        (p - start of d): consecutive threads write consecutive addresses within a
+//        digit's run                                 (read 2n, write 2n words with values)
 // 5 words per element and digit, 8 digits: 40 words against the split form's ~250.
-// Elements past the end of the last tile take the key 0xFFFFFFFF: its digit is the
-// largest, and stability keeps them behind every real key of that digit, so the tile's
-// real keys are exactly its first `inTile` positions after ranking.
+// The first version ranked the tile with four block-wide one-bit splits (a block scan
+// each); at 2^24 pairs it took 3.0x CUB's time, see docs/PERFORMANCE.md.
 //
 // Scratch: [alternate keys | alternate values | hist, 16 x tiles words | the scan's].
 #include <algorithm>
 #include <cstdint>
 
-#include "detail/block_scan.cuh"
 #include "detail/scan_op.cuh"
+#include "detail/warp_scan.cuh"
 #include "detail/scan_step.h"
 #include "sort/variants.h"
 
@@ -33,12 +38,6 @@ constexpr int kItems = kRadixItems;
 constexpr int kTile = kThreads * kItems;
 constexpr int kDigits = 1 << kRadixBits;
 constexpr int kWarps = kThreads / kWarpSize;
-constexpr int kSlots = kTile + kTile / kWarpSize;
-using BlockScan = WarpShuffleBlockScan<kThreads, std::uint32_t, SumOp>;
-
-// Shared-memory slot of tile position e: one pad word per 32, so that the blocked reads
-// (thread t, item i -> t * 8 + i) hit 32 distinct banks.
-__device__ __forceinline__ int slot(int e) { return e + (e >> 5); }
 
 __device__ __forceinline__ int tileCount(std::size_t n) {
   return static_cast<int>(std::min<std::size_t>(n - std::size_t{blockIdx.x} * kTile, kTile));
@@ -80,62 +79,81 @@ __global__ void __launch_bounds__(kThreads)
 
 template <bool HasValues>
 __global__ void __launch_bounds__(kThreads)
-    scatterKernel(PassBuffers b, std::size_t n, int bit, int width, const std::uint32_t* offsets,
-                  std::size_t tiles) {
-  __shared__ std::uint32_t sKeys[kSlots];
-  __shared__ std::uint32_t sValues[HasValues ? kSlots : 1];
-  __shared__ BlockScan::TempStorage scanTmp;
-  __shared__ std::uint32_t sOffset[kDigits];
-  __shared__ std::uint32_t sStart[kDigits];
+    scatterKernel(PassBuffers b, std::size_t n, int bit, std::uint32_t mask,
+                  const std::uint32_t* offsets, std::size_t tiles) {
+  __shared__ std::uint32_t sKeys[kTile];
+  __shared__ std::uint32_t sValues[HasValues ? kTile : 1];
+  // Per warp and digit (column kDigits: the padding): first the running count of the
+  // warp's keys with that digit, then the count of the same digit in earlier warps.
+  __shared__ std::uint32_t sWarpCount[kWarps][kDigits + 1];
+  __shared__ std::uint32_t sStart[kDigits];   // the digit's first position in the tile
+  __shared__ std::uint32_t sOffset[kDigits];  // the digit's first output address
   const int tid = static_cast<int>(threadIdx.x);
+  const int warp = tid / kWarpSize;
+  const int lane = tid % kWarpSize;
   const int inTile = tileCount(n);
   const std::size_t tileStart = std::size_t{blockIdx.x} * kTile;
-  const std::uint32_t mask = (1u << width) - 1u;
-
-  // ---- striped, coalesced load into shared memory; the padding sorts last ------------
-#pragma unroll
-  for (int k = 0; k < kItems; ++k) {
-    const int e = k * kThreads + tid;
-    sKeys[slot(e)] = e < inTile ? b.keysSrc[tileStart + e] : 0xFFFFFFFFu;
-    if constexpr (HasValues) sValues[slot(e)] = e < inTile ? b.valuesSrc[tileStart + e] : 0u;
-  }
+  for (int i = tid; i < kWarps * (kDigits + 1); i += kThreads)
+    sWarpCount[i / (kDigits + 1)][i % (kDigits + 1)] = 0;
   if (tid < kDigits) sOffset[tid] = offsets[std::size_t(tid) * tiles + blockIdx.x];
+
+  // ---- load: warp w owns tile positions [w * 32 * Items, (w + 1) * 32 * Items), one
+  //      coalesced row of 32 per round ---------------------------------------------------
+  const int warpFirst = warp * kWarpSize * kItems + lane;
+  std::uint32_t keys[kItems];
+  std::uint32_t values[kItems];
+#pragma unroll
+  for (int r = 0; r < kItems; ++r) {
+    const int e = warpFirst + r * kWarpSize;
+    keys[r] = e < inTile ? b.keysSrc[tileStart + e] : 0u;
+    if constexpr (HasValues) values[r] = e < inTile ? b.valuesSrc[tileStart + e] : 0u;
+  }
+  __syncthreads();  // counters zeroed
+
+  // ---- rank within the warp: the lanes holding the same digit find each other
+  //      (__match_any_sync); the lowest of them advances the warp's count of that digit --
+  const unsigned lanesBelow = (1u << lane) - 1u;
+  std::uint32_t rank[kItems];
+#pragma unroll
+  for (int r = 0; r < kItems; ++r) {
+    const bool real = warpFirst + r * kWarpSize < inTile;
+    const std::uint32_t d = real ? (keys[r] >> bit) & mask : kDigits;
+    const unsigned peers = __match_any_sync(kFullMask, d);
+    const int leader = __ffs(peers) - 1;
+    std::uint32_t base = 0;
+    if (lane == leader) {
+      base = sWarpCount[warp][d];
+      sWarpCount[warp][d] = base + static_cast<std::uint32_t>(__popc(peers));
+    }
+    rank[r] = __shfl_sync(kFullMask, base, leader) + static_cast<std::uint32_t>(__popc(peers & lanesBelow));
+    __syncwarp();  // the count is read by another leader next round
+  }
   __syncthreads();
 
-  // ---- rank the tile: one stable split per digit bit ----------------------------------
-  for (int j = 0; j < width; ++j) {
-    const int splitBit = bit + j;
-    std::uint32_t keys[kItems];
-    std::uint32_t values[kItems];
-    std::uint32_t zeros = 0;
+  // ---- per digit: counts of earlier warps, and where the digit starts in the tile -----
+  if (warp == 0) {
+    std::uint32_t total = 0;
+    if (lane < kDigits) {
 #pragma unroll
-    for (int i = 0; i < kItems; ++i) {
-      keys[i] = sKeys[slot(tid * kItems + i)];
-      if constexpr (HasValues) values[i] = sValues[slot(tid * kItems + i)];
-      zeros += ((keys[i] >> splitBit) & 1u) ^ 1u;
+      for (int w = 0; w < kWarps; ++w) {
+        const std::uint32_t c = sWarpCount[w][lane];
+        sWarpCount[w][lane] = total;
+        total += c;
+      }
     }
-    std::uint32_t totalZeros;
-    // Ends synchronised: every thread has read its run, shared memory may be rewritten.
-    std::uint32_t zerosBefore = BlockScan::exclusiveScan(zeros, totalZeros, scanTmp, SumOp{});
-#pragma unroll
-    for (int i = 0; i < kItems; ++i) {
-      const std::uint32_t position = static_cast<std::uint32_t>(tid * kItems + i);
-      const bool one = (keys[i] >> splitBit) & 1u;
-      const std::uint32_t to = one ? totalZeros + (position - zerosBefore) : zerosBefore;
-      zerosBefore += one ? 0u : 1u;
-      sKeys[slot(static_cast<int>(to))] = keys[i];
-      if constexpr (HasValues) sValues[slot(static_cast<int>(to))] = values[i];
-    }
-    __syncthreads();
+    const std::uint32_t inclusive = warpInclusiveScan(total, SumOp{});
+    if (lane < kDigits) sStart[lane] = inclusive - total;
   }
+  __syncthreads();
 
-  // ---- where each digit's run starts in the ranked tile -------------------------------
+  // ---- into shared memory at the tile's sorted position (stable: warp, round, lane) ---
 #pragma unroll
-  for (int k = 0; k < kItems; ++k) {
-    const int p = k * kThreads + tid;
-    if (p < inTile) {
-      const std::uint32_t d = (sKeys[slot(p)] >> bit) & mask;
-      if (p == 0 || ((sKeys[slot(p - 1)] >> bit) & mask) != d) sStart[d] = static_cast<std::uint32_t>(p);
+  for (int r = 0; r < kItems; ++r) {
+    if (warpFirst + r * kWarpSize < inTile) {
+      const std::uint32_t d = (keys[r] >> bit) & mask;
+      const int to = static_cast<int>(sStart[d] + sWarpCount[warp][d] + rank[r]);
+      sKeys[to] = keys[r];
+      if constexpr (HasValues) sValues[to] = values[r];
     }
   }
   __syncthreads();
@@ -145,11 +163,11 @@ __global__ void __launch_bounds__(kThreads)
   for (int k = 0; k < kItems; ++k) {
     const int p = k * kThreads + tid;
     if (p < inTile) {
-      const std::uint32_t key = sKeys[slot(p)];
+      const std::uint32_t key = sKeys[p];
       const std::uint32_t d = (key >> bit) & mask;
       const std::size_t at = std::size_t{sOffset[d]} + (static_cast<std::uint32_t>(p) - sStart[d]);
       b.keysDst[at] = key;
-      if constexpr (HasValues) b.valuesDst[at] = sValues[slot(p)];
+      if constexpr (HasValues) b.valuesDst[at] = sValues[p];
     }
   }
 }
@@ -191,10 +209,10 @@ cudaError_t radix4Launch(const SortArgs& args, void* scratch, std::size_t scratc
                                            scanBytes, stream));
                        if (args.hasValues())
                          scatterKernel<true><<<static_cast<unsigned>(tiles), kThreads, 0, stream>>>(
-                             b, args.n, bit, width, hist, tiles);
+                             b, args.n, bit, mask, hist, tiles);
                        else
                          scatterKernel<false><<<static_cast<unsigned>(tiles), kThreads, 0, stream>>>(
-                             b, args.n, bit, width, hist, tiles);
+                             b, args.n, bit, mask, hist, tiles);
                        SATDOF_TRY_LAUNCH();
                        return cudaSuccess;
                      });

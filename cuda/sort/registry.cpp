@@ -13,7 +13,7 @@ constexpr std::array kVariants{
                 "the chapter's split: one bit per pass, flags, exclusive scan, scatter (32 passes)",
                 true, detail::splitScanScratchBytes, detail::splitScanLaunch},
     SortVariant{"radix-4",
-                "4-bit digits: per-tile histograms, a scan of them, tiles ranked by 1-bit splits",
+                "4-bit digits: per-tile histograms, a scan of them, tiles ranked by warp multi-split",
                 true, detail::radix4ScratchBytes, detail::radix4Launch},
     SortVariant{"cub", "cub::DeviceRadixSort (CCCL, onesweep), the library baseline", false,
                 detail::cubSortScratchBytes, detail::cubSortLaunch},

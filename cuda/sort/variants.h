@@ -15,9 +15,9 @@ namespace satdof::detail {
 
 // `split-scan`: streaming kernels, one element per thread.
 inline constexpr int kSplitThreads = 256;
-// `radix-4`: 4-bit digits; a block ranks a tile of 256 x 8 = 2048 keys locally (four
-// one-bit splits in shared memory), so each of the 16 digits leaves a tile as a run of
-// ~128 consecutive keys on average: whole 128-byte lines for the scattered stores.
+// `radix-4`: 4-bit digits; a block ranks a tile of 256 x 8 = 2048 keys locally (warp
+// multi-split, sorted in shared memory), so each of the 16 digits leaves a tile as a run
+// of ~128 consecutive keys on average: whole 128-byte lines for the scattered stores.
 inline constexpr int kRadixBits = 4;
 inline constexpr int kRadixThreads = 256;
 inline constexpr int kRadixItems = 8;
