@@ -2,6 +2,7 @@
 // Errors end as one line on stderr and a non-zero exit code (see cli.h).
 #include <cstdio>
 #include <exception>
+#include <string>
 
 #include "app.h"
 #include "cli.h"
@@ -14,8 +15,11 @@ int main(int argc, char** argv) {
   try {
     if (!options.benchFamily.empty()) {
 #if SATDOF_HAVE_BENCH
-      return options.benchFamily == "scan" ? bench::runScanBench(options.bench)
-                                           : bench::runConvBench(options.bench);
+      const std::string& family = options.benchFamily;
+      if (family == "scan") return bench::runScanBench(options.bench);
+      if (family == "compact") return bench::runCompactBench(options.bench);
+      if (family == "sort") return bench::runSortBench(options.bench);
+      return bench::runConvBench(options.bench);
 #else
       std::fprintf(stderr, "satdof: bench needs the CUDA backend, which this build lacks\n");
       return kExitFailure;

@@ -23,5 +23,7 @@ struct BenchOptions {
 // Each returns the process exit code (0 on success; 1 if a result was wrong or CUDA failed).
 int runScanBench(const BenchOptions& options);
 int runConvBench(const BenchOptions& options);
+int runCompactBench(const BenchOptions& options);
+int runSortBench(const BenchOptions& options);
 
 }  // namespace satdof::bench

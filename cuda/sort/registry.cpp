@@ -1,0 +1,34 @@
+// sort/registry.cpp — the list of radix-sort variants (an explicit array, as in
+// scan/registry.cpp). Teaching order: the textbook split first, the library last.
+#include <array>
+
+#include "satdof/sort.h"
+#include "sort/variants.h"
+
+namespace satdof {
+namespace {
+
+constexpr std::array kVariants{
+    SortVariant{"split-scan",
+                "the chapter's split: one bit per pass, flags, exclusive scan, scatter (32 passes)",
+                true, detail::splitScanScratchBytes, detail::splitScanLaunch},
+    SortVariant{"radix-4",
+                "4-bit digits: per-tile histograms, a scan of them, tiles ranked by warp multi-split",
+                true, detail::radix4ScratchBytes, detail::radix4Launch},
+    SortVariant{"cub", "cub::DeviceRadixSort (CCCL, onesweep), the library baseline", false,
+                detail::cubSortScratchBytes, detail::cubSortLaunch},
+};
+
+}  // namespace
+
+std::span<const SortVariant> sortVariants() { return kVariants; }
+
+const SortVariant* findSortVariant(std::string_view name) {
+  for (const SortVariant& v : kVariants)
+    if (v.name == name) return &v;
+  return nullptr;
+}
+
+const SortVariant& defaultSortVariant() { return *findSortVariant("radix-4"); }
+
+}  // namespace satdof
