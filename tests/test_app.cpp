@@ -110,7 +110,7 @@ TEST(App, HeadlessCpuWritesNonBlankPngs) {
 TEST(App, BadFlagsGiveOneLineAndExitCode2) {
   for (const char* args : {"--size 0x5", "--size wide", "--size 99999x2", "--frames 0", "--frames -3",
                            "--backend gpu", "--focal -1", "--max-blur nope", "--no-such-flag",
-                           "bench", "bench sort", "--filter blur", "--filter box --radius 16",
+                           "bench", "bench nosuch", "--filter blur", "--filter box --radius 16",
                            "--filter custom --weights 1,2", "--filter box --conv no-such-kernel",
                            "--view diff --filter box", "--weights 1 --filter box",
                            "--filter sharpen --conv cpu-separable --backend cpu"}) {

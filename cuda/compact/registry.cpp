@@ -2,6 +2,7 @@
 // scan/registry.cpp: a static library drops self-registering objects). Teaching order.
 #include <array>
 
+#include "satdof/registry.h"
 #include "compact/variants.h"
 #include "satdof/compact.h"
 
@@ -23,11 +24,7 @@ constexpr std::array kVariants{
 
 std::span<const CompactVariant> compactVariants() { return kVariants; }
 
-const CompactVariant* findCompactVariant(std::string_view name) {
-  for (const CompactVariant& v : kVariants)
-    if (v.name == name) return &v;
-  return nullptr;
-}
+const CompactVariant* findCompactVariant(std::string_view name) { return findByName<CompactVariant>(kVariants, name); }
 
 const CompactVariant& defaultCompactVariant() { return *findCompactVariant("single-pass"); }
 

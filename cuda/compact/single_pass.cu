@@ -164,10 +164,7 @@ cudaError_t singlePassCompactLaunch(const CompactArgs& args, void* scratch,
   auto* status = reinterpret_cast<TileStatusWord*>(base + kCounterBytes);
   SATDOF_TRY(cudaMemsetAsync(base, 0, plan.scratch, stream));
   // The scan's measured waits (scan/variants.h), by the same one-wave rule.
-  const LookbackDelays delays{plan.tiles > kDecoupledLookbackOneWaveTiles
-                                  ? kDecoupledLookbackFirstPollNs
-                                  : kDecoupledLookbackFirstPollOneWaveNs,
-                              kDecoupledLookbackPollNs};
+  const LookbackDelays delays = lookbackDelaysFor(plan.tiles, kThreads);
   singlePassCompactKernel<<<static_cast<unsigned>(plan.tiles), kThreads, 0, stream>>>(
       args.in, args.out, args.indices, args.count, args.n, plan.tiles, args.predicate, counter,
       status, delays);

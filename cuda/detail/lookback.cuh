@@ -85,6 +85,11 @@ struct LookbackDelays {
   unsigned pollNs = 0;
 };
 
+// The waits measured for the scans (scan/variants.h), for a grid of `tiles` tiles of
+// `threadsPerTile` threads: the shorter first wait where the whole grid is resident at
+// once (one wave, from the device's own SM count). Defined in scan/decoupled_lookback.cu.
+LookbackDelays lookbackDelaysFor(std::size_t tiles, int threadsPerTile);
+
 // Called by all 32 lanes of one warp. `tile` is the global tile id, `rowFirstTile` the id
 // of the first tile of its row (< tile). Returns, in every lane, the combination of all
 // tiles rowFirstTile .. tile-1 (the tile's exclusive prefix).

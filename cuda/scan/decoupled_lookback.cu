@@ -27,19 +27,20 @@
 
 namespace satdof::detail {
 
+LookbackDelays lookbackDelaysFor(std::size_t tiles, int threadsPerTile) {
+  DeviceFacts device;
+  const bool known = currentDeviceFacts(device) == cudaSuccess;
+  const std::size_t oneWave =
+      known ? std::size_t(device.sms) * std::size_t(device.maxThreadsPerSm / threadsPerTile) : 0;
+  return {tiles > oneWave ? kDecoupledLookbackFirstPollNs : kDecoupledLookbackFirstPollOneWaveNs,
+          kDecoupledLookbackPollNs};
+}
+
 namespace {
 constexpr int kThreads = kDecoupledLookbackTuning.threadsPerBlock;
 constexpr int kItems = kDecoupledLookbackTuning.itemsPerThread;
 
-// The shorter first wait where the whole grid is resident at once (one wave): tiles of
-// kThreads threads the device keeps resident, from its own SM count.
-LookbackDelays delaysFor(std::size_t tiles) {
-  DeviceFacts device;
-  const bool known = currentDeviceFacts(device) == cudaSuccess;
-  const std::size_t oneWave = known ? std::size_t(device.sms) * (device.maxThreadsPerSm / kThreads) : 0;
-  return {tiles > oneWave ? kDecoupledLookbackFirstPollNs : kDecoupledLookbackFirstPollOneWaveNs,
-          kDecoupledLookbackPollNs};
-}
+LookbackDelays delaysFor(std::size_t tiles) { return lookbackDelaysFor(tiles, kThreads); }
 }  // namespace
 
 std::size_t decoupledLookbackScratchBytes(const ScanArgs& args) {

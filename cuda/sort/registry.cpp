@@ -2,6 +2,7 @@
 // scan/registry.cpp). Teaching order: the textbook split first, the library last.
 #include <array>
 
+#include "satdof/registry.h"
 #include "satdof/sort.h"
 #include "sort/variants.h"
 
@@ -23,11 +24,7 @@ constexpr std::array kVariants{
 
 std::span<const SortVariant> sortVariants() { return kVariants; }
 
-const SortVariant* findSortVariant(std::string_view name) {
-  for (const SortVariant& v : kVariants)
-    if (v.name == name) return &v;
-  return nullptr;
-}
+const SortVariant* findSortVariant(std::string_view name) { return findByName<SortVariant>(kVariants, name); }
 
 const SortVariant& defaultSortVariant() { return *findSortVariant("radix-4"); }
 
