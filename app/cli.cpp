@@ -96,7 +96,7 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
 
   auto* bench = app.add_subcommand("bench", "Benchmark a kernel family (CUDA)");
   bench->require_subcommand(1);
-  for (const char* family : {"scan", "conv"}) {
+  for (const char* family : {"scan", "conv", "sat"}) {
     auto* sub = bench->add_subcommand(family, std::string("Benchmark the ") + family + " variants");
     sub->add_option("--json", o.bench.jsonPath, "Also write the results as JSON");
     sub->add_option("--csv", o.bench.csvPath, "Also write the results as CSV");

@@ -14,8 +14,7 @@ int main(int argc, char** argv) {
   try {
     if (!options.benchFamily.empty()) {
 #if SATDOF_HAVE_BENCH
-      return options.benchFamily == "scan" ? bench::runScanBench(options.bench)
-                                           : bench::runConvBench(options.bench);
+      return bench::runBenchFamily(options.benchFamily, options.bench);
 #else
       std::fprintf(stderr, "satdof: bench needs the CUDA backend, which this build lacks\n");
       return kExitFailure;
