@@ -22,6 +22,9 @@ cudaError_t rowsTransposeRowsLaunch(const SatArgs& args, void* scratch, std::siz
 std::size_t rowsColumnsScratchBytes(const SatArgs& args);
 cudaError_t rowsColumnsLaunch(const SatArgs& args, void* scratch, std::size_t scratchBytes,
                               cudaStream_t stream);
+std::size_t reduceThenScanScratchBytes(const SatArgs& args);
+cudaError_t reduceThenScanLaunch(const SatArgs& args, void* scratch, std::size_t scratchBytes,
+                                 cudaStream_t stream);
 std::size_t singlePassScratchBytes(const SatArgs& args);
 cudaError_t singlePassLaunch(const SatArgs& args, void* scratch, std::size_t scratchBytes,
                              cudaStream_t stream);

@@ -104,26 +104,40 @@ struct VectorChain {
         __nanosleep(kVectorLookbackPollNs);
         if (flag == kSlotNotReady) flag = loadSlotFlag(flags + slotOf(pred));
       }
-      // ---- add the values up to the nearest Prefix -------------------------------------
+      // ---- add the values up to the nearest Prefix, kGroup positions per round trip ----
       const unsigned prefixLanes = __ballot_sync(0xffffffffu, flag == kSlotPrefix);
-      const int last = prefixLanes ? __ffs(prefixLanes) - 1 : 31;
-      for (int j = 0; j <= last && window - j >= 0; ++j) {
-        const std::uint32_t f = __shfl_sync(0xffffffffu, flag, j);
-        const long long slot = slotOf(window - j);
-        if (lane < kLanes) {
-          if (f == kSlotPrefix) {
-            const Pre* p = preOf(slot, lane);
+      const int last = min(prefixLanes ? __ffs(prefixLanes) - 1 : 31, window);
+      for (int j0 = 0; j0 <= last; j0 += kGroup) {
+        Pre got[kGroup][kN];
 #pragma unroll
-            for (int k = 0; k < kN; ++k) excl[k] += __ldcg(p + k);
-          } else {
-            const Agg* p = aggOf(slot, lane);
+        for (int u = 0; u < kGroup; ++u) {
+          const int j = j0 + u;
+          const std::uint32_t f = __shfl_sync(0xffffffffu, flag, j & 31);
 #pragma unroll
-            for (int k = 0; k < kN; ++k) excl[k] += static_cast<Pre>(__ldcg(p + k));
+          for (int k = 0; k < kN; ++k) got[u][k] = Pre(0);
+          if (j <= last && lane < kLanes) {
+            const long long slot = slotOf(window - j);
+            if (f == kSlotPrefix) loadValues(preOf(slot, lane), got[u]);
+            else loadValues(aggOf(slot, lane), got[u]);
           }
         }
+#pragma unroll
+        for (int u = 0; u < kGroup; ++u)
+#pragma unroll
+          for (int k = 0; k < kN; ++k) excl[k] += got[u][k];
       }
       if (prefixLanes) return;
     }
+  }
+
+ private:
+  static constexpr int kGroup = 4;
+
+  // kN values from L2 (never L1: another SM wrote them), widened to Pre.
+  template <class T>
+  __device__ static void loadValues(const T* p, Pre (&out)[kN]) {
+#pragma unroll
+    for (int k = 0; k < kN; ++k) out[k] = static_cast<Pre>(__ldcg(p + k));
   }
 };
 
