@@ -231,6 +231,28 @@ TEST(CudaSatApi, RepeatedLaunchesOnOneScratch) {
   }
 }
 
+// The float formats' documented width limit (satdof/sat_format.h): refused, not wrong.
+TEST(CudaSatApi, FloatFormatsRefuseWidthsAbove131072) {
+  SATDOF_SKIP_WITHOUT_DEVICE();
+  const int width = 131073;
+  DeviceBuffer<std::uint8_t> in(std::size_t(width) * 4);
+  for (SatFormat format : {SatFormat::Float32, SatFormat::Float32Offset}) {
+    DeviceBuffer<unsigned char> out(satdof::satTableBytes(format, width, 1));
+    for (const satdof::SatAlgorithm& algorithm : satdof::satAlgorithms()) {
+      if (!builds(algorithm, format)) continue;
+      SCOPED_TRACE(std::string(algorithm.name));
+      satdof::SatArgs args;
+      args.source = satdof::SatSource::linear(in.data(), std::size_t(width) * 4);
+      args.width = width;
+      args.height = 1;
+      args.format = format;
+      args.table = out.data();
+      DeviceBuffer<unsigned char> scratch(algorithm.scratchBytes(args));
+      EXPECT_EQ(algorithm.launch(args, scratch.data(), scratch.size(), nullptr), cudaErrorInvalidValue);
+    }
+  }
+}
+
 TEST(CudaSatApi, EmptyImageIsANoOpAndBadScratchIsAnError) {
   SATDOF_SKIP_WITHOUT_DEVICE();
   for (const satdof::SatAlgorithm& algorithm : satdof::satAlgorithms()) {

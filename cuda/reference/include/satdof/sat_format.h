@@ -17,6 +17,10 @@
 //            Centred values keep the entries small, so box sums lose far fewer bits.
 //            Trailer: m as 4 floats (16 bytes), read by the shader to add m back.
 //
+// The CUDA algorithms build the float formats for widths up to 131072 (their tile-local
+// sums are exact int32 values up to there) and refuse wider images with
+// cudaErrorInvalidValue; uint32 has no such limit.
+//
 // Every backend produces each format bit for bit (the reference in satdof/reference/sat.h
 // is the definition): sums are formed in exact integer arithmetic and only the entry is
 // rounded, so the GPU and the CPU agree exactly whatever their summation order.
