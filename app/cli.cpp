@@ -189,7 +189,7 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
 
   auto* bench = app.add_subcommand("bench", "Benchmark a kernel family (CUDA)");
   bench->require_subcommand(1);
-  for (const char* family : {"scan", "conv", "compact", "sort"}) {
+  for (const char* family : {"scan", "conv", "sat", "compact", "sort"}) {
     auto* sub = bench->add_subcommand(family, std::string("Benchmark the ") + family + " variants");
     sub->add_option("--json", o.bench.jsonPath, "Also write the results as JSON");
     sub->add_option("--csv", o.bench.csvPath, "Also write the results as CSV");

@@ -15,11 +15,7 @@ int main(int argc, char** argv) {
   try {
     if (!options.benchFamily.empty()) {
 #if SATDOF_HAVE_BENCH
-      const std::string& family = options.benchFamily;
-      if (family == "scan") return bench::runScanBench(options.bench);
-      if (family == "compact") return bench::runCompactBench(options.bench);
-      if (family == "sort") return bench::runSortBench(options.bench);
-      return bench::runConvBench(options.bench);
+      return bench::runBenchFamily(options.benchFamily, options.bench);
 #else
       std::fprintf(stderr, "satdof: bench needs the CUDA backend, which this build lacks\n");
       return kExitFailure;

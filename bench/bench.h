@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace satdof::bench {
@@ -23,7 +24,18 @@ struct BenchOptions {
 // Each returns the process exit code (0 on success; 1 if a result was wrong or CUDA failed).
 int runScanBench(const BenchOptions& options);
 int runConvBench(const BenchOptions& options);
+int runSatBench(const BenchOptions& options);
 int runCompactBench(const BenchOptions& options);
 int runSortBench(const BenchOptions& options);
+
+// The dispatch of `satdof bench <family>` (1 for an unknown family).
+inline int runBenchFamily(std::string_view family, const BenchOptions& options) {
+  if (family == "scan") return runScanBench(options);
+  if (family == "conv") return runConvBench(options);
+  if (family == "sat") return runSatBench(options);
+  if (family == "compact") return runCompactBench(options);
+  if (family == "sort") return runSortBench(options);
+  return 1;
+}
 
 }  // namespace satdof::bench

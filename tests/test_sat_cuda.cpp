@@ -1,10 +1,22 @@
-// tests/test_sat_cuda.cpp — the CUDA SAT against the CPU reference, exact equality.
-// Sizes from 1x1 to 4K, thin images both ways, random content; the linear-memory and the
-// surface (mapped GL texture) entry points; the default scan variant at every size and
-// every registered variant at a few sizes (every variant must be able to drive the SAT).
+// tests/test_sat_cuda.cpp — every CUDA SAT algorithm, in every format it builds, against
+// the CPU reference (satdof/reference/sat.h), byte for byte.
+//
+// Sizes: 1x1, thin images both ways, odd sizes, sizes one off the tile multiples of the
+// look-back algorithms (128 x 32 tiles), 1080p, 4K and 8K (capped by SATDOF_TEST_MAX_N,
+// for compute-sanitizer). Content: random, and all-255 (the uint32 sums wrap past 2^32
+// at 8K; the float sums reach 8.5e9). Sources: linear memory everywhere, a surface (what
+// a mapped GL texture gives) at a few sizes. Scan variants: the default at every size,
+// every registered variant at small sizes for the algorithms that scan rows.
+//
+// The bound for the float formats is 0: each entry is defined as the exact integer sum
+// rounded once to the nearest float (reference/sat_formats.cpp), and the GPU algorithms
+// carry exact integers (int32 inside a tile, int64 between tiles) and round once with
+// __ll2float_rn, the same IEEE round-to-nearest-even as the CPU's int64 -> float. So the
+// comparison is exact for every format, and any difference is a bug, not rounding.
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "cuda_test_support.h"
@@ -15,32 +27,43 @@
 #include "satdof/scan.h"
 
 namespace ref = satdof::reference;
-using satdof::test::randomImage;
 using satdof::DeviceBuffer;
+using satdof::SatFormat;
+using satdof::test::randomImage;
 
 namespace {
 
 enum class Source { Linear, Surface };
+enum class Content { Random, All255 };
 
-// Runs a GPU SAT algorithm and returns the table as four uint32 per pixel (poisoned
-// before the run).
-std::vector<std::uint32_t> gpuSat(const ref::ImageRgba8& img, const satdof::SatAlgorithm& algorithm,
-                                  const satdof::ScanVariant& scan, Source source) {
-  const std::size_t pixels = std::size_t(img.width) * img.height;
-  DeviceBuffer<uint4> out(pixels);
+ref::ImageRgba8 makeImage(int w, int h, Content content, std::mt19937& rng) {
+  if (content == Content::Random) return randomImage(w, h, rng);
+  ref::ImageRgba8 img(w, h);
+  std::memset(img.pixels.data(), 255, img.pixels.size());
+  return img;
+}
+
+// Runs `algorithm` and returns the table's bytes (poisoned before the run).
+std::vector<std::uint8_t> gpuTable(const ref::ImageRgba8& img, const satdof::SatAlgorithm& algorithm,
+                                   SatFormat format, const satdof::ScanVariant& scan, Source source) {
+  const std::size_t bytes = satdof::satTableBytes(format, img.width, img.height);
+  DeviceBuffer<unsigned char> out(bytes);
   satdof::SatArgs args;
   args.width = img.width;
   args.height = img.height;
+  args.format = format;
   args.table = out.data();
   args.scan = &scan;
   DeviceBuffer<unsigned char> scratch(algorithm.scratchBytes(args));
-  SATDOF_CUDA_CHECK(cudaMemset(out.data(), 0xAB, out.bytes()));
+  SATDOF_CUDA_CHECK(cudaMemset(out.data(), 0xAB, bytes));
+  SATDOF_CUDA_CHECK(cudaMemset(scratch.data(), 0xCD, scratch.size()));  // no reliance on zeros
 
   if (source == Source::Linear) {
     DeviceBuffer<std::uint8_t> in(img.pixels.size());
     SATDOF_CUDA_CHECK(cudaMemcpy(in.data(), img.pixels.data(), in.bytes(), cudaMemcpyHostToDevice));
     args.source = satdof::SatSource::linear(in.data(), std::size_t(img.width) * 4);
     SATDOF_CUDA_CHECK(algorithm.launch(args, scratch.data(), scratch.size(), nullptr));
+    SATDOF_CUDA_CHECK(cudaDeviceSynchronize());
   } else {
     cudaArray_t array = nullptr;
     const cudaChannelFormatDesc desc = cudaCreateChannelDesc(8, 8, 8, 8, cudaChannelFormatKindUnsigned);
@@ -59,71 +82,108 @@ std::vector<std::uint32_t> gpuSat(const ref::ImageRgba8& img, const satdof::SatA
     cudaFreeArray(array);
     SATDOF_CUDA_CHECK(e);
   }
-  SATDOF_CUDA_CHECK(cudaDeviceSynchronize());
-  std::vector<std::uint32_t> host(pixels * 4);
-  SATDOF_CUDA_CHECK(cudaMemcpy(host.data(), out.data(), out.bytes(), cudaMemcpyDeviceToHost));
+  std::vector<std::uint8_t> host(bytes);
+  SATDOF_CUDA_CHECK(cudaMemcpy(host.data(), out.data(), bytes, cudaMemcpyDeviceToHost));
   return host;
 }
 
-void expectSatEqual(const ref::ImageRgba8& img, const std::vector<std::uint32_t>& gpu) {
-  const ref::Sat expected = ref::computeSat(img);
-  for (std::size_t i = 0; i < gpu.size(); ++i) {
-    if (gpu[i] != expected.values[i]) {
-      const std::size_t pixel = i / 4;
-      FAIL() << "first mismatch at x=" << pixel % img.width << " y=" << pixel / img.width
-             << " channel " << i % 4 << ": got " << gpu[i] << ", expected " << expected.values[i];
-    }
+void expectTableEqual(const ref::Sat& expected, const std::vector<std::uint8_t>& gpu) {
+  const std::vector<std::uint8_t> want = ref::satTableBytesOf(expected);
+  ASSERT_EQ(gpu.size(), want.size());
+  if (std::memcmp(gpu.data(), want.data(), want.size()) == 0) return;
+  for (std::size_t w = 0; w * 4 < want.size(); ++w) {
+    std::uint32_t got, exp;
+    std::memcpy(&got, gpu.data() + w * 4, 4);
+    std::memcpy(&exp, want.data() + w * 4, 4);
+    if (got == exp) continue;
+    const std::size_t pixel = w / 4;
+    if (pixel >= std::size_t(expected.width) * expected.height)
+      FAIL() << "trailer word " << w - expected.values.size() << ": got bits " << got
+             << ", expected " << exp;
+    float gf, ef;
+    std::memcpy(&gf, &got, 4);
+    std::memcpy(&ef, &exp, 4);
+    FAIL() << "first mismatch at x=" << pixel % expected.width << " y=" << pixel / expected.width
+           << " channel " << w % 4 << ": got " << got << " (as float " << gf << "), expected "
+           << exp << " (as float " << ef << ")";
   }
 }
 
+bool builds(const satdof::SatAlgorithm& a, SatFormat f) { return !a.whyNot(f).has_value(); }
+
 struct SatCase {
   int width, height;
+  Content content = Content::Random;
+  bool surface = false;  // also through a surface object
 };
 
-void PrintTo(const SatCase& c, std::ostream* os) { *os << c.width << "x" << c.height; }
+std::string caseName(const SatCase& c) {
+  return std::to_string(c.width) + "x" + std::to_string(c.height) +
+         (c.content == Content::All255 ? "_all255" : "") + (c.surface ? "_surface" : "");
+}
 
 class CudaSat : public ::testing::TestWithParam<SatCase> {};
 
-TEST_P(CudaSat, DefaultVariantMatchesReference) {
+// Every algorithm x every format it builds, default scan variant, against one reference
+// per format.
+TEST_P(CudaSat, EveryAlgorithmAndFormatMatchesReference) {
   SATDOF_SKIP_WITHOUT_DEVICE();
   const SatCase c = GetParam();
   const std::size_t cap = satdof::test::maxElements();
   if (cap && std::size_t(c.width) * c.height > cap)
     GTEST_SKIP() << "larger than SATDOF_TEST_MAX_N=" << cap;
   auto rng = satdof::test::freshRng();
-  const auto img = randomImage(c.width, c.height, rng);
-  SCOPED_TRACE("linear source");
-  expectSatEqual(img, gpuSat(img, satdof::defaultSatAlgorithm(), satdof::defaultScanVariant(), Source::Linear));
-  // A surface (what a mapped GL texture gives) exists only up to the device's limit.
+  const auto img = makeImage(c.width, c.height, c.content, rng);
   cudaDeviceProp prop{};
   SATDOF_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
-  if (c.width <= prop.maxSurface2D[0] && c.height <= prop.maxSurface2D[1]) {
-    SCOPED_TRACE("surface source");
-    expectSatEqual(img, gpuSat(img, satdof::defaultSatAlgorithm(), satdof::defaultScanVariant(), Source::Surface));
+  const bool surfaceFits = c.width <= prop.maxSurface2D[0] && c.height <= prop.maxSurface2D[1];
+  for (const satdof::SatFormatInfo& format : satdof::satFormats()) {
+    const ref::Sat expected = ref::computeSat(img, format.id);
+    for (const satdof::SatAlgorithm& algorithm : satdof::satAlgorithms()) {
+      if (!builds(algorithm, format.id)) continue;
+      SCOPED_TRACE(std::string(algorithm.name) + " / " + std::string(format.name));
+      expectTableEqual(expected, gpuTable(img, algorithm, format.id, satdof::defaultScanVariant(),
+                                          Source::Linear));
+      if (c.surface && surfaceFits) {
+        SCOPED_TRACE("surface source");
+        expectTableEqual(expected, gpuTable(img, algorithm, format.id,
+                                            satdof::defaultScanVariant(), Source::Surface));
+      }
+    }
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Sizes, CudaSat,
-                         ::testing::Values(SatCase{1, 1}, SatCase{1, 4097}, SatCase{4097, 1},
-                                           SatCase{1, 70001}, SatCase{70001, 1}, SatCase{31, 33},
-                                           SatCase{1023, 1025}, SatCase{1920, 1080},
-                                           SatCase{3840, 2160}),
-                         [](const auto& info) {
-                           return std::to_string(info.param.width) + "x" +
-                                  std::to_string(info.param.height);
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Sizes, CudaSat,
+    ::testing::Values(SatCase{1, 1, Content::Random, true}, SatCase{1, 4097}, SatCase{4097, 1},
+                      SatCase{1, 70001}, SatCase{70001, 1}, SatCase{31, 33, Content::Random, true},
+                      SatCase{127, 31}, SatCase{129, 33}, SatCase{128, 32}, SatCase{255, 65},
+                      SatCase{257, 63, Content::Random, true}, SatCase{1023, 1025},
+                      SatCase{1920, 1080, Content::Random, true}, SatCase{3840, 2160},
+                      SatCase{3840, 2160, Content::All255}, SatCase{7680, 4320},
+                      SatCase{7680, 4320, Content::All255}),
+    [](const auto& info) { return caseName(info.param); });
 
+// Every scan variant drives every algorithm that scans rows, in every format.
 class CudaSatEveryScan : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(CudaSatEveryScan, DrivesTheSat) {
+TEST_P(CudaSatEveryScan, DrivesEveryAlgorithm) {
   SATDOF_SKIP_WITHOUT_DEVICE();
   const satdof::ScanVariant* scan = satdof::findScanVariant(GetParam());
   ASSERT_NE(scan, nullptr);
   auto rng = satdof::test::freshRng();
-  for (SatCase c : {SatCase{1, 1}, SatCase{33, 31}, SatCase{1000, 3}, SatCase{517, 389}}) {
-    SCOPED_TRACE(std::to_string(c.width) + "x" + std::to_string(c.height));
-    const auto img = randomImage(c.width, c.height, rng);
-    expectSatEqual(img, gpuSat(img, satdof::defaultSatAlgorithm(), *scan, Source::Linear));
+  for (SatCase c : {SatCase{1, 1}, SatCase{33, 31}, SatCase{1000, 3}, SatCase{517, 389},
+                    SatCase{300, 200, Content::All255}}) {
+    SCOPED_TRACE(caseName(c));
+    const auto img = makeImage(c.width, c.height, c.content, rng);
+    for (const satdof::SatFormatInfo& format : satdof::satFormats()) {
+      const ref::Sat expected = ref::computeSat(img, format.id);
+      for (const satdof::SatAlgorithm& algorithm : satdof::satAlgorithms()) {
+        if (!algorithm.usesScan || !builds(algorithm, format.id)) continue;
+        SCOPED_TRACE(std::string(algorithm.name) + " / " + std::string(format.name));
+        expectTableEqual(expected, gpuTable(img, algorithm, format.id, *scan, Source::Linear));
+      }
+    }
   }
 }
 
@@ -141,24 +201,81 @@ INSTANTIATE_TEST_SUITE_P(Variants, CudaSatEveryScan, ::testing::ValuesIn(scanNam
                            return n;
                          });
 
+// Repeated launches on one scratch (as the app's SAT pass and the bench do): the
+// look-back state is reset by each launch, whatever the previous one left.
+TEST(CudaSatApi, RepeatedLaunchesOnOneScratch) {
+  SATDOF_SKIP_WITHOUT_DEVICE();
+  auto rng = satdof::test::freshRng();
+  const auto img = randomImage(700, 300, rng);
+  DeviceBuffer<std::uint8_t> in(img.pixels.size());
+  SATDOF_CUDA_CHECK(cudaMemcpy(in.data(), img.pixels.data(), in.bytes(), cudaMemcpyHostToDevice));
+  for (const satdof::SatFormatInfo& format : satdof::satFormats()) {
+    const ref::Sat expected = ref::computeSat(img, format.id);
+    for (const satdof::SatAlgorithm& algorithm : satdof::satAlgorithms()) {
+      if (!builds(algorithm, format.id)) continue;
+      SCOPED_TRACE(std::string(algorithm.name) + " / " + std::string(format.name));
+      satdof::SatArgs args;
+      args.source = satdof::SatSource::linear(in.data(), std::size_t(img.width) * 4);
+      args.width = img.width;
+      args.height = img.height;
+      args.format = format.id;
+      DeviceBuffer<unsigned char> out(satdof::satTableBytes(format.id, img.width, img.height));
+      args.table = out.data();
+      DeviceBuffer<unsigned char> scratch(algorithm.scratchBytes(args));
+      for (int i = 0; i < 3; ++i)
+        SATDOF_CUDA_CHECK(algorithm.launch(args, scratch.data(), scratch.size(), nullptr));
+      std::vector<std::uint8_t> host(out.size());
+      SATDOF_CUDA_CHECK(cudaMemcpy(host.data(), out.data(), host.size(), cudaMemcpyDeviceToHost));
+      expectTableEqual(expected, host);
+    }
+  }
+}
+
+// The float formats' documented width limit (satdof/sat_format.h): refused, not wrong.
+TEST(CudaSatApi, FloatFormatsRefuseWidthsAbove131072) {
+  SATDOF_SKIP_WITHOUT_DEVICE();
+  const int width = 131073;
+  DeviceBuffer<std::uint8_t> in(std::size_t(width) * 4);
+  for (SatFormat format : {SatFormat::Float32, SatFormat::Float32Offset}) {
+    DeviceBuffer<unsigned char> out(satdof::satTableBytes(format, width, 1));
+    for (const satdof::SatAlgorithm& algorithm : satdof::satAlgorithms()) {
+      if (!builds(algorithm, format)) continue;
+      SCOPED_TRACE(std::string(algorithm.name));
+      satdof::SatArgs args;
+      args.source = satdof::SatSource::linear(in.data(), std::size_t(width) * 4);
+      args.width = width;
+      args.height = 1;
+      args.format = format;
+      args.table = out.data();
+      DeviceBuffer<unsigned char> scratch(algorithm.scratchBytes(args));
+      EXPECT_EQ(algorithm.launch(args, scratch.data(), scratch.size(), nullptr), cudaErrorInvalidValue);
+    }
+  }
+}
+
 TEST(CudaSatApi, EmptyImageIsANoOpAndBadScratchIsAnError) {
   SATDOF_SKIP_WITHOUT_DEVICE();
   for (const satdof::SatAlgorithm& algorithm : satdof::satAlgorithms()) {
-    SCOPED_TRACE(std::string(algorithm.name));
-    satdof::SatArgs empty;
-    empty.width = 0;
-    empty.height = 5;
-    EXPECT_EQ(algorithm.scratchBytes(empty), 0u);
-    empty.height = 0;
-    EXPECT_EQ(algorithm.launch(empty, nullptr, 0, nullptr), cudaSuccess);
-    DeviceBuffer<std::uint8_t> in(16 * 16 * 4);
-    DeviceBuffer<uint4> out(16 * 16);
-    satdof::SatArgs args;
-    args.source = satdof::SatSource::linear(in.data(), 64);
-    args.width = args.height = 16;
-    args.table = out.data();
-    if (algorithm.scratchBytes(args) > 0) {
-      EXPECT_EQ(algorithm.launch(args, nullptr, 0, nullptr), cudaErrorInvalidValue);
+    for (const satdof::SatFormatInfo& format : satdof::satFormats()) {
+      if (!builds(algorithm, format.id)) continue;
+      SCOPED_TRACE(std::string(algorithm.name) + " / " + std::string(format.name));
+      satdof::SatArgs empty;
+      empty.format = format.id;
+      empty.width = 0;
+      empty.height = 5;
+      EXPECT_EQ(algorithm.scratchBytes(empty), 0u);
+      empty.height = 0;
+      EXPECT_EQ(algorithm.launch(empty, nullptr, 0, nullptr), cudaSuccess);
+      DeviceBuffer<std::uint8_t> in(16 * 16 * 4);
+      DeviceBuffer<unsigned char> out(satdof::satTableBytes(format.id, 16, 16));
+      satdof::SatArgs args;
+      args.source = satdof::SatSource::linear(in.data(), 64);
+      args.width = args.height = 16;
+      args.format = format.id;
+      args.table = out.data();
+      if (algorithm.scratchBytes(args) > 0) {
+        EXPECT_EQ(algorithm.launch(args, nullptr, 0, nullptr), cudaErrorInvalidValue);
+      }
     }
   }
 }

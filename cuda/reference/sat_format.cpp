@@ -12,6 +12,12 @@ constexpr std::array kFormats{
     SatFormatInfo{SatFormat::Uint32, "uint32",
                   "4 x uint32 per pixel, sums wrap modulo 2^32: exact box sums for 8-bit input",
                   16, 0, "sat_uint32.glsl", true},
+    SatFormatInfo{SatFormat::Float32, "float32",
+                  "4 x float per pixel, exact sums rounded to float: loses low bits far from the origin",
+                  16, 0, "sat_float32.glsl", false},
+    SatFormatInfo{SatFormat::Float32Offset, "float32-offset",
+                  "4 x float of sums of (pixel - image mean) (Hensley 2005); the mean in a 16-byte trailer",
+                  16, 16, "sat_float32_offset.glsl", false},
 };
 
 }  // namespace

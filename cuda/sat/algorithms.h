@@ -19,5 +19,14 @@ inline const ScanVariant& scanOf(const SatArgs& args) {
 std::size_t rowsTransposeRowsScratchBytes(const SatArgs& args);
 cudaError_t rowsTransposeRowsLaunch(const SatArgs& args, void* scratch, std::size_t scratchBytes,
                                     cudaStream_t stream);
+std::size_t rowsColumnsScratchBytes(const SatArgs& args);
+cudaError_t rowsColumnsLaunch(const SatArgs& args, void* scratch, std::size_t scratchBytes,
+                              cudaStream_t stream);
+std::size_t reduceThenScanScratchBytes(const SatArgs& args);
+cudaError_t reduceThenScanLaunch(const SatArgs& args, void* scratch, std::size_t scratchBytes,
+                                 cudaStream_t stream);
+std::size_t singlePassScratchBytes(const SatArgs& args);
+cudaError_t singlePassLaunch(const SatArgs& args, void* scratch, std::size_t scratchBytes,
+                             cudaStream_t stream);
 
 }  // namespace satdof::detail

@@ -13,11 +13,26 @@ std::optional<std::string> uint32Only(SatFormat format) {
   return "builds the uint32 format only";
 }
 
+std::optional<std::string> anyFormat(SatFormat) { return std::nullopt; }
+
 constexpr std::array kAlgorithms{
     SatAlgorithm{"rows-transpose-rows",
                  "the chapter's: unpack, scan rows, transpose, scan rows, transpose back",
                  true, uint32Only, detail::rowsTransposeRowsScratchBytes,
                  detail::rowsTransposeRowsLaunch},
+    SatAlgorithm{"rows-columns",
+                 "unpack, scan rows, then one column pass (warps walk adjacent columns down; "
+                 "look-back between chunks of rows)",
+                 true, anyFormat, detail::rowsColumnsScratchBytes, detail::rowsColumnsLaunch},
+    SatAlgorithm{"single-pass",
+                 "one read of the image, one write of the table; tiles pass row and column "
+                 "sums on by a two-stage decoupled look-back",
+                 false, anyFormat, detail::singlePassScratchBytes, detail::singlePassLaunch},
+    SatAlgorithm{"reduce-then-scan",
+                 "two reads of the image, one write: tile sums, small carry scans, then the "
+                 "table; no tile waits for another",
+                 false, anyFormat, detail::reduceThenScanScratchBytes,
+                 detail::reduceThenScanLaunch},
 };
 
 }  // namespace

@@ -3,4 +3,7 @@
 list(APPEND SATDOF_CUDA_SOURCES
   sat/registry.cpp
   sat/rows_transpose_rows.cu
+  sat/rows_columns.cu
+  sat/single_pass.cu
+  sat/reduce_then_scan.cu
 )

@@ -9,6 +9,21 @@
 //
 //   uint32   4 x uint32, sums modulo 2^32: box sums by the four-term difference are exact
 //            for 8-bit input (GLSL uint arithmetic wraps the same way). 16 B/pixel.
+//   float32  4 x float: each entry is the exact integer sum rounded once to the nearest
+//            float (what most demos store). Far from the origin the entries exceed 2^24
+//            and lose low bits, so box sums there are approximate. 16 B/pixel.
+//   float32-offset  (Hensley et al. 2005) 4 x float of the exact sum of (pixel - m),
+//            rounded once, where m is the per-channel image mean rounded to an integer.
+//            Centred values keep the entries small, so box sums lose far fewer bits.
+//            Trailer: m as 4 floats (16 bytes), read by the shader to add m back.
+//
+// The CUDA algorithms build the float formats for widths up to 131072 (their tile-local
+// sums are exact int32 values up to there) and refuse wider images with
+// cudaErrorInvalidValue; uint32 has no such limit.
+//
+// Every backend produces each format bit for bit (the reference in satdof/reference/sat.h
+// is the definition): sums are formed in exact integer arithmetic and only the entry is
+// rounded, so the GPU and the CPU agree exactly whatever their summation order.
 #pragma once
 
 #include <cstddef>
@@ -17,7 +32,7 @@
 
 namespace satdof {
 
-enum class SatFormat { Uint32 };
+enum class SatFormat { Uint32, Float32, Float32Offset };
 
 struct SatFormatInfo {
   SatFormat id;

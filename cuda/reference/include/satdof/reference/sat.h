@@ -1,7 +1,9 @@
 // satdof/reference/sat.h — summed-area tables and box filters on the CPU.
 //
 // The SAT layout matches the GPU one (satdof/sat.h): four uint32 per pixel, row-major,
-// S(x, y).c = sum of channel c over x' <= x, y' <= y, modulo 2^32.
+// S(x, y).c = sum of channel c over x' <= x, y' <= y, modulo 2^32. The other formats of
+// satdof/sat_format.h (float32, float32-offset) come from computeSat(image, format)
+// (sat_formats.cpp), which defines each format bit for bit.
 #pragma once
 
 #include <array>
@@ -9,13 +11,17 @@
 #include <vector>
 
 #include "satdof/reference/image.h"
+#include "satdof/sat_format.h"
 
 namespace satdof::reference {
 
 struct Sat {
   int width = 0;
   int height = 0;
-  std::vector<std::uint32_t> values;  // width * height * 4
+  std::vector<std::uint32_t> values;  // width * height * 4 (bit patterns: floats for the
+                                      // float formats)
+  SatFormat format = SatFormat::Uint32;
+  std::vector<std::uint32_t> trailer;  // the format's trailer words (float32-offset: m)
 
   // S(x, y) for channel c, with S = 0 left of column 0 and above row 0.
   std::uint32_t at(int x, int y, int c) const {
@@ -25,6 +31,23 @@ struct Sat {
 };
 
 Sat computeSat(const ImageRgba8& image);
+
+// The table in any format, bit for bit what every backend must produce (sat_formats.cpp):
+//   uint32          computeSat(image)
+//   float32         entry = the exact integer sum, rounded once to the nearest float
+//   float32-offset  m_c = round(mean of channel c) (integer, halves up); entry = the exact
+//                   sum of (pixel - m_c), rounded once; trailer = m_c as 4 floats
+Sat computeSat(const ImageRgba8& image, SatFormat format);
+
+// The per-channel offsets m_c of float32-offset: (sum_c + n/2) / n in integers.
+std::array<std::uint32_t, 4> satOffsets(const ImageRgba8& image);
+
+// The table as the bytes a GPU backend writes (entries, then the trailer):
+// satTableBytes(sat.format, width, height) bytes.
+std::vector<std::uint8_t> satTableBytesOf(const Sat& sat);
+
+// Entry (x, y) of channel c as the value the format stands for (0 outside the image).
+double satValue(const Sat& sat, int x, int y, int c);
 
 // A rectangle of pixels, inclusive on both ends.
 struct Box {
@@ -39,7 +62,13 @@ Box clipBox(Box box, int width, int height);
 std::uint32_t boxSum(const Sat& sat, Box box, int c);
 
 // Mean of each channel over `box` clipped to the image (divided by the clipped area).
+// uint32 tables only; formatBoxMean() reads any format.
 std::array<float, 4> boxMean(const Sat& sat, Box box);
+
+// The box mean as the format's shader computes it (sat_<format>.glsl): four reads, the
+// four-term difference in the format's arithmetic (wrapping uint32, or float), the offset
+// added back for float32-offset.
+std::array<float, 4> formatBoxMean(const Sat& sat, Box box);
 
 // The same box sum by brute force over the image (for tests).
 std::uint64_t boxSumBruteForce(const ImageRgba8& image, Box box, int c);

@@ -1,0 +1,211 @@
+// bench/bench_sat.cpp — `satdof bench sat`: every SAT algorithm x format, timed.
+//
+// Cases: RGBA8 images of 1280x720, 1920x1080, 3840x2160 and 7680x4320 (--quick: the first
+// two), random content. Variants: every registered algorithm in every format it builds;
+// an algorithm that scans rows runs with the default scan variant and with `cub`
+// (named "algorithm/scan"). Each is checked once against the CPU reference (byte for
+// byte, satdof/reference/sat.h; a mismatch makes the exit code 1), then timed: median of
+// --repeats after --warmup, CUDA events, images and tables rotated over enough copies to
+// stream from DRAM.
+//
+// The yardstick is the floor: a SAT must read the image (4 B/pixel) and write the table
+// (16 B/pixel), 20 B/pixel, so GB/s counts 20 bytes per pixel whatever an algorithm
+// really moves, and "% copy" is the share of the copy-bound floor time (floor ms / ms,
+// the floor at the device-to-device copy bandwidth measured in the same run). The
+// library baseline is NPP's nppiIntegral_8u32s_C1R (bench/npp_baseline.h), called once
+// per channel on 4 pre-split 8-bit planes, 20 B/pixel as well; where NPP is absent a
+// line says so and the ratio column shows "-".
+#include <cuda_runtime_api.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "bench.h"
+#include "bench_common.h"
+#include "npp_baseline.h"
+#include "satdof/cuda_check.h"
+#include "satdof/device_buffer.h"
+#include "satdof/reference/sat.h"
+#include "satdof/sat.h"
+#include "satdof/sat_format.h"
+#include "satdof/scan.h"
+
+namespace satdof::bench {
+namespace {
+
+constexpr std::string_view kFamily = "sat";
+constexpr std::string_view kBaseline = "npp";
+constexpr double kFloorBytesPerPixel = 20.0;
+
+struct Size {
+  int width, height;
+};
+
+// One timed configuration: an algorithm, a format, and (for those that scan) a variant.
+struct Config {
+  const SatAlgorithm* algorithm;
+  const SatFormatInfo* format;
+  const ScanVariant* scan;  // nullptr: the algorithm does not scan
+  std::string name() const {
+    std::string n(algorithm->name);
+    if (scan) n += "/" + std::string(scan->name);
+    return n;
+  }
+};
+
+std::vector<Config> configs(const std::vector<const SatAlgorithm*>& algorithms) {
+  std::vector<Config> out;
+  const ScanVariant* defaultScan = &defaultScanVariant();
+  const ScanVariant* cub = findScanVariant("cub");
+  for (const SatFormatInfo& f : satFormats())
+    for (const SatAlgorithm* a : algorithms) {
+      if (a->whyNot(f.id)) continue;
+      if (!a->usesScan) {
+        out.push_back({a, &f, nullptr});
+        continue;
+      }
+      out.push_back({a, &f, defaultScan});
+      if (cub && cub != defaultScan) out.push_back({a, &f, cub});
+    }
+  return out;
+}
+
+void fillRandom(std::vector<std::uint8_t>& v) {
+  std::uint64_t x = 0x9E3779B97F4A7C15ull;
+  for (std::size_t i = 0; i < v.size(); i += 4) {
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    const std::uint32_t r = static_cast<std::uint32_t>((x * 0x2545F4914F6CDD1Dull) >> 32);
+    std::memcpy(&v[i], &r, 4);
+  }
+}
+
+// Images and tables, `sets` copies of each for rotation.
+struct Buffers {
+  std::size_t sets = 1, imageStride = 0, tableStride = 0;
+  DeviceBuffer<unsigned char> images, tables;
+};
+
+SatArgs argsFor(const Config& c, Size s, Buffers& buf, std::size_t set) {
+  SatArgs a;
+  a.source = SatSource::linear(buf.images.data() + set * buf.imageStride, std::size_t(s.width) * 4);
+  a.width = s.width;
+  a.height = s.height;
+  a.format = c.format->id;
+  a.table = buf.tables.data() + set * buf.tableStride;
+  a.scan = c.scan;
+  return a;
+}
+
+bool verify(const Config& c, Size s, Buffers& buf, const std::vector<std::uint8_t>& expected,
+            DeviceBuffer<unsigned char>& scratch, cudaStream_t stream) {
+  SatArgs a = argsFor(c, s, buf, 0);
+  SATDOF_CUDA_CHECK(cudaMemsetAsync(a.table, 0xAB, expected.size(), stream));
+  SATDOF_CUDA_CHECK(c.algorithm->launch(a, scratch.data(), scratch.size(), stream));
+  SATDOF_CUDA_CHECK(cudaStreamSynchronize(stream));
+  std::vector<std::uint8_t> got(expected.size());
+  SATDOF_CUDA_CHECK(cudaMemcpy(got.data(), a.table, got.size(), cudaMemcpyDeviceToHost));
+  if (std::memcmp(got.data(), expected.data(), got.size()) == 0) return true;
+  std::size_t i = 0;
+  while (got[i] == expected[i]) ++i;
+  const std::size_t pixel = i / 16;
+  std::fprintf(stderr, "\nsatdof bench sat: %s %s, %dx%d: WRONG RESULT at x=%zu y=%zu\n",
+               c.name().c_str(), std::string(c.format->name).c_str(), s.width, s.height,
+               pixel % s.width, pixel / s.width);
+  return false;
+}
+
+int run(const BenchOptions& options) {
+  // ---- which algorithms -----------------------------------------------------------------
+  const auto selected = selectVariants<SatAlgorithm>(options, satAlgorithms(), kFamily);
+  if (!selected) return 1;
+  const std::vector<Config> cfgs = configs(*selected);
+
+  // ---- device and yardsticks ------------------------------------------------------------
+  const DeviceInfo device = queryDevice();
+  Stream stream;
+  const double copyGBps = printHeader(
+      options, device, stream.get(),
+      "sat: RGBA8 in; GB/s counts the 20-byte floor per pixel (read 4, write 16); "
+      "% copy = floor time at the copy bandwidth / time");
+  NppBaseline npp;
+  if (!npp.available()) std::printf("npp: skipped (%s)\n", npp.whyNot().c_str());
+
+  std::vector<Size> sizes = {{1280, 720}, {1920, 1080}, {3840, 2160}, {7680, 4320}};
+  if (options.quick) sizes.resize(2);
+
+  ResultTable table;
+  Progress progress(sizes.size() * (cfgs.size() + (npp.available() ? 1 : 0)));
+  bool allCorrect = true;
+  for (const Size s : sizes) {
+    const std::size_t pixels = std::size_t(s.width) * s.height;
+    const std::string size = std::to_string(s.width) + "x" + std::to_string(s.height);
+    Buffers buf;
+    buf.imageStride = alignUp(pixels * 4);
+    buf.tableStride = alignUp(pixels * 16 + 256);
+    buf.sets = rotationSets(buf.imageStride + buf.tableStride, device);
+    buf.images.resize(buf.sets * buf.imageStride);
+    buf.tables.resize(buf.sets * buf.tableStride);
+    reference::ImageRgba8 image(s.width, s.height);
+    fillRandom(image.pixels);
+    for (std::size_t set = 0; set < buf.sets; ++set)
+      SATDOF_CUDA_CHECK(cudaMemcpy(buf.images.data() + set * buf.imageStride, image.pixels.data(),
+                                   pixels * 4, cudaMemcpyHostToDevice));
+
+    // One case per format: its rows, and the NPP baseline in each (it is one program).
+    double nppMs = std::nan("");
+    if (npp.available()) {
+      progress.step(size + "  npp");
+      const reference::Sat ref32 = reference::computeSat(image);
+      const auto r = npp.run(options, image, ref32, stream.get());
+      if (!r.correct) std::printf("npp: %s: output differs from the reference (not used)\n", size.c_str());
+      else nppMs = r.ms;
+    }
+    for (const SatFormatInfo& f : satFormats()) {
+      const std::string caseName = size + " " + std::string(f.name);
+      const std::vector<std::uint8_t> expected =
+          reference::satTableBytesOf(reference::computeSat(image, f.id));
+      std::vector<ResultRow> rows;
+      if (!std::isnan(nppMs))
+        rows.push_back(makeRow(kFamily, kBaseline, caseName, nppMs,
+                               gigabytesPerSecond(kFloorBytesPerPixel * pixels, nppMs), copyGBps));
+      for (const Config& c : cfgs) {
+        if (c.format->id != f.id) continue;
+        progress.step(caseName + "  " + c.name());
+        DeviceBuffer<unsigned char> scratch(c.algorithm->scratchBytes(argsFor(c, s, buf, 0)));
+        if (!verify(c, s, buf, expected, scratch, stream.get())) {
+          allCorrect = false;
+          continue;
+        }
+        const double ms = timeMedianMs(options, buf.sets, stream.get(), [&](std::size_t set) {
+          return c.algorithm->launch(argsFor(c, s, buf, set), scratch.data(), scratch.size(),
+                                     stream.get());
+        });
+        rows.push_back(makeRow(kFamily, c.name(), caseName, ms,
+                               gigabytesPerSecond(kFloorBytesPerPixel * pixels, ms), copyGBps));
+      }
+      table.addCase(std::move(rows), kBaseline);
+    }
+  }
+  progress.finish();
+
+  // ---- output ---------------------------------------------------------------------------
+  table.print(stdout, kBaseline);
+  std::printf("floor at the copy bandwidth (%.0f GB/s):", copyGBps);
+  for (const Size s : sizes)
+    std::printf("  %dx%d %.4f ms", s.width, s.height,
+                kFloorBytesPerPixel * s.width * s.height / copyGBps * 1e-6);
+  std::printf("\n");
+  return writeFilesAndVerdict(table, options, device, copyGBps, kFamily, allCorrect);
+}
+
+}  // namespace
+
+int runSatBench(const BenchOptions& options) { return runGuarded(kFamily, options, run); }
+
+}  // namespace satdof::bench

@@ -1,0 +1,115 @@
+// cuda/reference/sat_formats.cpp — the reference of every SAT format (satdof/sat_format.h)
+// and the box mean each format's shader computes.
+//
+// Why exact integers first: a float table summed in float arithmetic depends on the
+// order of the additions, which differs between the CPU loop and every GPU algorithm.
+// Here each entry is the exact integer sum (int64), rounded once to the nearest float,
+// so the format is a function of the image alone and every backend can match it bit
+// for bit; the precision a float table loses shows in formatBoxMean(), not in the build.
+#include <algorithm>
+#include <cstring>
+
+#include "satdof/reference/sat.h"
+
+namespace satdof::reference {
+namespace {
+
+// Rows of int64 sums of (pixel - offset), rounded to float as they are produced.
+Sat roundedSat(const ImageRgba8& image, SatFormat format, std::array<std::uint32_t, 4> offset) {
+  Sat sat;
+  sat.width = image.width;
+  sat.height = image.height;
+  sat.format = format;
+  sat.values.resize(std::size_t(image.width) * image.height * 4);
+  std::vector<std::int64_t> above(std::size_t(image.width) * 4, 0);  // S(x, y - 1)
+  for (int y = 0; y < image.height; ++y) {
+    std::int64_t run[4] = {0, 0, 0, 0};
+    for (int x = 0; x < image.width; ++x) {
+      const std::uint8_t* px = image.at(x, y);
+      for (int c = 0; c < 4; ++c) {
+        run[c] += std::int64_t(px[c]) - std::int64_t(offset[c]);
+        std::int64_t& s = above[std::size_t(x) * 4 + c];
+        s += run[c];
+        const float f = static_cast<float>(s);  // round to nearest, once
+        std::uint32_t bits;
+        std::memcpy(&bits, &f, 4);
+        sat.values[(std::size_t(y) * image.width + x) * 4 + c] = bits;
+      }
+    }
+  }
+  return sat;
+}
+
+float asFloat(std::uint32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+}  // namespace
+
+std::array<std::uint32_t, 4> satOffsets(const ImageRgba8& image) {
+  std::array<std::uint64_t, 4> sum{0, 0, 0, 0};
+  for (std::size_t i = 0; i < image.pixels.size(); ++i) sum[i % 4] += image.pixels[i];
+  const std::uint64_t n = std::uint64_t(image.width) * std::uint64_t(image.height);
+  std::array<std::uint32_t, 4> m{0, 0, 0, 0};
+  if (n == 0) return m;
+  for (int c = 0; c < 4; ++c) m[c] = std::uint32_t((sum[c] + n / 2) / n);
+  return m;
+}
+
+Sat computeSat(const ImageRgba8& image, SatFormat format) {
+  switch (format) {
+    case SatFormat::Uint32:
+      return computeSat(image);
+    case SatFormat::Float32:
+      return roundedSat(image, format, {0, 0, 0, 0});
+    case SatFormat::Float32Offset: {
+      const auto m = satOffsets(image);
+      Sat sat = roundedSat(image, format, m);
+      for (std::uint32_t mc : m) {
+        const float f = static_cast<float>(mc);
+        std::uint32_t bits;
+        std::memcpy(&bits, &f, 4);
+        sat.trailer.push_back(bits);
+      }
+      return sat;
+    }
+  }
+  return {};
+}
+
+std::vector<std::uint8_t> satTableBytesOf(const Sat& sat) {
+  std::vector<std::uint8_t> bytes(satTableBytes(sat.format, sat.width, sat.height));
+  if (bytes.empty()) return bytes;
+  const std::size_t entries = sat.values.size() * 4;
+  std::memcpy(bytes.data(), sat.values.data(), entries);
+  std::memcpy(bytes.data() + entries, sat.trailer.data(),
+              std::min(sat.trailer.size() * 4, bytes.size() - entries));
+  return bytes;
+}
+
+double satValue(const Sat& sat, int x, int y, int c) {
+  if (x < 0 || y < 0) return 0.0;
+  const std::uint32_t bits = sat.at(x, y, c);
+  return sat.format == SatFormat::Uint32 ? double(bits) : double(asFloat(bits));
+}
+
+std::array<float, 4> formatBoxMean(const Sat& sat, Box box) {
+  if (sat.format == SatFormat::Uint32) return boxMean(sat, box);
+  const Box b = clipBox(box, sat.width, sat.height);
+  std::array<float, 4> mean{0, 0, 0, 0};
+  if (b.x1 < b.x0 || b.y1 < b.y0) return mean;
+  const float area = float(b.x1 - b.x0 + 1) * float(b.y1 - b.y0 + 1);
+  const auto f = [&](int x, int y, int c) { return float(satValue(sat, x, y, c)); };
+  for (int c = 0; c < 4; ++c) {
+    // The shader's float arithmetic, in the shader's order (sat_float32*.glsl).
+    const float sum = f(b.x1, b.y1, c) - f(b.x0 - 1, b.y1, c) - f(b.x1, b.y0 - 1, c) +
+                      f(b.x0 - 1, b.y0 - 1, c);
+    const float offset = sat.format == SatFormat::Float32Offset ? asFloat(sat.trailer[c]) : 0.0f;
+    mean[c] = (sum + area * offset) / area;  // satBoxSum() adds area * m; dof divides
+  }
+  return mean;
+}
+
+}  // namespace satdof::reference

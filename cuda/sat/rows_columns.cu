@@ -1,0 +1,202 @@
+// cuda/sat/rows_columns.cu — the SAT algorithm `rows-columns`: scan the rows with the
+// chosen scan variant, then scan the columns in place of the chapter's transposes.
+//
+//   source RGBA8 --unpack--> 4 planes [c][y][x] --scan rows (variant)-->
+//     --column pass--> table [y][x] in the chosen format
+//
+// Why no transpose: the chapter transposes because a thread walking down a column reads
+// with a stride of a whole row. But when the 32 lanes of a warp walk 32 adjacent columns
+// down together, every step reads 32 consecutive words of a row: coalesced. The column
+// pass therefore reads each plane row once per warp step and writes the interleaved
+// table directly. The image is cut into chunks of 32 rows; a chunk's column sums reach
+// the chunks below through a decoupled look-back (vector_lookback.cuh), so the column
+// pass is one kernel: each warp sums its 32 columns over its chunk (first read, from
+// DRAM), publishes them, looks back for the sums above, and walks the chunk again
+// (second read, from L2) writing the entries.
+//
+// Bytes per pixel: unpack 4 + 16, row scan 16 + 16 (at best), column pass 16 + 16, plus
+// the column carries (~1-1.5): about 85, four times the 20-byte floor. It is the middle
+// step between the chapter's method and `single-pass`.
+#include <cstdint>
+
+#include "satdof/cuda_check.h"
+#include "sat/algorithms.h"
+#include "sat/sat_formats.cuh"
+#include "sat/sat_source.cuh"
+#include "sat/vector_lookback.cuh"
+
+namespace satdof::detail {
+namespace {
+
+constexpr int kWarps = 4;
+constexpr int kThreads = kWarps * 32;
+constexpr int kChunkRows = 32;
+constexpr int kChunkCols = kThreads;  // one column (4 channels) per lane
+static_assert(kChunkRows * 255ll * kMaxFloatWidth < (1ll << 31), "chunk sums must fit int32");
+
+// ---------------------------------------------------------------------------------------
+// Unpack: RGBA8 -> 4 planes of (pixel - offset) as 32-bit words, 4 pixels per thread.
+// ---------------------------------------------------------------------------------------
+template <bool kOffset, class Source>
+__global__ void __launch_bounds__(256)
+    unpackPlanesKernel(Source src, int width, int height, std::uint32_t* planes,
+                       const SatScratchHead* head) {
+  const int x = (blockIdx.x * 256 + static_cast<int>(threadIdx.x)) * 4;
+  if (x >= width) return;
+  std::uint32_t m[4] = {0, 0, 0, 0};
+  if constexpr (kOffset) channelOffsets(head, width, height, m);
+  const std::size_t plane = static_cast<std::size_t>(width) * height;
+  for (int y = blockIdx.y; y < height; y += gridDim.y) {  // grids stop at 65535 rows
+    const uint4 px = src.read4(x, y, width, height);
+    const std::uint32_t packed[4] = {px.x, px.y, px.z, px.w};
+    std::uint32_t* row = planes + static_cast<std::size_t>(y) * width;
+#pragma unroll
+    for (int c = 0; c < 4; ++c)
+#pragma unroll
+      for (int i = 0; i < 4; ++i)
+        if (x + i < width) row[c * plane + x + i] = ((packed[i] >> (8 * c)) & 0xffu) - m[c];
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Column pass: tiles of 32 rows x 128 columns, ids from a counter in row-major order.
+// ---------------------------------------------------------------------------------------
+template <SatFormat F>
+using ColumnChain = VectorChain<32, 4, typename FormatTraits<F>::Agg, typename FormatTraits<F>::Carry>;
+
+template <SatFormat F>
+__global__ void __launch_bounds__(kThreads)
+    columnPassKernel(const std::uint32_t* planes, int width, int height, int tilesX, uint4* table,
+                     SatScratchHead* head, ColumnChain<F> chain) {
+  using Traits = FormatTraits<F>;
+  using Carry = typename Traits::Carry;
+  using Agg = typename Traits::Agg;
+  __shared__ unsigned int tileId;
+  if (threadIdx.x == 0) tileId = atomicAdd(&head->ticket, 1u);
+  __syncthreads();
+  const int warp = static_cast<int>(threadIdx.x) / 32;
+  const int by = static_cast<int>(tileId / tilesX), bx = static_cast<int>(tileId % tilesX);
+  const int x = bx * kChunkCols + static_cast<int>(threadIdx.x);
+  const int y0 = by * kChunkRows;
+  const int y1 = min(y0 + kChunkRows, height);
+  const bool insideX = x < width;
+  const std::size_t plane = static_cast<std::size_t>(width) * height;
+
+  // ---- the chunk's column sums (rows of planes: each warp step reads 4 x 128 bytes) ----
+  std::uint32_t sum[4] = {0, 0, 0, 0};
+  if (insideX) {
+    for (int y = y0; y < y1; ++y) {
+      const std::size_t i = static_cast<std::size_t>(y) * width + x;
+#pragma unroll
+      for (int c = 0; c < 4; ++c) sum[c] += planes[c * plane + i];
+    }
+  }
+
+  // ---- the sums above the chunk (each warp for its 32 columns) ---------------------------
+  const auto slotOf = [&](int p) {
+    return (static_cast<long long>(p) * tilesX + bx) * kWarps + warp;
+  };
+  Carry carry[4] = {0, 0, 0, 0};
+  Agg agg[4];
+#pragma unroll
+  for (int c = 0; c < 4; ++c) agg[c] = static_cast<Agg>(sum[c]);
+  if (by > 0) {
+    chain.publishAggregate(slotOf(by), agg);
+    chain.exclusivePrefix(by, slotOf, carry);
+  }
+  Carry incl[4];
+#pragma unroll
+  for (int c = 0; c < 4; ++c) incl[c] = carry[c] + static_cast<Carry>(agg[c]);
+  chain.publishPrefix(slotOf(by), incl);
+
+  // ---- walk the chunk again (from L2), writing the entries --------------------------------
+  if constexpr (Traits::kOffset) {
+    if (tileId == 0 && threadIdx.x == 0) {
+      std::uint32_t m[4];
+      channelOffsets(head, width, height, m);
+      writeOffsetTrailer(table, width, height, m);
+    }
+  }
+  if (!insideX) return;
+  std::uint32_t local[4] = {0, 0, 0, 0};
+  for (int y = y0; y < y1; ++y) {
+    const std::size_t i = static_cast<std::size_t>(y) * width + x;
+#pragma unroll
+    for (int c = 0; c < 4; ++c) local[c] += planes[c * plane + i];
+    table[i] = Traits::entry(carry, local);
+  }
+}
+
+// Scratch: [head][flags] (zeroed per launch) [planes][scan scratch][aggregates][prefixes].
+struct Layout {
+  std::size_t flags, zeroed, planes, scan, scanBytes, agg, pre, total;
+  int tilesX, tilesY;
+  Layout(const SatArgs& args, const ScanVariant& variant) {
+    tilesX = (args.width + kChunkCols - 1) / kChunkCols;
+    tilesY = (args.height + kChunkRows - 1) / kChunkRows;
+    const std::size_t slots = std::size_t(tilesX) * tilesY * kWarps;
+    const std::size_t carryBytes = args.format == SatFormat::Uint32 ? 4 : 8;
+    flags = alignUp(sizeof(SatScratchHead));
+    zeroed = flags + alignUp(slots * 4);
+    planes = zeroed;
+    scan = planes + alignUp(std::size_t(args.width) * args.height * 4 * 4);
+    scanBytes = alignUp(variant.scratchBytes(rowScanOf(nullptr, args)));
+    agg = scan + scanBytes;
+    pre = agg + alignUp(slots * 32 * 4 * 4);
+    total = pre + alignUp(slots * 32 * 4 * carryBytes);
+  }
+  static ScanArgs rowScanOf(std::uint32_t* planes, const SatArgs& args) {
+    ScanArgs s;
+    s.in = planes;
+    s.out = planes;
+    s.length = static_cast<std::size_t>(args.width);
+    s.rows = 4 * static_cast<std::size_t>(args.height);
+    s.type = ScanType::U32;
+    s.op = ScanOp::Inclusive;
+    return s;
+  }
+};
+
+template <SatFormat F, class Source>
+cudaError_t launchFormat(const SatArgs& args, Source src, void* scratch, std::size_t bytes,
+                         cudaStream_t stream) {
+  const ScanVariant& variant = scanOf(args);
+  const Layout l(args, variant);
+  if (bytes < l.total || !scratch || !args.table) return cudaErrorInvalidValue;
+  auto* b = static_cast<unsigned char*>(scratch);
+  auto* head = reinterpret_cast<SatScratchHead*>(b);
+  auto* planes = reinterpret_cast<std::uint32_t*>(b + l.planes);
+  SATDOF_TRY(cudaMemsetAsync(scratch, 0, l.zeroed, stream));
+  if constexpr (FormatTraits<F>::kOffset) {
+    channelSumsKernel<<<min(args.height, 1024), 256, 0, stream>>>(src, args.width, args.height, head);
+    SATDOF_TRY_LAUNCH();
+  }
+  const dim3 unpackGrid((args.width + 1023) / 1024, min(args.height, 65535));
+  unpackPlanesKernel<FormatTraits<F>::kOffset>
+      <<<unpackGrid, 256, 0, stream>>>(src, args.width, args.height, planes, head);
+  SATDOF_TRY_LAUNCH();
+  SATDOF_TRY(variant.launch(Layout::rowScanOf(planes, args), b + l.scan, l.scanBytes, stream));
+  const ColumnChain<F> chain{reinterpret_cast<std::uint32_t*>(b + l.flags),
+                             reinterpret_cast<typename FormatTraits<F>::Agg*>(b + l.agg),
+                             reinterpret_cast<typename FormatTraits<F>::Carry*>(b + l.pre)};
+  columnPassKernel<F><<<unsigned(l.tilesX) * unsigned(l.tilesY), kThreads, 0, stream>>>(
+      planes, args.width, args.height, l.tilesX, static_cast<uint4*>(args.table), head, chain);
+  SATDOF_TRY_LAUNCH();
+  return cudaSuccess;
+}
+
+}  // namespace
+
+std::size_t rowsColumnsScratchBytes(const SatArgs& args) {
+  if (args.width <= 0 || args.height <= 0) return 0;
+  return Layout(args, scanOf(args)).total;
+}
+
+cudaError_t rowsColumnsLaunch(const SatArgs& args, void* scratch, std::size_t scratchBytes,
+                              cudaStream_t stream) {
+  return withSourceAndFormat(args, [&](auto src, auto format) {
+    return launchFormat<decltype(format)::value>(args, src, scratch, scratchBytes, stream);
+  });
+}
+
+}  // namespace satdof::detail
