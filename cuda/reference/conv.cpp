@@ -11,6 +11,9 @@
 #include <stdexcept>
 #include <utility>
 
+#include "satdof/reference/parallel.h"
+#include "satdof/reference/sat.h"  // minRowsPerThread
+
 namespace satdof {
 
 // =====================================================================================
@@ -253,34 +256,48 @@ void requireValid(const Filter& filter) {
   if (auto why = validateFilter(filter)) throw std::invalid_argument(*why);
 }
 
+// body(y0, y1) over bands of the rows [0, height) on up to `threads` threads. Every pass
+// below writes only its own rows, and each output value is computed by the same code in
+// the same order whichever band it falls in, so the bytes never depend on `threads`.
+template <class Body>
+void forRowBands(int width, int height, unsigned threads, Body&& body) {
+  parallelFor(
+      std::size_t(std::max(height, 0)),
+      [&](std::size_t b, std::size_t e) { body(int(b), int(e)); }, threads,
+      minRowsPerThread(threads, width));
+}
+
 }  // namespace
 
 // =====================================================================================
 // Direct maths
 // =====================================================================================
 
-ImageRgba8 convolve2D(const ImageRgba8& image, const Filter& filter, Border border) {
+ImageRgba8 convolve2D(const ImageRgba8& image, const Filter& filter, Border border,
+                      unsigned threads) {
   requireValid(filter);
   const int r = filter.radius, n = filter.size();
   ImageRgba8 out(image.width, image.height);
-  for (int y = 0; y < image.height; ++y) {
-    for (int x = 0; x < image.width; ++x) {
-      float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-      for (int i = 0; i < n; ++i) {
-        const int sy = sourceIndex(y - r + i, image.height, border);
-        if (sy < 0) continue;  // a ghost row adds fma(w, 0, acc) == acc
-        for (int j = 0; j < n; ++j) {
-          const int sx = sourceIndex(x - r + j, image.width, border);
-          if (sx < 0) continue;
-          const float w = filter.weights[std::size_t(i) * n + j];
-          const std::uint8_t* px = image.at(sx, sy);
-          for (int c = 0; c < 4; ++c) acc[c] = std::fma(w, float(px[c]), acc[c]);
+  forRowBands(image.width, image.height, threads, [&](int y0, int y1) {
+    for (int y = y0; y < y1; ++y) {
+      for (int x = 0; x < image.width; ++x) {
+        float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+        for (int i = 0; i < n; ++i) {
+          const int sy = sourceIndex(y - r + i, image.height, border);
+          if (sy < 0) continue;  // a ghost row adds fma(w, 0, acc) == acc
+          for (int j = 0; j < n; ++j) {
+            const int sx = sourceIndex(x - r + j, image.width, border);
+            if (sx < 0) continue;
+            const float w = filter.weights[std::size_t(i) * n + j];
+            const std::uint8_t* px = image.at(sx, sy);
+            for (int c = 0; c < 4; ++c) acc[c] = std::fma(w, float(px[c]), acc[c]);
+          }
         }
+        std::uint8_t* dst = out.at(x, y);
+        for (int c = 0; c < 4; ++c) dst[c] = roundToByte(acc[c]);
       }
-      std::uint8_t* dst = out.at(x, y);
-      for (int c = 0; c < 4; ++c) dst[c] = roundToByte(acc[c]);
     }
-  }
+  });
   return out;
 }
 
@@ -288,7 +305,8 @@ ImageRgba8 convolve2D(const ImageRgba8& image, const Filter& filter, Border bord
 // Separable maths
 // =====================================================================================
 
-ImageRgba8 convolveSeparable(const ImageRgba8& image, const Filter& filter, Border border) {
+ImageRgba8 convolveSeparable(const ImageRgba8& image, const Filter& filter, Border border,
+                             unsigned threads) {
   requireValid(filter);
   if (!filter.separable)
     throw std::invalid_argument("filter '" + filter.name + "' is not separable");
@@ -297,35 +315,39 @@ ImageRgba8 convolveSeparable(const ImageRgba8& image, const Filter& filter, Bord
 
   // Horizontal pass: tmp(x, y) = sum over j of rowWeights[j] * N(x - r + j, y).
   std::vector<float> tmp(std::size_t(w) * h * 4, 0.0f);
-  for (int y = 0; y < h; ++y) {
-    for (int x = 0; x < w; ++x) {
-      float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-      for (int j = 0; j < n; ++j) {
-        const int sx = sourceIndex(x - r + j, w, border);
-        if (sx < 0) continue;
-        const std::uint8_t* px = image.at(sx, y);
-        for (int c = 0; c < 4; ++c) acc[c] = std::fma(filter.rowWeights[j], float(px[c]), acc[c]);
+  forRowBands(w, h, threads, [&](int y0, int y1) {
+    for (int y = y0; y < y1; ++y) {
+      for (int x = 0; x < w; ++x) {
+        float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+        for (int j = 0; j < n; ++j) {
+          const int sx = sourceIndex(x - r + j, w, border);
+          if (sx < 0) continue;
+          const std::uint8_t* px = image.at(sx, y);
+          for (int c = 0; c < 4; ++c) acc[c] = std::fma(filter.rowWeights[j], float(px[c]), acc[c]);
+        }
+        std::copy(acc, acc + 4, &tmp[(std::size_t(y) * w + x) * 4]);
       }
-      std::copy(acc, acc + 4, &tmp[(std::size_t(y) * w + x) * 4]);
     }
-  }
+  });
 
   // Vertical pass over the intermediate: a ghost row of tmp is 0 (zero border) or the
   // clamped row (clamping commutes with the horizontal pass).
   ImageRgba8 out(w, h);
-  for (int y = 0; y < h; ++y) {
-    for (int x = 0; x < w; ++x) {
-      float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-      for (int i = 0; i < n; ++i) {
-        const int sy = sourceIndex(y - r + i, h, border);
-        if (sy < 0) continue;
-        const float* t = &tmp[(std::size_t(sy) * w + x) * 4];
-        for (int c = 0; c < 4; ++c) acc[c] = std::fma(filter.colWeights[i], t[c], acc[c]);
+  forRowBands(w, h, threads, [&](int y0, int y1) {
+    for (int y = y0; y < y1; ++y) {
+      for (int x = 0; x < w; ++x) {
+        float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+        for (int i = 0; i < n; ++i) {
+          const int sy = sourceIndex(y - r + i, h, border);
+          if (sy < 0) continue;
+          const float* t = &tmp[(std::size_t(sy) * w + x) * 4];
+          for (int c = 0; c < 4; ++c) acc[c] = std::fma(filter.colWeights[i], t[c], acc[c]);
+        }
+        std::uint8_t* dst = out.at(x, y);
+        for (int c = 0; c < 4; ++c) dst[c] = roundToByte(acc[c]);
       }
-      std::uint8_t* dst = out.at(x, y);
-      for (int c = 0; c < 4; ++c) dst[c] = roundToByte(acc[c]);
     }
-  }
+  });
   return out;
 }
 
@@ -333,7 +355,7 @@ ImageRgba8 convolveSeparable(const ImageRgba8& image, const Filter& filter, Bord
 // BoxSum maths
 // =====================================================================================
 
-ImageRgba8 boxFilterExact(const ImageRgba8& image, int radius, Border border) {
+ImageRgba8 boxFilterExact(const ImageRgba8& image, int radius, Border border, unsigned threads) {
   if (!(radius >= kMinFilterRadius && radius <= kMaxFilterRadius))
     throw std::invalid_argument("box radius " + std::to_string(radius) + " is outside " +
                                 std::to_string(kMinFilterRadius) + ".." +
@@ -342,25 +364,29 @@ ImageRgba8 boxFilterExact(const ImageRgba8& image, int radius, Border border) {
   const int w = image.width, h = image.height;
   // Integer sums are exact, so the window sum may be taken as rows of row sums.
   std::vector<std::uint32_t> rows(std::size_t(w) * h * 4, 0u);
-  for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x)
-      for (int j = 0; j < n; ++j) {
-        const int sx = sourceIndex(x - r + j, w, border);
-        if (sx < 0) continue;
-        for (int c = 0; c < 4; ++c) rows[(std::size_t(y) * w + x) * 4 + c] += image.at(sx, y)[c];
-      }
+  forRowBands(w, h, threads, [&](int y0, int y1) {
+    for (int y = y0; y < y1; ++y)
+      for (int x = 0; x < w; ++x)
+        for (int j = 0; j < n; ++j) {
+          const int sx = sourceIndex(x - r + j, w, border);
+          if (sx < 0) continue;
+          for (int c = 0; c < 4; ++c) rows[(std::size_t(y) * w + x) * 4 + c] += image.at(sx, y)[c];
+        }
+  });
   const std::uint32_t area = std::uint32_t(n) * std::uint32_t(n);
   ImageRgba8 out(w, h);
-  for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) {
-      std::uint32_t sum[4] = {0, 0, 0, 0};
-      for (int i = 0; i < n; ++i) {
-        const int sy = sourceIndex(y - r + i, h, border);
-        if (sy < 0) continue;
-        for (int c = 0; c < 4; ++c) sum[c] += rows[(std::size_t(sy) * w + x) * 4 + c];
+  forRowBands(w, h, threads, [&](int y0, int y1) {
+    for (int y = y0; y < y1; ++y)
+      for (int x = 0; x < w; ++x) {
+        std::uint32_t sum[4] = {0, 0, 0, 0};
+        for (int i = 0; i < n; ++i) {
+          const int sy = sourceIndex(y - r + i, h, border);
+          if (sy < 0) continue;
+          for (int c = 0; c < 4; ++c) sum[c] += rows[(std::size_t(sy) * w + x) * 4 + c];
+        }
+        for (int c = 0; c < 4; ++c) out.at(x, y)[c] = std::uint8_t((2 * sum[c] + area) / (2 * area));
       }
-      for (int c = 0; c < 4; ++c) out.at(x, y)[c] = std::uint8_t((2 * sum[c] + area) / (2 * area));
-    }
+  });
   return out;
 }
 
@@ -368,15 +394,16 @@ ImageRgba8 boxFilterExact(const ImageRgba8& image, int radius, Border border) {
 // dispatch
 // =====================================================================================
 
-ImageRgba8 convolve(const ImageRgba8& image, const Filter& filter, Border border, ConvMath math) {
+ImageRgba8 convolve(const ImageRgba8& image, const Filter& filter, Border border, ConvMath math,
+                    unsigned threads) {
   switch (math) {
-    case ConvMath::Direct: return convolve2D(image, filter, border);
-    case ConvMath::Separable: return convolveSeparable(image, filter, border);
+    case ConvMath::Direct: return convolve2D(image, filter, border, threads);
+    case ConvMath::Separable: return convolveSeparable(image, filter, border, threads);
     case ConvMath::BoxSum:
       requireValid(filter);
       if (filter.kind != FilterKind::Box)
         throw std::invalid_argument("box-sum maths needs a box filter, got '" + filter.name + "'");
-      return boxFilterExact(image, filter.radius, border);
+      return boxFilterExact(image, filter.radius, border, threads);
   }
   throw std::invalid_argument("unknown convolution maths");
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -24,7 +25,16 @@ struct Sat {
   }
 };
 
-Sat computeSat(const ImageRgba8& image);
+// The table of `image`, built on `threads` threads (0: as many as the hardware has and
+// the image has work for). The bytes never depend on the thread count.
+Sat computeSat(const ImageRgba8& image, unsigned threads = 0);
+
+// The threads parameter of the reference algorithms (computeSat, convolve, ...): an
+// explicit count is honoured down to one row per thread (so tests can split even small
+// images); 0 picks every hardware thread but gives each at least ~32K pixels, because
+// starting a thread costs tens of microseconds. Returns the smallest row band for
+// parallelFor(rows, body, threads, minRows).
+std::size_t minRowsPerThread(unsigned threads, int width);
 
 // A rectangle of pixels, inclusive on both ends.
 struct Box {
