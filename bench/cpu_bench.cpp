@@ -1,0 +1,190 @@
+// bench/cpu_bench.cpp — satdof-cpu-bench: the CPU reference (the CPU backend's work) on
+// one thread against all threads: reference::computeSat and reference::convolve with a
+// gaussian r=2 and a box r=7 through every ConvMath that takes them, at 1920x1080 and
+// 3840x2160. Prints the median of --repeats runs per cell, the speedup and the target
+// (cores x 0.7), and checks that both runs gave the same bytes. Needs no CUDA.
+//
+//   satdof-cpu-bench [--repeats N] [--threads T] [--quick] [--out FILE]
+//
+// Sections: options | timing | the cases | main.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <random>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "satdof/reference/conv.h"
+#include "satdof/reference/parallel.h"
+#include "satdof/reference/sat.h"
+
+namespace ref = satdof::reference;
+
+namespace {
+
+// =====================================================================================
+// options
+// =====================================================================================
+
+struct Options {
+  int repeats = 5;
+  unsigned threads = 0;  // 0: every hardware thread
+  bool quick = false;    // 1920x1080 only
+  std::string out;       // also write the table here
+};
+
+[[noreturn]] void usage(const char* why) {
+  std::fprintf(stderr,
+               "satdof-cpu-bench: %s\n"
+               "usage: satdof-cpu-bench [--repeats N] [--threads T] [--quick] [--out FILE]\n",
+               why);
+  std::exit(2);
+}
+
+Options parseOptions(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    auto value = [&]() -> long {
+      if (i + 1 >= argc) usage("missing value");
+      char* end = nullptr;
+      const long v = std::strtol(argv[++i], &end, 10);
+      if (*end != '\0' || v < 0 || v > 100000) usage("bad number");
+      return v;
+    };
+    if (a == "--repeats") o.repeats = int(std::max(1l, value()));
+    else if (a == "--threads") o.threads = unsigned(value());
+    else if (a == "--quick") o.quick = true;
+    else if (a == "--out" && i + 1 < argc) o.out = argv[++i];
+    else usage(("unknown argument '" + std::string(a) + "'").c_str());
+  }
+  return o;
+}
+
+// =====================================================================================
+// timing
+// =====================================================================================
+
+// Median wall time in ms of `repeats` runs of `run(threads)`; `last` keeps one result.
+template <class Result>
+double medianMs(int repeats, unsigned threads, const std::function<Result(unsigned)>& run,
+                Result& last) {
+  std::vector<double> ms;
+  for (int k = 0; k < repeats; ++k) {
+    const auto t0 = std::chrono::steady_clock::now();
+    last = run(threads);
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                     .count());
+  }
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
+// =====================================================================================
+// the cases
+// =====================================================================================
+
+struct Case {
+  std::string name;
+  std::function<std::vector<std::uint8_t>(const ref::ImageRgba8&, unsigned)> run;  // result bytes
+  bool fourK = true;  // false: too slow at 3840x2160 for a bench loop
+};
+
+std::vector<std::uint8_t> bytesOf(const ref::Sat& s) {
+  const auto* p = reinterpret_cast<const std::uint8_t*>(s.values.data());
+  return {p, p + s.values.size() * sizeof(std::uint32_t)};
+}
+
+std::vector<Case> cases() {
+  std::vector<Case> list;
+  list.push_back({"sat uint32", [](const ref::ImageRgba8& img, unsigned t) {
+                    return bytesOf(ref::computeSat(img, t));
+                  }});
+  const satdof::Filter gauss = satdof::gaussian(2, satdof::defaultGaussianSigma(2));
+  const satdof::Filter box = satdof::box(7);
+  for (const auto& [filter, label] : {std::pair{gauss, "gaussian r2"}, {box, "box r7"}}) {
+    for (satdof::ConvMath m :
+         {satdof::ConvMath::Direct, satdof::ConvMath::Separable, satdof::ConvMath::BoxSum}) {
+      if (m == satdof::ConvMath::BoxSum && filter.kind != satdof::FilterKind::Box) continue;
+      const bool slow = m == satdof::ConvMath::Direct && filter.radius > 2;
+      list.push_back({std::string(label) + " " + std::string(satdof::toString(m)),
+                      [f = filter, m](const ref::ImageRgba8& img, unsigned t) {
+                        return ref::convolve(img, f, satdof::Border::Clamp, m, t).pixels;
+                      },
+                      !slow});
+    }
+  }
+  return list;
+}
+
+}  // namespace
+
+// =====================================================================================
+// main
+// =====================================================================================
+
+int main(int argc, char** argv) {
+  const Options o = parseOptions(argc, argv);
+  const unsigned cores = o.threads ? o.threads : ref::defaultThreadCount();
+  const double target = std::max(1.0, 0.7 * cores);
+  std::ostringstream table;
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "satdof-cpu-bench: %u threads (hardware: %u), median of %d runs, target "
+                "speedup %.2f (threads x 0.7)\n",
+                cores, ref::defaultThreadCount(), o.repeats, target);
+  table << line;
+  std::snprintf(line, sizeof line, "%-22s %-10s %10s %10s %8s %7s %s\n", "case", "size",
+                "1 thr ms", "N thr ms", "speedup", "target", "bytes");
+  table << line;
+  std::fputs(table.str().c_str(), stdout);
+
+  bool allMet = true, allSame = true;
+  std::mt19937 rng(12345);
+  std::uniform_int_distribution<int> byte(0, 255);
+  std::vector<std::pair<int, int>> sizes{{1920, 1080}};
+  if (!o.quick) sizes.push_back({3840, 2160});
+  for (const auto& [w, h] : sizes) {
+    ref::ImageRgba8 img(w, h);
+    for (auto& p : img.pixels) p = std::uint8_t(byte(rng));
+    for (const Case& c : cases()) {
+      if (w > 1920 && !c.fourK) continue;
+      std::vector<std::uint8_t> one, many;
+      const std::function<std::vector<std::uint8_t>(unsigned)> run = [&](unsigned t) {
+        return c.run(img, t);
+      };
+      const double ms1 = medianMs(o.repeats, 1, run, one);
+      const double msN = medianMs(o.repeats, cores, run, many);
+      const double speedup = ms1 / msN;
+      const bool same = one == many;
+      allSame &= same;
+      allMet &= speedup >= target;
+      std::snprintf(line, sizeof line, "%-22s %4dx%-5d %10.2f %10.2f %7.2fx %6.2f%s %s\n",
+                    c.name.c_str(), w, h, ms1, msN, speedup, target,
+                    speedup >= target ? " " : "!", same ? "same" : "DIFFERENT");
+      std::fputs(line, stdout);
+      std::fflush(stdout);
+      table << line;
+    }
+  }
+  std::snprintf(line, sizeof line, "%s; %s\n",
+                allMet ? "every case meets the target" : "'!': below the target",
+                allSame ? "1 and N threads gave identical bytes everywhere"
+                        : "1 and N threads DIFFER");
+  std::fputs(line, stdout);
+  table << line;
+  if (!o.out.empty()) {
+    std::ofstream f(o.out);
+    f << table.str();
+    if (!f) {
+      std::fprintf(stderr, "satdof-cpu-bench: cannot write %s\n", o.out.c_str());
+      return 1;
+    }
+  }
+  return allSame ? 0 : 1;
+}
