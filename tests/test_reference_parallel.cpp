@@ -50,6 +50,19 @@ TEST(ReferenceParallel, SatSameBytesForAnyThreadCount) {
   }
 }
 
+TEST(ReferenceParallel, SatIntoAnExistingTable) {
+  auto rng = freshRng();
+  ref::Sat sat;  // reused across sizes: grown, shrunk, and refilled at the same size
+  for (auto [w, h] : {std::pair{31, 33}, {31, 33}, {129, 67}, {1, 37}, {0, 0}, {100, 7}}) {
+    const auto img = randomImage(w, h, rng);
+    for (auto& v : sat.values) v = 0xdeadbeef;  // stale contents must not leak through
+    ref::computeSat(img, sat, 3);
+    EXPECT_EQ(sat.width, w);
+    EXPECT_EQ(sat.height, h);
+    EXPECT_EQ(sat.values, ref::computeSat(img, 1).values) << where(w, h, 3);
+  }
+}
+
 TEST(ReferenceParallel, ConvolutionSameBytesForAnyThreadCount) {
   auto rng = freshRng();
   const satdof::Filter filters[] = {satdof::gaussian(2, 1.0f), satdof::box(3), satdof::box(1),

@@ -61,8 +61,16 @@ std::size_t minRowsPerThread(unsigned threads, int width) {
 }
 
 Sat computeSat(const ImageRgba8& image, unsigned threads) {
-  Sat sat{image.width, image.height, std::vector<std::uint32_t>(image.pixels.size())};
-  if (image.width <= 0 || image.height <= 0) return sat;
+  Sat sat;
+  computeSat(image, sat, threads);
+  return sat;
+}
+
+void computeSat(const ImageRgba8& image, Sat& sat, unsigned threads) {
+  sat.width = image.width;
+  sat.height = image.height;
+  sat.values.resize(image.pixels.size());  // every value is overwritten below
+  if (image.width <= 0 || image.height <= 0) return;
   const std::size_t rows = std::size_t(image.height);
   const std::size_t rowValues = std::size_t(image.width) * 4;
   // The bands parallelFor will make: the same arithmetic, so band k is [b(k), b(k+1)).
@@ -71,7 +79,7 @@ Sat computeSat(const ImageRgba8& image, unsigned threads) {
       std::max<std::size_t>(1, std::min(want, rows / minRowsPerThread(threads, image.width)));
   if (bands == 1) {
     satRows(image, sat, 0, image.height, nullptr);
-    return sat;
+    return;
   }
   auto bandStart = [&](std::size_t k) { return int(rows * k / bands); };
   // carry[k]: S of the row above band k (band 0 has none and uses zeros).
@@ -93,7 +101,6 @@ Sat computeSat(const ImageRgba8& image, unsigned threads) {
           satRows(image, sat, bandStart(k), bandStart(k + 1), k ? &carry[k * rowValues] : nullptr);
       },
       unsigned(bands));
-  return sat;
 }
 
 Box clipBox(Box b, int width, int height) {
