@@ -6,7 +6,7 @@
 // the speedup and the target (cores x 0.7), and checks that both gave the same bytes.
 // Needs no CUDA.
 //
-//   satdof-cpu-bench [--repeats N] [--threads T] [--quick] [--out FILE]
+//   satdof-cpu-bench [--repeats N] [--threads T] [--quick] [--out FILE] [--only TEXT]
 //
 // Sections: options | timing | the cases | main.
 #include <algorithm>
@@ -39,12 +39,14 @@ struct Options {
   unsigned threads = 0;  // 0: every hardware thread
   bool quick = false;    // 1920x1080 only
   std::string out;       // also write the table here
+  std::string only;      // only the cases whose name contains this
 };
 
 [[noreturn]] void usage(const char* why) {
   std::fprintf(stderr,
                "satdof-cpu-bench: %s\n"
-               "usage: satdof-cpu-bench [--repeats N] [--threads T] [--quick] [--out FILE]\n",
+               "usage: satdof-cpu-bench [--repeats N] [--threads T] [--quick] [--out FILE] "
+               "[--only TEXT]\n",
                why);
   std::exit(2);
 }
@@ -64,6 +66,7 @@ Options parseOptions(int argc, char** argv) {
     else if (a == "--threads") o.threads = unsigned(value());
     else if (a == "--quick") o.quick = true;
     else if (a == "--out" && i + 1 < argc) o.out = argv[++i];
+    else if (a == "--only" && i + 1 < argc) o.only = argv[++i];
     else usage(("unknown argument '" + std::string(a) + "'").c_str());
   }
   return o;
@@ -216,6 +219,7 @@ int main(int argc, char** argv) {
     for (auto& p : img.pixels) p = std::uint8_t(byte(rng));
     for (const Case& c : cases()) {
       if ((w > 1920 && !c.fourK) || (!c.perSize && w != sizes.front().first)) continue;
+      if (c.name.find(o.only) == std::string::npos) continue;
       Output one, many;
       const Timing t = timePairs(c, img, o.repeats, cores, one, many);
       const double speedup = t.ms1 / t.msN;
