@@ -281,32 +281,52 @@ void forRowBands(int width, int height, unsigned threads, Body&& body) {
 // =====================================================================================
 // Direct maths
 // =====================================================================================
+//
+// The float loops below are compiled twice where the compiler can (GCC and clang on
+// x86-64): once for any x86-64, where std::fma is a call into libm, and once for CPUs
+// with FMA instructions, chosen once at load time. Both round each fma exactly once
+// (IEEE 754), so both give the same bytes; the FMA build is ~4-5x faster (measured on
+// the 2-core machine, gaussian r2 at 1920x1080: 950 -> 200 ms on one thread).
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define SATDOF_FMA_CLONES __attribute__((target_clones("fma", "default")))
+#else
+#define SATDOF_FMA_CLONES
+#endif
+
+namespace {
+
+// Output rows [y0, y1) of the direct convolution.
+SATDOF_FMA_CLONES void directRows(const ImageRgba8& image, const Filter& filter, Border border,
+                                  ImageRgba8& out, int y0, int y1) {
+  const int r = filter.radius, n = filter.size();
+  for (int y = y0; y < y1; ++y) {
+    for (int x = 0; x < image.width; ++x) {
+      float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+      for (int i = 0; i < n; ++i) {
+        const int sy = sourceIndex(y - r + i, image.height, border);
+        if (sy < 0) continue;  // a ghost row adds fma(w, 0, acc) == acc
+        for (int j = 0; j < n; ++j) {
+          const int sx = sourceIndex(x - r + j, image.width, border);
+          if (sx < 0) continue;
+          const float w = filter.weights[std::size_t(i) * n + j];
+          const std::uint8_t* px = image.at(sx, sy);
+          for (int c = 0; c < 4; ++c) acc[c] = std::fma(w, float(px[c]), acc[c]);
+        }
+      }
+      std::uint8_t* dst = out.at(x, y);
+      for (int c = 0; c < 4; ++c) dst[c] = roundToByte(acc[c]);
+    }
+  }
+}
+
+}  // namespace
 
 ImageRgba8 convolve2D(const ImageRgba8& image, const Filter& filter, Border border,
                       unsigned threads) {
   requireValid(filter);
-  const int r = filter.radius, n = filter.size();
   ImageRgba8 out(image.width, image.height);
-  forRowBands(image.width, image.height, threads, [&](int y0, int y1) {
-    for (int y = y0; y < y1; ++y) {
-      for (int x = 0; x < image.width; ++x) {
-        float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-        for (int i = 0; i < n; ++i) {
-          const int sy = sourceIndex(y - r + i, image.height, border);
-          if (sy < 0) continue;  // a ghost row adds fma(w, 0, acc) == acc
-          for (int j = 0; j < n; ++j) {
-            const int sx = sourceIndex(x - r + j, image.width, border);
-            if (sx < 0) continue;
-            const float w = filter.weights[std::size_t(i) * n + j];
-            const std::uint8_t* px = image.at(sx, sy);
-            for (int c = 0; c < 4; ++c) acc[c] = std::fma(w, float(px[c]), acc[c]);
-          }
-        }
-        std::uint8_t* dst = out.at(x, y);
-        for (int c = 0; c < 4; ++c) dst[c] = roundToByte(acc[c]);
-      }
-    }
-  });
+  forRowBands(image.width, image.height, threads,
+              [&](int y0, int y1) { directRows(image, filter, border, out, y0, y1); });
   return out;
 }
 
@@ -314,49 +334,60 @@ ImageRgba8 convolve2D(const ImageRgba8& image, const Filter& filter, Border bord
 // Separable maths
 // =====================================================================================
 
+namespace {
+
+// Horizontal pass, rows [y0, y1): tmp(x, y) = sum over j of rowWeights[j] * N(x - r + j, y).
+SATDOF_FMA_CLONES void separableRows(const ImageRgba8& image, const Filter& filter,
+                                     Border border, float* tmp, int y0, int y1) {
+  const int r = filter.radius, n = filter.size(), w = image.width;
+  for (int y = y0; y < y1; ++y) {
+    for (int x = 0; x < w; ++x) {
+      float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+      for (int j = 0; j < n; ++j) {
+        const int sx = sourceIndex(x - r + j, w, border);
+        if (sx < 0) continue;
+        const std::uint8_t* px = image.at(sx, y);
+        for (int c = 0; c < 4; ++c) acc[c] = std::fma(filter.rowWeights[j], float(px[c]), acc[c]);
+      }
+      std::copy(acc, acc + 4, &tmp[(std::size_t(y) * w + x) * 4]);
+    }
+  }
+}
+
+// Vertical pass over the intermediate, output rows [y0, y1): a ghost row of tmp is 0
+// (zero border) or the clamped row (clamping commutes with the horizontal pass).
+SATDOF_FMA_CLONES void separableColumns(const float* tmp, const Filter& filter, Border border,
+                                        ImageRgba8& out, int y0, int y1) {
+  const int r = filter.radius, n = filter.size(), w = out.width, h = out.height;
+  for (int y = y0; y < y1; ++y) {
+    for (int x = 0; x < w; ++x) {
+      float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+      for (int i = 0; i < n; ++i) {
+        const int sy = sourceIndex(y - r + i, h, border);
+        if (sy < 0) continue;
+        const float* t = &tmp[(std::size_t(sy) * w + x) * 4];
+        for (int c = 0; c < 4; ++c) acc[c] = std::fma(filter.colWeights[i], t[c], acc[c]);
+      }
+      std::uint8_t* dst = out.at(x, y);
+      for (int c = 0; c < 4; ++c) dst[c] = roundToByte(acc[c]);
+    }
+  }
+}
+
+}  // namespace
+
 ImageRgba8 convolveSeparable(const ImageRgba8& image, const Filter& filter, Border border,
                              unsigned threads) {
   requireValid(filter);
   if (!filter.separable)
     throw std::invalid_argument("filter '" + filter.name + "' is not separable");
-  const int r = filter.radius, n = filter.size();
   const int w = image.width, h = image.height;
-
-  // Horizontal pass: tmp(x, y) = sum over j of rowWeights[j] * N(x - r + j, y).
   const auto tmp = uninitialised<float>(std::size_t(w) * h * 4);  // every value is written
-  forRowBands(w, h, threads, [&](int y0, int y1) {
-    for (int y = y0; y < y1; ++y) {
-      for (int x = 0; x < w; ++x) {
-        float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-        for (int j = 0; j < n; ++j) {
-          const int sx = sourceIndex(x - r + j, w, border);
-          if (sx < 0) continue;
-          const std::uint8_t* px = image.at(sx, y);
-          for (int c = 0; c < 4; ++c) acc[c] = std::fma(filter.rowWeights[j], float(px[c]), acc[c]);
-        }
-        std::copy(acc, acc + 4, &tmp[(std::size_t(y) * w + x) * 4]);
-      }
-    }
-  });
-
-  // Vertical pass over the intermediate: a ghost row of tmp is 0 (zero border) or the
-  // clamped row (clamping commutes with the horizontal pass).
+  forRowBands(w, h, threads,
+              [&](int y0, int y1) { separableRows(image, filter, border, tmp.get(), y0, y1); });
   ImageRgba8 out(w, h);
-  forRowBands(w, h, threads, [&](int y0, int y1) {
-    for (int y = y0; y < y1; ++y) {
-      for (int x = 0; x < w; ++x) {
-        float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-        for (int i = 0; i < n; ++i) {
-          const int sy = sourceIndex(y - r + i, h, border);
-          if (sy < 0) continue;
-          const float* t = &tmp[(std::size_t(sy) * w + x) * 4];
-          for (int c = 0; c < 4; ++c) acc[c] = std::fma(filter.colWeights[i], t[c], acc[c]);
-        }
-        std::uint8_t* dst = out.at(x, y);
-        for (int c = 0; c < 4; ++c) dst[c] = roundToByte(acc[c]);
-      }
-    }
-  });
+  forRowBands(w, h, threads,
+              [&](int y0, int y1) { separableColumns(tmp.get(), filter, border, out, y0, y1); });
   return out;
 }
 
