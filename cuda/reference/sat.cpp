@@ -11,10 +11,11 @@ namespace satdof::reference {
 //
 // All sums wrap modulo 2^32, so any order of additions gives the same bits; what matters
 // is memory traffic. The image is cut into row bands, one per thread:
-//   1. each band sums its columns (a read of its rows; w*4 words of output), and the
-//      prefix of those sums along x is the band's contribution to every row below it;
-//   2. one thread adds those up into each band's carry row: S of the row above the band
-//      (bands x w*4 words, a few microseconds);
+//   1. every band but the last sums its columns (a read of its rows; w*4 words out),
+//      in pieces small enough that every thread has one;
+//   2. one thread adds each band's pieces, takes their prefix along x (the band's
+//      contribution to every row below it) and adds those up into each band's carry
+//      row: S of the row above the band (a few w*4-word passes per band);
 //   3. each band runs the one-thread loop over its rows, starting from its carry row
 //      instead of zeros.
 // Step 3 reads the image once and writes the table once, like the one-thread loop, and
@@ -41,15 +42,14 @@ void satRows(const ImageRgba8& image, Sat& sat, int y0, int y1, const std::uint3
   }
 }
 
-// Step 1: the band's own table, last row only: prefix along x of its column sums.
-void bandLastRow(const ImageRgba8& image, int y0, int y1, std::uint32_t* out) {
+// Step 1: the column sums of rows [y0, y1), per channel.
+void columnSums(const ImageRgba8& image, int y0, int y1, std::uint32_t* out) {
   const std::size_t rowValues = std::size_t(image.width) * 4;
   std::fill(out, out + rowValues, 0u);
   for (int y = y0; y < y1; ++y) {
     const std::uint8_t* row = image.at(0, y);
     for (std::size_t i = 0; i < rowValues; ++i) out[i] += row[i];
   }
-  for (std::size_t i = 4; i < rowValues; ++i) out[i] += out[i - 4];
 }
 
 }  // namespace
@@ -82,18 +82,31 @@ void computeSat(const ImageRgba8& image, Sat& sat, unsigned threads) {
     return;
   }
   auto bandStart = [&](std::size_t k) { return int(rows * k / bands); };
-  // carry[k]: S of the row above band k (band 0 has none and uses zeros).
-  std::vector<std::uint32_t> carry(bands * rowValues);
+  // Step 1 in (bands - 1) * split pieces, so that even with two bands (one to sum) every
+  // thread has a piece; piece p is part p % split of band p / split.
+  const std::size_t split = (want + bands - 2) / (bands - 1);
+  auto pieceStart = [&](std::size_t p) {
+    const int b0 = bandStart(p / split), b1 = bandStart(p / split + 1);
+    return b0 + int(std::size_t(b1 - b0) * (p % split) / split);
+  };
+  std::vector<std::uint32_t> sums((bands - 1) * split * rowValues);
   parallelFor(
-      bands - 1,  // the last band's sums are never needed
+      (bands - 1) * split,
       [&](std::size_t b, std::size_t e) {
-        for (std::size_t k = b; k < e; ++k)
-          bandLastRow(image, bandStart(k), bandStart(k + 1), &carry[(k + 1) * rowValues]);
+        for (std::size_t p = b; p < e; ++p)
+          columnSums(image, pieceStart(p), pieceStart(p + 1), &sums[p * rowValues]);
       },
-      unsigned(bands - 1));
-  for (std::size_t k = 2; k < bands; ++k)  // step 2: carry[k] += carry[k - 1]
+      unsigned(want));
+  // Step 2. carry[k]: S of the row above band k (band 0 has none and uses zeros).
+  std::vector<std::uint32_t> carry(bands * rowValues), band(rowValues);
+  for (std::size_t k = 1; k < bands; ++k) {
+    std::copy_n(&sums[(k - 1) * split * rowValues], rowValues, band.begin());
+    for (std::size_t s = 1; s < split; ++s)
+      for (std::size_t i = 0; i < rowValues; ++i) band[i] += sums[((k - 1) * split + s) * rowValues + i];
+    for (std::size_t i = 4; i < rowValues; ++i) band[i] += band[i - 4];  // prefix along x
     for (std::size_t i = 0; i < rowValues; ++i)
-      carry[k * rowValues + i] += carry[(k - 1) * rowValues + i];
+      carry[k * rowValues + i] = carry[(k - 1) * rowValues + i] + band[i];
+  }
   parallelFor(
       bands,
       [&](std::size_t b, std::size_t e) {
