@@ -287,9 +287,13 @@ void forRowBands(int width, int height, unsigned threads, Body&& body) {
 // with FMA instructions, chosen once at load time. Both round each fma exactly once
 // (IEEE 754), so both give the same bytes; the FMA build is ~4-5x faster (measured on
 // the 2-core machine, gaussian r2 at 1920x1080: 950 -> 200 ms on one thread).
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// (target_clones needs the compiler's attribute and the C library's ifunc: glibc.)
+#if defined(__x86_64__) && defined(__GLIBC__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
 #define SATDOF_FMA_CLONES __attribute__((target_clones("fma", "default")))
-#else
+#endif
+#endif
+#ifndef SATDOF_FMA_CLONES
 #define SATDOF_FMA_CLONES
 #endif
 
