@@ -1,12 +1,13 @@
 // app/gl/program.cpp — see program.h.
 #include "gl/program.h"
 
+#include <algorithm>
 #include <fstream>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
 
-#include <algorithm>
+#include "gl/shader_source.h"
 
 namespace satdof::gl {
 namespace {
@@ -17,36 +18,6 @@ std::string readFile(const std::filesystem::path& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
-}
-
-// Expands #include lines. Each piece is preceded by "#line N FILEINDEX" so that driver
-// messages carry (file index, line); `files` maps the index back to a name.
-std::string preprocess(const std::filesystem::path& dir, const std::string& file,
-                       std::vector<std::string>& files, const IncludeAliases& aliases) {
-  const int index = int(files.size());
-  files.push_back(file);
-  std::istringstream in(readFile(dir / file));
-  std::ostringstream out;
-  static const std::regex includeLine(R"(^\s*#include\s+"([^"]+)\"\s*$)");
-  std::string line;
-  int lineNo = 0;
-  bool sawVersion = false;
-  while (std::getline(in, line)) {
-    ++lineNo;
-    std::smatch m;
-    if (std::regex_match(line, m, includeLine)) {
-      const auto alias = aliases.find(m[1].str());
-      out << preprocess(dir, alias == aliases.end() ? m[1].str() : alias->second, files, aliases);
-      out << "#line " << lineNo + 1 << " " << index << "\n";
-    } else {
-      out << line << "\n";
-      if (!sawVersion && line.rfind("#version", 0) == 0) {
-        sawVersion = true;
-        out << "#line " << lineNo + 1 << " " << index << "\n";
-      }
-    }
-  }
-  return out.str();
 }
 
 // Rewrites "0(42) : error ..." / "0:42(7): error ..." into "file:42: error ...".
@@ -73,8 +44,12 @@ Program loadProgram(const std::filesystem::path& dir, const std::vector<ShaderSt
   Program program(glCreateProgram());
   std::vector<Shader> shaders;
   for (const ShaderStage& stage : stages) {
-    std::vector<std::string> files;
-    const std::string source = preprocess(dir, stage.file, files, aliases);
+    // #include expansion (gl/shader_source.h); its "#line N FILEINDEX" markers make the
+    // driver's messages carry (file index, line), and `files` maps the index to a name.
+    const auto [source, files] = expandIncludes(
+        stage.file, [&](const std::string& name) -> std::optional<std::string> {
+          return readFile(dir / name);
+        }, aliases);
     Shader shader(glCreateShader(stage.type));
     const char* text = source.c_str();
     glShaderSource(shader.get(), 1, &text, nullptr);

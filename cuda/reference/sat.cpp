@@ -3,15 +3,35 @@
 
 #include <algorithm>
 
+#include "satdof/reference/parallel.h"
+
 namespace satdof::reference {
 
-Sat computeSat(const ImageRgba8& image) {
-  Sat sat{image.width, image.height, std::vector<std::uint32_t>(image.pixels.size())};
+// How the table is built on several threads with the exact bytes of one.
+//
+// All sums wrap modulo 2^32, so any order of additions gives the same bits; what matters
+// is memory traffic. The image is cut into row bands, one per thread:
+//   1. every band but the last sums its columns (a read of its rows; w*4 words out),
+//      in pieces small enough that every thread has one;
+//   2. one thread adds each band's pieces, takes their prefix along x (the band's
+//      contribution to every row below it) and adds those up into each band's carry
+//      row: S of the row above the band (a few w*4-word passes per band);
+//   3. each band runs the one-thread loop over its rows, starting from its carry row
+//      instead of zeros.
+// Step 3 reads the image once and writes the table once, like the one-thread loop, and
+// step 1 only reads the image again; a "row prefixes, then a column pass" split would
+// write the table and then read and rewrite it, twice the traffic of the memory-bound
+// loop. With one band, steps 1 and 2 are skipped: one thread runs the original loop.
+
+namespace {
+
+// S for rows [y0, y1), given S of row y0 - 1 in `carry` (nullptr: zeros).
+void satRows(const ImageRgba8& image, Sat& sat, int y0, int y1, const std::uint32_t* carry) {
   const std::size_t rowValues = std::size_t(image.width) * 4;
-  for (int y = 0; y < image.height; ++y) {
+  for (int y = y0; y < y1; ++y) {
     std::uint32_t run[4] = {0, 0, 0, 0};  // running sum of this row, per channel
     std::uint32_t* dst = &sat.values[y * rowValues];
-    const std::uint32_t* above = y > 0 ? dst - rowValues : nullptr;
+    const std::uint32_t* above = y > y0 ? dst - rowValues : carry;
     for (int x = 0; x < image.width; ++x) {
       const std::uint8_t* px = image.at(x, y);
       for (int c = 0; c < 4; ++c) {
@@ -20,7 +40,80 @@ Sat computeSat(const ImageRgba8& image) {
       }
     }
   }
+}
+
+// Step 1: the column sums of rows [y0, y1), per channel.
+void columnSums(const ImageRgba8& image, int y0, int y1, std::uint32_t* out) {
+  const std::size_t rowValues = std::size_t(image.width) * 4;
+  std::fill(out, out + rowValues, 0u);
+  for (int y = y0; y < y1; ++y) {
+    const std::uint8_t* row = image.at(0, y);
+    for (std::size_t i = 0; i < rowValues; ++i) out[i] += row[i];
+  }
+}
+
+}  // namespace
+
+std::size_t minRowsPerThread(unsigned threads, int width) {
+  constexpr std::size_t kMinPixelsPerThread = std::size_t(1) << 15;
+  if (threads != 0) return 1;
+  return std::max<std::size_t>(1, kMinPixelsPerThread / std::size_t(std::max(width, 1)));
+}
+
+Sat computeSat(const ImageRgba8& image, unsigned threads) {
+  Sat sat;
+  computeSat(image, sat, threads);
   return sat;
+}
+
+void computeSat(const ImageRgba8& image, Sat& sat, unsigned threads) {
+  sat.width = image.width;
+  sat.height = image.height;
+  sat.values.resize(image.pixels.size());  // every value is overwritten below
+  if (image.width <= 0 || image.height <= 0) return;
+  const std::size_t rows = std::size_t(image.height);
+  const std::size_t rowValues = std::size_t(image.width) * 4;
+  // The bands parallelFor will make: the same arithmetic, so band k is [b(k), b(k+1)).
+  const std::size_t want = threads == 0 ? defaultThreadCount() : threads;
+  const std::size_t bands =
+      std::max<std::size_t>(1, std::min(want, rows / minRowsPerThread(threads, image.width)));
+  if (bands == 1) {
+    satRows(image, sat, 0, image.height, nullptr);
+    return;
+  }
+  auto bandStart = [&](std::size_t k) { return int(rows * k / bands); };
+  // Step 1 in (bands - 1) * split pieces, so that even with two bands (one to sum) every
+  // thread has a piece; piece p is part p % split of band p / split.
+  const std::size_t split = (want + bands - 2) / (bands - 1);
+  auto pieceStart = [&](std::size_t p) {
+    const int b0 = bandStart(p / split), b1 = bandStart(p / split + 1);
+    return b0 + int(std::size_t(b1 - b0) * (p % split) / split);
+  };
+  std::vector<std::uint32_t> sums((bands - 1) * split * rowValues);
+  parallelFor(
+      (bands - 1) * split,
+      [&](std::size_t b, std::size_t e) {
+        for (std::size_t p = b; p < e; ++p)
+          columnSums(image, pieceStart(p), pieceStart(p + 1), &sums[p * rowValues]);
+      },
+      unsigned(want));
+  // Step 2. carry[k]: S of the row above band k (band 0 has none and uses zeros).
+  std::vector<std::uint32_t> carry(bands * rowValues), band(rowValues);
+  for (std::size_t k = 1; k < bands; ++k) {
+    std::copy_n(&sums[(k - 1) * split * rowValues], rowValues, band.begin());
+    for (std::size_t s = 1; s < split; ++s)
+      for (std::size_t i = 0; i < rowValues; ++i) band[i] += sums[((k - 1) * split + s) * rowValues + i];
+    for (std::size_t i = 4; i < rowValues; ++i) band[i] += band[i - 4];  // prefix along x
+    for (std::size_t i = 0; i < rowValues; ++i)
+      carry[k * rowValues + i] = carry[(k - 1) * rowValues + i] + band[i];
+  }
+  parallelFor(
+      bands,
+      [&](std::size_t b, std::size_t e) {
+        for (std::size_t k = b; k < e; ++k)
+          satRows(image, sat, bandStart(k), bandStart(k + 1), k ? &carry[k * rowValues] : nullptr);
+      },
+      unsigned(bands));
 }
 
 Box clipBox(Box b, int width, int height) {

@@ -104,17 +104,23 @@ namespace satdof::reference {
 std::uint8_t roundToByte(float acc);
 
 // Direct maths: every output channel is one fma chain over the taps, row-major.
-ImageRgba8 convolve2D(const ImageRgba8& image, const Filter& filter, Border border);
+ImageRgba8 convolve2D(const ImageRgba8& image, const Filter& filter, Border border,
+                      unsigned threads = 0);
 
 // Separable maths: horizontal pass with rowWeights into a float intermediate (one fma
 // chain per value), then vertical pass with colWeights. Throws unless filter.separable.
-ImageRgba8 convolveSeparable(const ImageRgba8& image, const Filter& filter, Border border);
+ImageRgba8 convolveSeparable(const ImageRgba8& image, const Filter& filter, Border border,
+                             unsigned threads = 0);
 
 // BoxSum maths: exact integer sum over the (2r+1)^2 window (ghost cells 0 or clamped),
 // divided by (2r+1)^2 and rounded half up, in integers.
-ImageRgba8 boxFilterExact(const ImageRgba8& image, int radius, Border border);
+ImageRgba8 boxFilterExact(const ImageRgba8& image, int radius, Border border,
+                          unsigned threads = 0);
 
+// Each runs on `threads` threads over row bands (0: every core the image has work for;
+// see minRowsPerThread in satdof/reference/sat.h), with the same bytes for any count.
 // Dispatches to one of the three. Box maths needs filter.kind == FilterKind::Box.
-ImageRgba8 convolve(const ImageRgba8& image, const Filter& filter, Border border, ConvMath math);
+ImageRgba8 convolve(const ImageRgba8& image, const Filter& filter, Border border, ConvMath math,
+                    unsigned threads = 0);
 
 }  // namespace satdof::reference

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -30,7 +31,22 @@ struct Sat {
   }
 };
 
-Sat computeSat(const ImageRgba8& image);
+// The table of `image`, built on `threads` threads (0: as many as the hardware has and
+// the image has work for). The bytes never depend on the thread count.
+Sat computeSat(const ImageRgba8& image, unsigned threads = 0);
+
+// The same into `sat`, reusing its storage when it already has the image's size: for a
+// caller that builds a table per frame. A new table costs more than building it on one
+// thread (measured, 3840x2160: ~75 ms of zero-filling and page faults out of ~92 ms, all
+// serial), which no thread count can win back; see docs/measurements/cpu-bench-2core.txt.
+void computeSat(const ImageRgba8& image, Sat& sat, unsigned threads = 0);
+
+// The threads parameter of the reference algorithms (computeSat, convolve, ...): an
+// explicit count is honoured down to one row per thread (so tests can split even small
+// images); 0 picks every hardware thread but gives each at least ~32K pixels, because
+// starting a thread costs tens of microseconds. Returns the smallest row band for
+// parallelFor(rows, body, threads, minRows).
+std::size_t minRowsPerThread(unsigned threads, int width);
 
 // The table in any format, bit for bit what every backend must produce (sat_formats.cpp):
 //   uint32          computeSat(image)

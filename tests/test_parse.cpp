@@ -1,0 +1,210 @@
+// tests/test_parse.cpp — the pure text parsers: render sizes, numbers and weight lists
+// (app/parse.h) with their exact messages, and the shader #include expansion
+// (app/gl/shader_source.h) over an in-memory set of files: aliases, #line markers,
+// cycles, depth and size limits. Inputs that broke the code, found by the fuzzers in
+// fuzz/ or while writing them, are kept as regressions (section "regressions").
+#include <gtest/gtest.h>
+
+#include <map>
+#include <optional>
+#include <string>
+
+#include "gl/shader_source.h"
+#include "parse.h"
+
+using satdof::Extent;
+namespace gl = satdof::gl;
+
+// =====================================================================================
+// parseExtent
+// =====================================================================================
+
+TEST(ParseExtent, AcceptsWxH) {
+  std::string error;
+  EXPECT_EQ(satdof::parseExtent("1920x1080", error), (Extent{1920, 1080}));
+  EXPECT_EQ(satdof::parseExtent("1X1", error), (Extent{1, 1}));
+  EXPECT_EQ(satdof::parseExtent("16384x00007", error), (Extent{16384, 7}));
+  EXPECT_TRUE(error.empty());
+}
+
+TEST(ParseExtent, RejectsOtherShapes) {
+  for (const char* bad : {"", "x", "1920", "1920x", "x1080", "1920x1080x2", "-1x5", "+1x5",
+                          "1920 x1080", " 1920x1080", "1920x1080 ", "123456x1", "1e3x1", "1x1x"}) {
+    std::string error;
+    EXPECT_FALSE(satdof::parseExtent(bad, error)) << bad;
+    EXPECT_EQ(error, "expected WxH (e.g. 1920x1080), got '" + std::string(bad) + "'") << bad;
+  }
+}
+
+TEST(ParseExtent, RejectsOutOfRange) {
+  for (const char* bad : {"0x10", "10x0", "16385x1", "1x99999"}) {
+    std::string error;
+    EXPECT_FALSE(satdof::parseExtent(bad, error)) << bad;
+    EXPECT_EQ(error, "width and height must be between 1 and 16384, got '" + std::string(bad) + "'");
+  }
+}
+
+// =====================================================================================
+// parseNumber, parseWeights
+// =====================================================================================
+
+TEST(ParseNumber, AcceptsDecimalFloats) {
+  std::string error;
+  const std::pair<const char*, float> good[] = {{"1", 1.0f},     {"-0.25", -0.25f}, {"+3e-2", 3e-2f},
+                                                {".5", 0.5f},    {" 7 ", 7.0f},     {"1.", 1.0f},
+                                                {"-1E+2", -100.0f}, {"3.4028235e38", 3.4028235e38f}};
+  for (const auto& [text, value] : good) {
+    const auto got = satdof::parseNumber(text, error);
+    ASSERT_TRUE(got) << text << ": " << error;
+    EXPECT_EQ(*got, value) << text;
+  }
+}
+
+TEST(ParseNumber, TellsNotANumberFromOutOfRange) {
+  for (const char* bad : {"", " ", "x", "1x", "1e", "nan", "inf", "-inf", "0x1p3", "+-1", "--1",
+                          "1,5", ".", "-", "e5", "1 2"}) {
+    std::string error;
+    EXPECT_FALSE(satdof::parseNumber(bad, error)) << bad;
+    EXPECT_EQ(error, "not a number: '" + std::string(bad) + "'");
+  }
+  for (const char* big : {"1e39", "-3.5e38", "1e-50", "1e99999999999999999999"}) {
+    std::string error;
+    EXPECT_FALSE(satdof::parseNumber(big, error)) << big;
+    EXPECT_EQ(error, "out of range: '" + std::string(big) + "'");
+  }
+}
+
+TEST(ParseWeights, ReadsCommaSeparatedLists) {
+  std::string error;
+  const auto w = satdof::parseWeights("0,1,0, 1,-4,1, 0,1,0", error);
+  ASSERT_TRUE(w) << error;
+  EXPECT_EQ(*w, (std::vector<float>{0, 1, 0, 1, -4, 1, 0, 1, 0}));
+  EXPECT_EQ(satdof::parseWeights("2.5", error), (std::vector<float>{2.5f}));
+}
+
+TEST(ParseWeights, NamesTheBadItem) {
+  std::string error;
+  EXPECT_FALSE(satdof::parseWeights("1,2,x,4", error));
+  EXPECT_EQ(error, "not a number: 'x' (item 3)");
+  EXPECT_FALSE(satdof::parseWeights("1,,3", error));
+  EXPECT_EQ(error, "not a number: '' (item 2)");
+  EXPECT_FALSE(satdof::parseWeights("1,2,", error));
+  EXPECT_EQ(error, "not a number: '' (item 3)");
+  EXPECT_FALSE(satdof::parseWeights("", error));
+  EXPECT_EQ(error, "not a number: '' (item 1)");
+  EXPECT_FALSE(satdof::parseWeights("1,1e40", error));
+  EXPECT_EQ(error, "out of range: '1e40' (item 2)");
+}
+
+TEST(ParseMessages, QuoteLongAndBinaryText) {
+  EXPECT_EQ(satdof::quoteForMessage("a\nb\x01\xff"), "'a\\x0Ab\\x01\\xFF'");
+  EXPECT_EQ(satdof::quoteForMessage(std::string(50, 'z')), "'" + std::string(40, 'z') + "...'");
+}
+
+// =====================================================================================
+// expandIncludes
+// =====================================================================================
+
+namespace {
+
+using Files = std::map<std::string, std::string>;
+
+gl::ExpandedSource expand(const Files& files, const std::string& top,
+                          const std::map<std::string, std::string>& aliases = {}) {
+  return gl::expandIncludes(
+      top,
+      [&](const std::string& name) -> std::optional<std::string> {
+        const auto it = files.find(name);
+        if (it == files.end()) return std::nullopt;
+        return it->second;
+      },
+      aliases);
+}
+
+// "f<k>", and `#include "f<k>"` with a newline. (Built by appending: GCC 12 warns,
+// wrongly, of overlapping copies in "literal" + std::to_string(k).)
+std::string fileName(int k) {
+  std::string name = "f";
+  return name.append(std::to_string(k));
+}
+std::string includeLine(int k) {
+  std::string line = "#include \"";
+  return line.append(fileName(k)).append("\"\n");
+}
+
+std::string errorOf(const Files& files, const std::string& top) {
+  try {
+    expand(files, top);
+  } catch (const gl::ShaderSourceError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+}  // namespace
+
+TEST(ShaderSource, ExpandsIncludesWithLineMarkers) {
+  const Files files = {{"a.frag", "#version 450\n  #include  \"b.glsl\" \nmain\n"},
+                       {"b.glsl", "b1\n#include \"c.glsl\"\nb3"},
+                       {"c.glsl", "c1\n"}};
+  const auto out = expand(files, "a.frag");
+  EXPECT_EQ(out.text,
+            "#version 450\n#line 2 0\n"
+            "b1\nc1\n#line 3 1\nb3\n#line 3 0\n"
+            "main\n");
+  EXPECT_EQ(out.files, (std::vector<std::string>{"a.frag", "b.glsl", "c.glsl"}));
+}
+
+TEST(ShaderSource, AliasesAndRepeatedIncludes) {
+  const Files files = {{"a", "#include \"fmt\"\n#include \"fmt\"\n"}, {"real", "r\n"}};
+  const auto out = expand(files, "a", {{"fmt", "real"}});
+  EXPECT_EQ(out.text, "r\n#line 2 0\nr\n#line 3 0\n");
+  EXPECT_EQ(out.files, (std::vector<std::string>{"a", "real", "real"}));
+}
+
+TEST(ShaderSource, LeavesNearMissesAlone) {
+  const std::string text = "#include\"x\"\n#include \"\"\n#include \"x\" y\n#include <x>\n// #include \"x\"\n";
+  EXPECT_EQ(expand({{"a", text}}, "a").text, text);
+}
+
+TEST(ShaderSource, ClearErrors) {
+  EXPECT_EQ(errorOf({}, "a"), "cannot open shader file a");
+  EXPECT_EQ(errorOf({{"a", "x\n#include \"b\"\n"}}, "a"), "cannot open shader file b (at a:2)");
+  EXPECT_EQ(errorOf({{"a", "#include \"a\"\n"}}, "a"), "include cycle: a -> a (at a:1)");
+  EXPECT_EQ(errorOf({{"a", "#include \"b\"\n"}, {"b", "\n\n#include \"c\""}, {"c", "#include \"b\""}},
+                    "a"),
+            "include cycle: b -> c -> b (at c:1)");
+}
+
+TEST(ShaderSource, DepthLimit) {
+  Files files;  // f0 -> f1 -> ... -> f40, no cycle, just too deep
+  for (int k = 0; k < 40; ++k) files[fileName(k)] = includeLine(k + 1);
+  files["f40"] = "end\n";
+  EXPECT_EQ(errorOf(files, "f0"), "includes nested deeper than 32 levels (at f31:1)");
+  files["f20"] = "end\n";  // 21 levels: fine
+  EXPECT_NO_THROW(expand(files, "f0"));
+}
+
+TEST(ShaderSource, SizeLimitStopsExponentialIncludes) {
+  // Each level includes the next twice: 2^30 copies of the last file if nothing stops it.
+  Files files;
+  for (int k = 0; k < 30; ++k) files[fileName(k)] = includeLine(k + 1) + includeLine(k + 1);
+  files["f30"] = std::string(100, 'x') + "\n";
+  const std::string error = errorOf(files, "f0");
+  EXPECT_EQ(error.rfind("expanded shader source is larger than 8 MiB (at ", 0), 0u) << error;
+}
+
+// =====================================================================================
+// regressions
+// =====================================================================================
+
+TEST(ShaderSourceRegression, LongLinesDoNotRecurse) {
+  // The resolver in program.cpp matched lines with std::regex, which recurses once per
+  // character: a 1 MB line of spaces (with or without "#include") overflowed the stack
+  // (checked: SIGSEGV on the old code). Found while writing the fuzz target, whose
+  // inputs are too short to reach it.
+  const std::string line = "#include" + std::string(1 << 20, ' ') + "\"b\"";
+  EXPECT_EQ(expand({{"a", line}, {"b", "b\n"}}, "a").text, "b\n#line 2 0\n");
+  const std::string noise(1 << 20, ' ');
+  EXPECT_EQ(expand({{"a", noise}}, "a").text, noise + "\n");
+}
