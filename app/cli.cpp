@@ -76,6 +76,8 @@ void checkSelection(const std::string& key, const std::string& name, const std::
     throw CLI::ValidationError(flag, "no " + o.label + " '" + name + "'; valid: " + joinNames(o.choices));
   }
   const ComputeBackendInfo* info = findComputeBackend(backend);
+  // A backend this build lacks offers nothing: choosing it fails later, with its reason.
+  if (info->options().empty() && info->filterImplementations().empty()) return;
   for (const BackendOption& o : info->options()) {
     if (o.key != key) continue;
     if (o.has(name)) return;
@@ -91,6 +93,8 @@ void checkConvolution(const char* flag, const std::string& name, const std::stri
   std::string valid;
   for (const ComputeBackendInfo& b : computeBackends()) {
     if (backend != "auto" && backend != b.name) continue;
+    // A backend this build lacks offers nothing: choosing it fails later, with its reason.
+    if (backend != "auto" && b.filterImplementations().empty() && b.options().empty()) return;
     for (const FilterImplementation& f : b.filterImplementations()) {
       if (f.name == name) return;
       valid += (valid.empty() ? "" : ", ") + f.name;
