@@ -65,7 +65,7 @@ void timings(const UiState& s) {
   ImGui::TextDisabled(s.backend->name() == "cpu" ? "GL timer queries (scene, dof); host wall times (cpu backend)"
                                                  : "GPU times: GL timer queries, CUDA events");
   const auto& sat = s.history->tagTimes("sat");
-  if (sat.size() > 1 || (!sat.empty() && sat.begin()->first.find('/') != std::string::npos)) {
+  if (!sat.empty()) {
     ImGui::Separator();
     ImGui::Text("SAT time by algorithm / scan variant (as used so far)");
     for (const auto& [name, ms] : sat) ImGui::Text("  %-40s %7.3f ms", name.c_str(), ms);
