@@ -1,6 +1,7 @@
 // app/gl/program.h — GLSL program loading from shaders/ with readable errors.
 //
-// Shader files may `#include "file.glsl"` (resolved in the same folder, one level; an
+// Shader files may `#include "file.glsl"` (resolved in the same folder, nested
+// includes allowed, a cycle is an error; an
 // alias maps an included name to another file, e.g. "sat_format.glsl" to the chosen SAT
 // format's reader). A
 // compile error is rethrown as "shaders/dof.frag:42: <driver message>" so the file and
