@@ -40,6 +40,11 @@ App::App(const Options& options) : options_(options) {
   dof_.params.focalDistance = options_.focalDistance.value_or(scene::suggestedFocalDistance(scene_));
   dof_.params.focalRange = options_.focalRange;
   dof_.params.maxRadius = options_.maxBlur;
+  dof_.params.model = options_.camera == "thin-lens" ? reference::CocModel::ThinLens : reference::CocModel::Linear;
+  dof_.params.focalLengthMm = options_.focalLengthMm;
+  dof_.params.fNumber = options_.fNumber;
+  dof_.params.sensorWidthMm = options_.sensorWidthMm;
+  if (const char* why = reference::whyNotACamera(dof_.params)) throw UsageError(std::string("camera: ") + why);
 
   filter_ = options_.filter;
   view_ = options_.view;

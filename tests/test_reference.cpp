@@ -109,26 +109,27 @@ TEST(ReferenceSat, BoxMeanClipsToTheImage) {
 }
 
 TEST(ReferenceDof, CircleOfConfusion) {
+  const int kWidth = 100;  // the linear model does not depend on the image width
   ref::DofParams p;
   p.focalDistance = 10;
   p.focalRange = 4;
   p.maxRadius = 8;
-  EXPECT_EQ(ref::cocRadius(10, p), 0);  // in focus
-  EXPECT_EQ(ref::cocRadius(12, p), 4);  // half the range away: half the radius
-  EXPECT_EQ(ref::cocRadius(8, p), 4);   // symmetric
-  EXPECT_EQ(ref::cocRadius(14, p), 8);  // at the range: maximum
-  EXPECT_EQ(ref::cocRadius(1000, p), 8);  // clamped
-  EXPECT_EQ(ref::cocRadius(0, p), 8);
+  EXPECT_EQ(ref::cocRadius(10, p, kWidth), 0);  // in focus
+  EXPECT_EQ(ref::cocRadius(12, p, kWidth), 4);  // half the range away: half the radius
+  EXPECT_EQ(ref::cocRadius(8, p, kWidth), 4);   // symmetric
+  EXPECT_EQ(ref::cocRadius(14, p, kWidth), 8);  // at the range: maximum
+  EXPECT_EQ(ref::cocRadius(1000, p, kWidth), 8);  // clamped
+  EXPECT_EQ(ref::cocRadius(0, p, kWidth), 8);
   int previous = 0;
   for (float d = 10; d < 20; d += 0.01f) {  // monotonic away from focus
-    const int r = ref::cocRadius(d, p);
+    const int r = ref::cocRadius(d, p, kWidth);
     EXPECT_GE(r, previous);
     previous = r;
   }
   p.focalRange = 0;  // degenerate range: everything off the focal plane is maximal
-  EXPECT_EQ(ref::cocRadius(10.5f, p), 8);
+  EXPECT_EQ(ref::cocRadius(10.5f, p, kWidth), 8);
   p.maxRadius = 0;
-  EXPECT_EQ(ref::cocRadius(50, p), 0);
+  EXPECT_EQ(ref::cocRadius(50, p, kWidth), 0);
 }
 
 TEST(ReferenceDof, InFocusIsIdentityAndBlurIsTheBoxMean) {
@@ -153,4 +154,75 @@ TEST(ReferenceDof, InFocusIsIdentityAndBlurIsTheBoxMean) {
         EXPECT_NEAR(out.at(x, y)[c], mean, 0.5 + 1e-4) << x << "," << y << " c" << c;
         EXPECT_EQ(out.at(x, y)[3], 255);  // the final image is opaque
       }
+}
+
+// The thin-lens model against values worked by hand: f = 50 mm at f/2 focused at 2 m, a
+// 36 mm sensor imaged 3600 px wide (100 px per mm). An object at 4 m blurs to a circle of
+//   c = (f / N) * |S2 - S1| / S2 * f / (S1 - f) = 25 * (2000 / 4000) * 50 / 1950 mm
+//     = 0.3205 mm = 32.05 px across, a box half-size of 16.03 -> 16 px.
+// At 1 m: 25 * (1000 / 1000) * 50 / 1950 = 0.6410 mm = 64.1 px, half-size 32.05 -> 32.
+TEST(ReferenceDof, ThinLensMatchesHandComputedValues) {
+  ref::DofParams p;
+  p.model = ref::CocModel::ThinLens;
+  p.focalLengthMm = 50;
+  p.fNumber = 2;
+  p.sensorWidthMm = 36;
+  p.focalDistance = 2;
+  p.maxRadius = 100;
+  EXPECT_EQ(ref::whyNotACamera(p), nullptr);
+  EXPECT_EQ(ref::cocRadius(2.0f, p, 3600), 0);
+  EXPECT_EQ(ref::cocRadius(4.0f, p, 3600), 16);
+  EXPECT_EQ(ref::cocRadius(1.0f, p, 3600), 32);
+  // Far away the circle tends to (f / N) * f / (S1 - f) = 0.641 mm: half-size 32.05 -> 32.
+  EXPECT_EQ(ref::cocRadius(1e6f, p, 3600), 32);
+  // Half the image width, half the pixels: 8.01 -> 8.
+  EXPECT_EQ(ref::cocRadius(4.0f, p, 1800), 8);
+  // Stopping down to f/4 halves the blur.
+  p.fNumber = 4;
+  EXPECT_EQ(ref::cocRadius(4.0f, p, 3600), 8);
+  p.maxRadius = 5;  // clamped like the linear model
+  EXPECT_EQ(ref::cocRadius(1.0f, p, 3600), 5);
+}
+
+TEST(ReferenceDof, CameraParametersThatMakeNoCameraAreRefused) {
+  ref::DofParams p;
+  p.model = ref::CocModel::ThinLens;
+  p.fNumber = 0;
+  EXPECT_NE(ref::whyNotACamera(p), nullptr);
+  p.fNumber = 2;
+  p.focalLengthMm = 85;
+  p.focalDistance = 0.05f;  // 50 mm: closer than the focal length
+  ASSERT_NE(ref::whyNotACamera(p), nullptr);
+  EXPECT_NE(std::string(ref::whyNotACamera(p)).find("focal length"), std::string::npos);
+  p.focalDistance = 3;
+  EXPECT_EQ(ref::whyNotACamera(p), nullptr);
+  p.model = ref::CocModel::Linear;
+  p.focalRange = 0;
+  EXPECT_NE(ref::whyNotACamera(p), nullptr);
+}
+
+// Every format's box mean, read and rounded as the shaders do, against the exact mean of
+// the pixels: uint32 is exact, the float formats within the bound their rounding allows
+// on a small image (entries below 2^24: exact too).
+TEST(ReferenceDof, FormatBoxMeansRoundTheExactMean) {
+  auto rng = freshRng();
+  const auto img = randomImage(37, 23, rng);
+  for (const satdof::SatFormatInfo& f : satdof::satFormats()) {
+    SCOPED_TRACE(std::string(f.name));
+    const ref::Sat sat = ref::computeSat(img, f.id);
+    const ref::SatView view = ref::satView(sat);
+    for (int i = 0; i < 200; ++i) {
+      std::uniform_int_distribution<int> x(0, 36), y(0, 22);
+      int x0 = x(rng), x1 = x(rng), y0 = y(rng), y1 = y(rng);
+      if (x0 > x1) std::swap(x0, x1);
+      if (y0 > y1) std::swap(y0, y1);
+      const ref::Rgb8 m = ref::satBoxMean(view, x0, y0, x1, y1);
+      const std::uint64_t area = std::uint64_t(x1 - x0 + 1) * (y1 - y0 + 1);
+      const std::uint8_t got[3] = {m.r, m.g, m.b};
+      for (int c = 0; c < 3; ++c) {
+        const std::uint64_t sum = ref::boxSumBruteForce(img, {x0, y0, x1, y1}, c);
+        EXPECT_EQ(got[c], (2 * sum + area) / (2 * area)) << x0 << "," << y0 << " " << x1 << "," << y1;
+      }
+    }
+  }
 }

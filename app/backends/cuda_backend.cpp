@@ -14,6 +14,7 @@
 #include "gl/handles.h"
 #include "interop/cuda_timestamps.h"
 #include "interop/session.h"
+#include "interop/stage_host.h"
 #include "satdof/conv2d.h"
 #include "satdof/device_buffer.h"
 #include "satdof/sat.h"
@@ -31,13 +32,18 @@ std::vector<Choice> choicesOf(const Registry& entries) {
   return list;
 }
 
-class CudaBackend final : public ComputeBackend {
+class CudaBackend final : public ComputeBackend, public interop::StageHost {
  public:
   CudaBackend(const SatAlgorithm& sat, const ScanVariant& scan)
       : sat_(&sat), scan_(&scan), stream_(interop::createStream()), clock_(stream_.get()) {}
   ~CudaBackend() override { detach(); }
 
   std::string_view name() const override { return "cuda"; }
+
+  // interop::StageHost: later CUDA stages (the CUDA DoF) share the session and the stream.
+  const interop::Session& session() const override { return session_; }
+  cudaStream_t stream() const override { return stream_.get(); }
+  TimestampSource& clock() override { return clock_; }
 
   void attach(const Targets& t) override {
     detach();

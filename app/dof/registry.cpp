@@ -12,6 +12,10 @@ std::optional<std::string> anyBackend(const ComputeBackend&) { return std::nullo
 const std::array kEntries{
     DofEntry{"fragment", "full-screen fragment shader: four SAT reads per pixel", anyBackend,
              createFragmentDof},
+    DofEntry{"compute", "GL compute shader, the same arithmetic: no raster units involved", anyBackend,
+             createComputeDof},
+    DofEntry{"cuda", "CUDA kernel on the interop session, the same arithmetic (cuda backend)",
+             cudaDofWhyNot, createCudaDof},
 };
 
 }  // namespace
