@@ -88,9 +88,14 @@ App::~App() {
 }
 
 void App::setDof(const DofEntry& entry) {
+  const bool layersChange = dofEntry_ && dofEntry_->layers != entry.layers;
   dofImpl_ = entry.create(shaderDir_, computePass_->backend());
   dofEntry_ = &entry;
-  if (!extent_.empty()) dofImpl_->attach(targets_.targets());
+  if (extent_.empty()) return;
+  if (layersChange)  // the fields come and go with the DoF that needs them
+    reallocate(extent_, targets_.targets().satFormat);
+  else
+    dofImpl_->attach(targets_.targets());
 }
 
 void App::resize(Extent extent) {
@@ -104,7 +109,7 @@ void App::reallocate(Extent extent, SatFormat format) {
   if (extent_.width > 0) glFinish();
   computePass_->backend().detach();  // unregister before the targets are freed
   extent_ = extent;
-  targets_.allocate(extent, format);
+  targets_.allocate(extent, format, dofEntry_->layers);
   const Targets& t = targets_.targets();
   scenePass_->attach(t);
   computePass_->backend().attach(t);
@@ -147,9 +152,10 @@ void App::renderFrame() {
   computePass_->run(filter_, *profiler_);
   if (options_.isolateStages) glFinish();
 
+  const Targets& t = targets_.targets();
+  dof_.source = computePass_->filteredImage(t);
   dofImpl_->run(dof_, *profiler_);
 
-  const Targets& t = targets_.targets();
   if (view_.mode != ViewMode::Final)
     viewPass_->run(view_, computePass_->filteredImage(t), computePass_->compareImage(t));
 }

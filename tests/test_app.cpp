@@ -167,6 +167,29 @@ TEST(App, CudaFilterGivesTheCpuReferenceImage) {
   EXPECT_TRUE(a.rgba == b.rgba) << "filtered images differ between CUDA and the CPU reference";
 }
 
+// Every DoF implementation the CUDA backend can run, in every SAT format and with the thin
+// lens, gives the CPU backend's fragment-pass image byte for byte.
+TEST(App, EveryDofImplementationAndFormatGivesTheCpuImage) {
+  const std::string common = " --headless --frames 2 --size 400x224 --camera thin-lens --focal-length 135";
+  for (const char* format : {"uint32", "float32", "float32-offset"}) {
+    const fs::path cpu = freshDir(std::string("dof_cpu_") + format);
+    const RunResult rp = run("--backend cpu --dof fragment --sat-format " + std::string(format) + " --out " +
+                             cpu.string() + common);
+    ASSERT_EQ(rp.exitCode, 0) << rp.err;
+    const Png expected = loadPng(cpu / "frame_0001.png");
+    expectNotBlank(expected);
+    for (const char* dof : {"fragment", "compute", "cuda"}) {
+      SCOPED_TRACE(std::string(dof) + " / " + format);
+      const fs::path out = freshDir(std::string("dof_") + dof + "_" + format);
+      const RunResult rc = run("--backend cuda --dof " + std::string(dof) + " --sat-format " + format +
+                               " --out " + out.string() + common);
+      if (rc.exitCode == 3) GTEST_SKIP() << "CUDA backend unavailable: " << rc.err;
+      ASSERT_EQ(rc.exitCode, 0) << rc.err;
+      EXPECT_TRUE(loadPng(out / "frame_0001.png").rgba == expected.rgba) << "differs from the CPU backend's image";
+    }
+  }
+}
+
 // The difference view of an implementation against itself is black, with maximum 0.
 TEST(App, DifferenceOfAnImplementationWithItselfIsZero) {
   const fs::path out = freshDir("diff_self");

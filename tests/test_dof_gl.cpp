@@ -18,6 +18,7 @@
 #include "frame/frame_targets.h"
 #include "passes/compute_pass.h"
 #include "satdof/reference/dof.h"
+#include "satdof/reference/layered_dof.h"
 #include "test_support.h"
 
 namespace ref = satdof::reference;
@@ -142,6 +143,43 @@ TEST_F(GlTest, DofIsByteIdenticalToTheCpuReference) {
         }
       }
     }
+  }
+}
+
+// The layered DoF on GL (split, dilation and composite passes; the field SATs by the CPU
+// backend's default path) against its CPU reference: the fields exactly, the image within
+// one grey level (its composite divides in float, where GLSL may differ by an ulp).
+TEST_F(GlTest, LayeredDofMatchesItsReference) {
+  auto rng = freshRng();
+  const int w = 150, h = 83;
+  auto colour = randomImage(w, h, rng);
+  const auto depth = blockyDepth(w, h, rng, 0.5f, 30.0f);
+  const satdof::DofEntry* layered = satdof::findDofImplementation("layered");
+  ASSERT_NE(layered, nullptr);
+  ref::DofParams lens = linear(6.0f, 4.0f, 20.0f);
+  for (const satdof::SatFormatInfo& format : satdof::satFormats()) {
+    SCOPED_TRACE(std::string(format.name));
+    satdof::FrameTargets targets;
+    targets.allocate({w, h}, format.id, true);
+    const satdof::Targets& t = targets.targets();
+    glTextureSubImage2D(t.sceneColour, 0, 0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, colour.pixels.data());
+    glTextureSubImage2D(t.depth, 0, 0, 0, w, h, GL_RED, GL_FLOAT, depth.pixels.data());
+    const auto table = ref::satTableBytesOf(ref::computeSat(colour, format.id));
+    glNamedBufferSubData(t.sat, 0, GLsizeiptr(table.size()), table.data());
+    const auto backend = cpuBackend();
+    const auto dof = layered->create(satdof::gl::findShaderDir(), *backend);
+    dof->attach(t);
+    satdof::Profiler profiler;
+    dof->run(satdof::DofSettings{lens, false, 0}, profiler);
+    const auto split = ref::splitLayers(colour, depth, ref::cocRamp(lens, w));
+    EXPECT_TRUE(satdof::readTexture(t.nearField, w, h).pixels == split.nearField.pixels) << "near field";
+    EXPECT_TRUE(satdof::readTexture(t.farField, w, h).pixels == split.farField.pixels) << "far field";
+    const auto expected = ref::layeredDepthOfField(colour, depth, lens, format.id);
+    const auto got = satdof::readTexture(t.dofOutput, w, h);
+    int worst = 0;
+    for (std::size_t i = 0; i < got.pixels.size(); ++i)
+      worst = std::max(worst, std::abs(int(got.pixels[i]) - int(expected.pixels[i])));
+    EXPECT_LE(worst, 1) << "grey levels from the reference";
   }
 }
 

@@ -100,6 +100,34 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
     mapped.unmap();
   }
 
+  // The layered DoF's field SATs: both fields and both tables in one map, the selected
+  // SAT algorithm straight from each field's surface.
+  void buildFieldSats(const Targets& t, Profiler& profiler) override {
+    const cudaStream_t s = stream_.get();
+    SatArgs args = satArgs();
+    args.format = SatFormat::Uint32;
+    if (auto why = sat_->whyNot(args.format)) throw std::runtime_error(std::string(sat_->name) + ": " + *why);
+    if (const std::size_t need = sat_->scratchBytes(args); fieldScratch_.size() < need) fieldScratch_.resize(need);
+    auto mapSection = profiler.section(clock_, "fields map");
+    auto mapped = session_.map({Target::NearField, Target::FarField, Target::NearSat, Target::FarSat}, s);
+    mapSection.end();
+    std::vector<interop::SurfaceObject> surfaces;
+    surfaces.reserve(2);
+    {
+      auto section = profiler.section(clock_, "field sats", satTag());
+      for (const auto [field, table] : {std::pair{Target::NearField, Target::NearSat}, {Target::FarField, Target::FarSat}}) {
+        const interop::SurfaceObject& surface =
+            surfaces.emplace_back(interop::createSurface(mapped.array(field)));  // alive until the unmap
+        args.source = SatSource::fromSurface(surface.get());
+        args.table = mapped.pointer(table);
+        SATDOF_CUDA_CHECK(sat_->launch(args, fieldScratch_.data(), fieldScratch_.size(), s));
+      }
+    }
+    (void)t;
+    auto unmapSection = profiler.section(clock_, "fields unmap");
+    mapped.unmap();
+  }
+
   std::vector<FilterImplementation> filterImplementations() const override {
     return cudaFilterImplementations();
   }
@@ -186,7 +214,7 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
   interop::CudaTimestamps clock_;
   interop::Session session_;
   DeviceBuffer<uchar4> input_, outA_, outB_;  // linear images for the convolutions
-  DeviceBuffer<unsigned char> satScratch_, convScratchA_, convScratchB_;
+  DeviceBuffer<unsigned char> satScratch_, convScratchA_, convScratchB_, fieldScratch_;
 };
 
 // Interop needs the GL context on a CUDA device; ask CUDA which devices back it, then

@@ -99,6 +99,8 @@ class Profiler {
   void forget(const TimestampSource& clock);
   // The GL timeline, shared by every GL stage.
   GlTimestamps& gl() { return gl_; }
+  // Wall time on the host, for stages without a clock of their own.
+  HostClock& host() { return host_; }
 
  private:
   struct Open {
@@ -114,6 +116,7 @@ class Profiler {
   std::array<Frame, TimestampSource::kRing> frames_;
   int current_ = 0;
   GlTimestamps gl_;
+  HostClock host_;
 };
 
 // Every sample of every section, in the order sections first appeared.
