@@ -14,6 +14,7 @@
 #include "gl/debug.h"
 #include "gl/program.h"
 #include "image_io.h"
+#include "scene/scenes.h"
 #include "ui/ui.h"
 
 namespace satdof {
@@ -36,8 +37,10 @@ App::App(const Options& options) : options_(options) {
   std::printf("satdof: GL %s on %s (%s)\n", context_->version.c_str(), context_->renderer.c_str(),
               context_->vendor.c_str());
 
-  scene_ = scene::makeDefaultScene();
-  dof_.params.focalDistance = options_.focalDistance.value_or(scene::suggestedFocalDistance(scene_));
+  const scene::SceneEntry* sceneEntry = scene::findScene(options_.scene);
+  if (!sceneEntry) throw UsageError("no scene '" + options_.scene + "'");
+  scene_ = sceneEntry->make();
+  dof_.params.focalDistance = options_.focalDistance.value_or(sceneEntry->focalDistances(scene_).front());
   dof_.params.focalRange = options_.focalRange;
   dof_.params.maxRadius = options_.maxBlur;
   dof_.params.model = options_.camera == "thin-lens" ? reference::CocModel::ThinLens : reference::CocModel::Linear;

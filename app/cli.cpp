@@ -1,5 +1,6 @@
 // app/cli.cpp — the one place where satdof's flags are declared (CLI11).
 #include "cli.h"
+#include "scene/scenes.h"
 
 #include <CLI/CLI.hpp>
 
@@ -197,6 +198,25 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
                "Wait for each stage before the next, so each stage's time is its own");
   app.add_flag("!--no-vsync", o.vsync, "Window mode: do not wait for vertical sync");
   app.add_flag("-v,--verbose", o.verbose, "Print GL and CUDA details");
+
+  std::vector<std::string> sceneNames;
+  std::vector<Choice> sceneChoices;
+  for (const scene::SceneEntry& s : scene::sceneEntries()) {
+    sceneNames.emplace_back(s.name);
+    sceneChoices.push_back({std::string(s.name), std::string(s.description)});
+  }
+  app.add_option("--scene", o.scene,
+                 listing("Scene", "teapots", sceneChoices, [](const Choice& c) { return c.name; },
+                         [](const Choice& c) { return c.description; }))
+      ->check(CLI::IsMember(sceneNames));
+  app.add_subcommand("quality",
+                     "Headless: every DoF implementation against a scattering ground truth (PSNR) on every "
+                     "scene at several focal distances; images under --out")
+      ->fallthrough()
+      ->callback([&o] {
+        o.quality = true;
+        o.headless = true;
+      });
 
   auto* bench = app.add_subcommand("bench", "Benchmark a kernel family (CUDA)");
   bench->require_subcommand(1);

@@ -28,6 +28,8 @@ struct Options {
   BackendSelections selections;  // --scan, --sat, ...: the options backends offer
   std::string dof;               // --dof: empty: the registry's default
   std::string satFormat;         // --sat-format: empty: the default format
+  std::string scene = "teapots";  // --scene: scene/scenes.h
+  bool quality = false;           // `satdof quality`
   FilterSettings filter;     // --filter, --radius, --sigma, --weights, --border, --conv, --compare
   ViewSettings view;         // --view, --divider, --diff-gain
   std::string screenshot;    // window mode: save the last presented frame (with the UI)
