@@ -284,6 +284,12 @@ void App::printSummary() const {
   for (const std::string& name : history_.names())
     if (name != kFrameSection) line(name);
   line(kFrameSection);
+  // Host wall times that include waits for the GPU (the cpu backend's read back) make the
+  // stages add up to more than the frame: then there is no gap to report.
+  if (const auto b = history_.budget(kFrameSection, false); b && b->overhead() >= 0)
+    std::printf("  stages' own work %.3f ms; frame - stages = %.3f ms lost between stages "
+                "(of which map/unmap sections %.3f ms)\n",
+                b->stages, b->overhead(), b->handOvers);
   if (!computePass_->filterProblem().empty())
     std::printf("satdof: filter not applied: %s\n", computePass_->filterProblem().c_str());
   if (view_.mode == ViewMode::Difference && viewPass_->maxDifference())

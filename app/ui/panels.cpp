@@ -85,6 +85,10 @@ void timings(const UiState& s) {
     if (name == "frame") continue;
     if (const auto ms = s.history->smoothed(name)) ImGui::Text("  %-10s %7.3f ms", name.c_str(), *ms);
   }
+  if (const auto b = s.history->budget("frame", true); b && b->overhead() >= 0)
+    ImGui::Text("lost between stages %.3f ms", b->overhead());
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("frame time minus the stages' own work: interop map/unmap, hand-overs, waits");
   ImGui::TextDisabled(s.backend->name() == "cpu" ? "GL timer queries (scene, dof); host wall times (cpu backend)"
                                                  : "GPU times: GL timer queries, CUDA events");
   const auto& sat = s.history->tagTimes("sat");
