@@ -20,7 +20,9 @@
 //      * keys are sorted into shared memory, then written out row by row: consecutive
 //        threads write consecutive addresses within a digit's run; values follow through
 //        the same shared memory                      (read 2n, write 2n words with values)
-// Per pass 16 B/pair plus ~0.45 B/pair of look-back words; 4 passes for 32 bits.
+// Per pass 16 B/pair plus ~1 B/pair of look-back words (256 per tile: cleared, written
+// twice, read at least once; mostly in L2); 4 passes for 32 bits: 68 B/pair with the
+// histogram read, as CUB's onesweep (docs/PERFORMANCE.md).
 //
 // Look-back words (32 bits, one per tile and digit, zeroed before the sort):
 //   0                NotReady
