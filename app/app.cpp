@@ -218,10 +218,15 @@ void App::presentWindow() {
   state.shaderError = shaderError_;
   state.width = extent_.width;
   state.height = extent_.height;
+  state.satFormat = std::string(satFormatInfo(targets_.targets().satFormat).name);
+  state.precisionLine = precisionLine_;
+  state.precisionHeatmap = precisionHeatmap_.get();
   ui_->beginFrame();
   ui_->draw(state);
   ui_->endFrame();
   if (state.reloadShaders) reloadShaders();
+  if (state.measurePrecision) measurePrecisionNow();
+  setSatFormat(state.satFormat);
   applyChoices(state.dofImplementation, state.selections);  // from the next frame
 }
 

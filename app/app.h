@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cli.h"
+#include "precision.h"
 #include "context/context.h"
 #include "dof/dof_implementation.h"
 #include "frame/frame_targets.h"
@@ -36,6 +37,9 @@ class App {
   // `satdof quality`: every DoF implementation against the scattering ground truth, on
   // every scene of the registry (quality.cpp).
   int runQuality();
+  // `satdof precision`: each float SAT format's DoF image against the exact one
+  // (precision.cpp).
+  int runPrecision();
 
  private:
   void resize(Extent extent);
@@ -51,6 +55,11 @@ class App {
   void setDof(const DofEntry& entry);
   void printSummary() const;
   void reloadShaders();  // F5 or the panel's button; keeps the old programs on failure
+  // The frame's SAT source image and depth, read back (after renderFrame).
+  std::pair<reference::ImageRgba8, reference::ImageR32F> readBackColourAndDepth();
+  // The panel's "measure precision": the current frame, the current float format.
+  void measurePrecisionNow();
+  void setSatFormat(const std::string& name);
 
   Options options_;
   std::unique_ptr<Context> context_;  // first: destroyed last, after every GL object
@@ -77,6 +86,8 @@ class App {
   double lastCursorX_ = 0, lastCursorY_ = 0;
   bool draggingDivider_ = false;
   bool f5WasDown_ = false;
+  std::string precisionLine_;    // the last precision measurement (a float format)
+  gl::Texture precisionHeatmap_;  // and its heatmap
 };
 
 }  // namespace satdof

@@ -218,6 +218,15 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
         o.headless = true;
       });
 
+  app.add_subcommand("precision",
+                     "Headless: the DoF image from each float SAT format against the exact uint32 one "
+                     "(max error, PSNR, where the errors are; heatmaps under --out)")
+      ->fallthrough()
+      ->callback([&o] {
+        o.precision = true;
+        o.headless = true;
+      });
+
   auto* bench = app.add_subcommand("bench", "Benchmark a kernel family (CUDA)");
   bench->require_subcommand(1);
   for (const char* family : {"scan", "conv", "sat", "compact", "sort"}) {

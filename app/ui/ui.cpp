@@ -35,6 +35,7 @@ void Ui::draw(UiState& state) {
   ImGui::Begin("SATDoF");
   panels::pipeline(state);
   panels::depthOfField(state);
+  panels::satTable(state);
   panels::convolution(state);
   panels::view(state);
   panels::timings(state);

@@ -37,6 +37,10 @@ struct UiState {
   std::string shaderError;     // the last reload's compile error
   bool reloadShaders = false;  // set by the panel's button
   int width = 0, height = 0;
+  std::string satFormat;           // current; the panel may change it
+  bool measurePrecision = false;   // set by the panel's button
+  std::string precisionLine;       // the last measurement, for a float format
+  GLuint precisionHeatmap = 0;     // its heatmap texture (0: none)
 };
 
 class Ui {
@@ -58,6 +62,7 @@ void depthOfField(UiState& state);
 void convolution(UiState& state);
 void view(UiState& state);
 void timings(const UiState& state);
+void satTable(UiState& state);  // sat_panel.cpp
 }  // namespace panels
 
 }  // namespace satdof
