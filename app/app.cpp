@@ -92,6 +92,7 @@ App::~App() {
 
 void App::setDof(const DofEntry& entry) {
   const bool layersChange = dofEntry_ && dofEntry_->layers != entry.layers;
+  dofImpl_.reset();  // the old one first: it may hand back what it asked of the backend
   dofImpl_ = entry.create(shaderDir_, computePass_->backend());
   dofEntry_ = &entry;
   if (extent_.empty()) return;

@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
@@ -168,17 +169,22 @@ TEST(App, CudaFilterGivesTheCpuReferenceImage) {
 }
 
 // Every DoF implementation the CUDA backend can run, in every SAT format and with the thin
-// lens, gives the CPU backend's fragment-pass image byte for byte.
+// lens, gives the CPU backend's image byte for byte: fragment, compute and cuda the CPU
+// backend's fragment pass; layered (CUDA split and SATs there) the CPU backend's layered.
 TEST(App, EveryDofImplementationAndFormatGivesTheCpuImage) {
   const std::string common = " --headless --frames 2 --size 400x224 --camera thin-lens --focal-length 135";
   for (const char* format : {"uint32", "float32", "float32-offset"}) {
-    const fs::path cpu = freshDir(std::string("dof_cpu_") + format);
-    const RunResult rp = run("--backend cpu --dof fragment --sat-format " + std::string(format) + " --out " +
-                             cpu.string() + common);
-    ASSERT_EQ(rp.exitCode, 0) << rp.err;
-    const Png expected = loadPng(cpu / "frame_0001.png");
-    expectNotBlank(expected);
-    for (const char* dof : {"fragment", "compute", "cuda"}) {
+    std::map<std::string, Png> cpuImages;
+    for (const char* dof : {"fragment", "layered"}) {
+      const fs::path cpu = freshDir(std::string("dof_cpu_") + dof + "_" + format);
+      const RunResult rp = run("--backend cpu --dof " + std::string(dof) + " --sat-format " + std::string(format) +
+                               " --out " + cpu.string() + common);
+      ASSERT_EQ(rp.exitCode, 0) << rp.err;
+      cpuImages[dof] = loadPng(cpu / "frame_0001.png");
+      expectNotBlank(cpuImages[dof]);
+    }
+    for (const char* dof : {"fragment", "compute", "cuda", "layered"}) {
+      const Png& expected = cpuImages[std::string(dof) == "layered" ? "layered" : "fragment"];
       SCOPED_TRACE(std::string(dof) + " / " + format);
       const fs::path out = freshDir(std::string("dof_") + dof + "_" + format);
       const RunResult rc = run("--backend cuda --dof " + std::string(dof) + " --sat-format " + format +
