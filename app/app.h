@@ -33,6 +33,9 @@ class App {
   explicit App(const Options& options);
   ~App();
   int run();
+  // `satdof quality`: every DoF implementation against the scattering ground truth, on
+  // every scene of the registry (quality.cpp).
+  int runQuality();
 
  private:
   void resize(Extent extent);

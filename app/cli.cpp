@@ -1,5 +1,6 @@
 // app/cli.cpp — the one place where satdof's flags are declared (CLI11).
 #include "cli.h"
+#include "scene/scenes.h"
 
 #include <CLI/CLI.hpp>
 
@@ -135,6 +136,13 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
       ->check(CLI::Range(0.01f, 1000.0f));
   app.add_option("--max-blur", o.maxBlur, "Largest blur radius in pixels [12]")
       ->check(CLI::Range(0.0f, 256.0f));
+  app.add_option("--camera", o.camera, "Circle-of-confusion model: linear (--focal-range) or thin-lens "
+                                       "(--focal-length, --f-number, --sensor-width) [linear]")
+      ->check(CLI::IsMember({"linear", "thin-lens"}));
+  app.add_option("--focal-length", o.focalLengthMm, "Thin lens: focal length in mm [85]")->check(CLI::Range(1.0f, 2000.0f));
+  app.add_option("--f-number", o.fNumber, "Thin lens: f-number (aperture) [1.4]")->check(CLI::Range(0.5f, 128.0f));
+  app.add_option("--sensor-width", o.sensorWidthMm, "Thin lens: sensor width in mm [36: full frame]")
+      ->check(CLI::Range(1.0f, 200.0f));
   // The options the backends offer, from their registries.
   const auto offered = offeredOptions();
   std::map<std::string, std::string> selections;
@@ -191,6 +199,25 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
   app.add_flag("!--no-vsync", o.vsync, "Window mode: do not wait for vertical sync");
   app.add_flag("-v,--verbose", o.verbose, "Print GL and CUDA details");
 
+  std::vector<std::string> sceneNames;
+  std::vector<Choice> sceneChoices;
+  for (const scene::SceneEntry& s : scene::sceneEntries()) {
+    sceneNames.emplace_back(s.name);
+    sceneChoices.push_back({std::string(s.name), std::string(s.description)});
+  }
+  app.add_option("--scene", o.scene,
+                 listing("Scene", "teapots", sceneChoices, [](const Choice& c) { return c.name; },
+                         [](const Choice& c) { return c.description; }))
+      ->check(CLI::IsMember(sceneNames));
+  app.add_subcommand("quality",
+                     "Headless: every DoF implementation against a scattering ground truth (PSNR) on every "
+                     "scene at several focal distances; images under --out")
+      ->fallthrough()
+      ->callback([&o] {
+        o.quality = true;
+        o.headless = true;
+      });
+
   auto* bench = app.add_subcommand("bench", "Benchmark a kernel family (CUDA)");
   bench->require_subcommand(1);
   for (const char* family : {"scan", "conv", "sat", "compact", "sort"}) {
@@ -212,6 +239,9 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
         throw CLI::ValidationError("--size", err);
     }
     if (*focalOpt) o.focalDistance = focal;
+    if (o.camera == "thin-lens" && o.focalDistance && *o.focalDistance * 1000.0f <= o.focalLengthMm)
+      throw CLI::ValidationError("--focal", "a " + std::to_string(int(o.focalLengthMm)) +
+                                                " mm lens cannot focus closer than its focal length");
     o.filter.enabled = filter != "none";
     if (o.filter.enabled) o.filter.kind = *filterKindFromName(filter);
     o.filter.border = border == "zero" ? Border::Zero : Border::Clamp;

@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
 #endif
     }
     App app(options);
-    return app.run();
+    return options.quality ? app.runQuality() : app.run();
   } catch (const UsageError& e) {
     std::fprintf(stderr, "satdof: %s (see --help)\n", e.what());
     return kExitUsage;

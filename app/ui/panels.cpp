@@ -48,10 +48,33 @@ void depthOfField(UiState& s) {
     ImGui::EndCombo();
   }
   auto& p = s.dof->params;
-  ImGui::SliderFloat("focal distance", &p.focalDistance, 0.5f, 60.0f, "%.2f");
-  ImGui::SliderFloat("focal range", &p.focalRange, 0.1f, 40.0f, "%.2f");
+  int model = p.model == reference::CocModel::ThinLens ? 1 : 0;
+  ImGui::RadioButton("linear", &model, 0);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("blur grows linearly with distance from focus, maximal at the focal range");
+  ImGui::SameLine();
+  ImGui::RadioButton("thin lens", &model, 1);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("a real lens: focal length, f-number and sensor width set the blur");
+  p.model = model == 1 ? reference::CocModel::ThinLens : reference::CocModel::Linear;
+  ImGui::SliderFloat("focus (m)", &p.focalDistance, 0.2f, 60.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("the view distance that is sharp");
+  if (p.model == reference::CocModel::Linear) {
+    ImGui::SliderFloat("focal range", &p.focalRange, 0.1f, 40.0f, "%.2f");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("distance from focus at which the blur reaches its maximum");
+  } else {
+    ImGui::SliderFloat("focal length (mm)", &p.focalLengthMm, 12.0f, 300.0f, "%.0f", ImGuiSliderFlags_Logarithmic);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("longer lenses blur the background more");
+    ImGui::SliderFloat("f-number", &p.fNumber, 0.95f, 22.0f, "f/%.1f", ImGuiSliderFlags_Logarithmic);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("aperture: smaller numbers, wider aperture, more blur");
+    ImGui::SliderFloat("sensor (mm)", &p.sensorWidthMm, 4.0f, 54.0f, "%.1f");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("sensor width: 36 is full frame, 23.5 APS-C, 6.2 a phone");
+    // A lens cannot focus closer than its focal length.
+    p.focalDistance = std::max(p.focalDistance, p.focalLengthMm / 1000.0f * 1.01f);
+  }
   ImGui::SliderFloat("max blur (px)", &p.maxRadius, 0.0f, 64.0f, "%.1f");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("the largest box half-size either model may reach");
+  if (const char* why = reference::whyNotACamera(p)) ImGui::TextColored({1, 0.4f, 0.3f, 1}, "%s", why);
   ImGui::Checkbox("show blur radius", &s.dof->showCoc);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("draw each pixel's circle of confusion: green sharp, red at max blur");
 }
 
 void timings(const UiState& s) {
@@ -62,6 +85,10 @@ void timings(const UiState& s) {
     if (name == "frame") continue;
     if (const auto ms = s.history->smoothed(name)) ImGui::Text("  %-10s %7.3f ms", name.c_str(), *ms);
   }
+  if (const auto b = s.history->budget("frame", true); b && b->overhead() >= 0)
+    ImGui::Text("lost between stages %.3f ms", b->overhead());
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("frame time minus the stages' own work: interop map/unmap, hand-overs, waits");
   ImGui::TextDisabled(s.backend->name() == "cpu" ? "GL timer queries (scene, dof); host wall times (cpu backend)"
                                                  : "GPU times: GL timer queries, CUDA events");
   const auto& sat = s.history->tagTimes("sat");
