@@ -227,7 +227,7 @@ TEST_F(GlTest, ShaderReloadReportsFileAndLineAndKeepsTheOldProgram) {
   const ref::ImageR32F depth(8, 8, 1.0f);
   const satdof::FrameTargets targets = targetsFor(ref::ImageRgba8(8, 8), depth);
   const auto backend = cpuBackend();
-  const auto pass = satdof::defaultDofImplementation().create(dir, *backend);
+  const auto pass = satdof::findDofImplementation("fragment")->create(dir, *backend);
   pass->attach(targets.targets());
   {
     std::ofstream broken(dir / "dof.frag", std::ios::app);
