@@ -13,11 +13,18 @@ bool BackendOption::has(std::string_view name) const {
   return false;
 }
 
+// gl_compute_backend.cpp (declared here: the one place that lists the backends).
+std::vector<BackendOption> glComputeBackendOptions();
+std::vector<FilterImplementation> glComputeFilterImplementations();
+std::unique_ptr<ComputeBackend> createGlComputeBackend(const Context&, const BackendSelections&, std::string&);
+
 namespace {
 
 const std::array kBackends{
     ComputeBackendInfo{"cuda", "CUDA", "CUDA-GL interop: filter and SAT on the GPU, no host round trip",
                        cudaBackendOptions, cudaFilterImplementations, createCudaBackend},
+    ComputeBackendInfo{"gl-compute", "GL-compute", "GLSL compute shaders: filter and SAT on any GL 4.3+ GPU, no CUDA",
+                       glComputeBackendOptions, glComputeFilterImplementations, createGlComputeBackend},
     ComputeBackendInfo{"cpu", "CPU", "read back, the reference library, upload (works everywhere)",
                        cpuBackendOptions, cpuFilterImplementations, createCpuBackend},
 };
@@ -35,9 +42,9 @@ BackendChoice chooseComputeBackend(std::string_view requested, const Context& co
     if (requested != "auto" && requested != info.name) continue;
     std::string whyNot;
     if (auto backend = info.create(context, selections, whyNot)) {
-      std::string why = !whyNots.empty() ? whyNots
-                        : !whyNot.empty() ? whyNot
-                                          : "requested with --backend " + std::string(info.name);
+      // Why the earlier ones could not run, then what this one says of itself.
+      std::string why = whyNots + (!whyNots.empty() && !whyNot.empty() ? "; " : "") + whyNot;
+      if (why.empty()) why = "requested with --backend " + std::string(info.name);
       return {std::move(backend), std::string(info.label) + " backend: " + why};
     }
     if (requested != "auto")
