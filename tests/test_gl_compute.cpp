@@ -125,34 +125,38 @@ constexpr Size kSatSizes[] = {{1, 1},   {1, 1300},  {1300, 1}, {31, 31},  {32, 3
                               {256, 3}, {257, 5},   {512, 2},  {513, 3},  {3, 513},  {1025, 2},
                               {173, 91}, {1280, 720}};
 
-TEST(GlCompute, SatIsTheReferenceBytesForEverySizeFormatAndAlgorithm) {
+// One test per SAT algorithm the backend offers (named after it), so that one this GL
+// cannot run shows as skipped, with the backend's reason.
+class GlComputeSat : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(GlComputeSat, IsTheReferenceBytesForEverySizeAndFormat) {
   REQUIRE_GL_CONTEXT();
   auto rng = freshRng();
-  for (const std::string& algorithm : satAlgorithms()) {
-    SCOPED_TRACE("--sat " + algorithm);
-    std::string whyNot;
-    if (!glCompute(algorithm, whyNot)) {
-      // The default must run wherever GL compute shaders do; another may need more.
-      ASSERT_NE(algorithm, satAlgorithms().front()) << whyNot;
-      std::printf("[  SKIPPED ] SAT algorithm %s: %s\n", algorithm.c_str(), whyNot.c_str());
-      continue;
-    }
-    for (const satdof::SatFormatInfo& format : satdof::satFormats())
-      for (const Size size : kSatSizes)
-        for (const bool saturated : {false, true}) {
-          SCOPED_TRACE(std::string(format.name) + " " + std::to_string(size.width) + "x" +
-                       std::to_string(size.height) + (saturated ? " all 255" : " random"));
-          const ref::ImageRgba8 image =
-              saturated ? filled(size.width, size.height, 255) : randomImage(size.width, size.height, rng);
-          const Frame frame = runFrame(glCompute(algorithm, whyNot), image, format.id);
-          const std::vector<std::uint8_t> expected = ref::satTableBytesOf(ref::computeSat(image, format.id));
-          ASSERT_EQ(frame.sat.size(), expected.size());
-          const auto diff = std::mismatch(frame.sat.begin(), frame.sat.end(), expected.begin());
-          ASSERT_TRUE(diff.first == frame.sat.end())
-              << "first wrong byte at " << (diff.first - frame.sat.begin()) << " of " << expected.size();
-        }
+  const std::string algorithm = GetParam();
+  std::string whyNot;
+  if (!glCompute(algorithm, whyNot)) {
+    // The default must run wherever GL compute shaders do; another may need more.
+    ASSERT_NE(algorithm, satAlgorithms().front()) << whyNot;
+    GTEST_SKIP() << whyNot;
   }
+  for (const satdof::SatFormatInfo& format : satdof::satFormats())
+    for (const Size size : kSatSizes)
+      for (const bool saturated : {false, true}) {
+        SCOPED_TRACE(std::string(format.name) + " " + std::to_string(size.width) + "x" +
+                     std::to_string(size.height) + (saturated ? " all 255" : " random"));
+        const ref::ImageRgba8 image =
+            saturated ? filled(size.width, size.height, 255) : randomImage(size.width, size.height, rng);
+        const Frame frame = runFrame(glCompute(algorithm, whyNot), image, format.id);
+        const std::vector<std::uint8_t> expected = ref::satTableBytesOf(ref::computeSat(image, format.id));
+        ASSERT_EQ(frame.sat.size(), expected.size());
+        const auto diff = std::mismatch(frame.sat.begin(), frame.sat.end(), expected.begin());
+        ASSERT_TRUE(diff.first == frame.sat.end())
+            << "first wrong byte at " << (diff.first - frame.sat.begin()) << " of " << expected.size();
+      }
 }
+
+INSTANTIATE_TEST_SUITE_P(GlCompute, GlComputeSat, ::testing::ValuesIn(satAlgorithms()),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
 // ---- convolutions ------------------------------------------------------------------------
 
@@ -327,6 +331,21 @@ TEST(GlCompute, AutoTriesCudaThenGlComputeThenCpu) {
   std::vector<std::string> order;
   for (const satdof::ComputeBackendInfo& b : satdof::computeBackends()) order.emplace_back(b.name);
   EXPECT_EQ(order, (std::vector<std::string>{"cuda", "gl-compute", "cpu"}));
+}
+
+// On a software GL (llvmpipe here) `auto` passes over gl-compute, saying why and what to
+// type instead; elsewhere it never falls back to the cpu backend.
+TEST(GlCompute, AutoPassesOverGlComputeOnlyOnASoftwareGl) {
+  REQUIRE_GL_CONTEXT();
+  const satdof::Context& context = *shared().context;
+  const satdof::BackendChoice choice = satdof::chooseComputeBackend("auto", context, {});
+  if (context.renderer.find("llvmpipe") != std::string::npos) {
+    EXPECT_EQ(choice.backend->name(), "cpu");
+    EXPECT_NE(choice.reason.find("--backend gl-compute"), std::string::npos) << choice.reason;
+  } else {
+    EXPECT_NE(choice.backend->name(), "cpu") << choice.reason;
+  }
+  EXPECT_EQ(choice.reason.find('\n'), std::string::npos) << "one line";
 }
 
 }  // namespace
