@@ -17,6 +17,9 @@
 
 const uint kScanThreads = 256u;
 const uint kScanElements = 2u * kScanThreads;
+// The work group is declared here, before any use of the work-group built-ins (NVIDIA's
+// compiler requires that order).
+layout(local_size_x = 256) in;
 
 uint conflictFree(uint n) { return n + (n >> 5u); }
 

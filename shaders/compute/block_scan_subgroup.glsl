@@ -14,6 +14,9 @@
 
 const uint kScanThreads = 256u;
 const uint kScanElements = 2u * kScanThreads;
+// The work group is declared here, before any use of the work-group built-ins (NVIDIA's
+// compiler requires that order).
+layout(local_size_x = 256) in;
 
 shared uvec4 subgroupTotals[kScanThreads];  // enough for a subgroup size of 1
 shared uvec4 blockTotal;

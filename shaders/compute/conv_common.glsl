@@ -43,7 +43,7 @@ ivec2 imageSize2D() { return textureSize(uInput, 0); }
 vec4 texelValue(ivec2 p) { return round(texelFetch(uInput, p, 0) * 255.0); }
 
 // The one rounding rule, then the byte as a unorm value (stored back exactly).
-void storeRounded(ivec2 p, precise vec4 acc) {
+void storeRounded(ivec2 p, vec4 acc) {
   precise vec4 v = clamp(floor(acc + 0.5), 0.0, 255.0);
   imageStore(uOutput, p, v / 255.0);
 }

@@ -12,9 +12,8 @@
 //            backend checks it); sat_add.comp then adds them to the blocks.
 // Line L's element i is table[L * uLineStride + i * uElementStride]. Sums wrap modulo
 // 2^32, as the reference's do, so the table holds exactly the reference's bits.
+// The block scan also declares the work group (256 invocations).
 #include "compute/block_scan.glsl"
-
-layout(local_size_x = 256) in;
 
 layout(binding = 0) uniform sampler2D uSource;  // uMode 0: the image (RGBA8)
 layout(std430, binding = 0) buffer Table { uvec4 table[]; };
