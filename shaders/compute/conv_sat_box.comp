@@ -24,29 +24,36 @@ uvec4 rectSum(int x0, int x1, int y0, int y1, int width) {
   return satAt(x1, y1, width) - satAt(x0 - 1, y1, width) - satAt(x1, y0 - 1, width) + satAt(x0 - 1, y0 - 1, width);
 }
 
+// Range k of one axis (k = 0: the clipped window, 1: the edge line 0, 2: the edge line
+// n - 1) for output coordinate p on an axis of n, with its weight (0: nothing to add).
+// Plain variables, no local arrays: NVIDIA's compiler (driver 580) failed on arrays of
+// vectors indexed in these loops ("invalid array member").
+uint axisRange(int k, int p, int n, out int lo, out int hi) {
+  const int r = uRadius;
+  if (k == 0) {
+    lo = max(p - r, 0);
+    hi = min(p + r, n - 1);
+    return 1u;
+  }
+  lo = k == 1 ? 0 : n - 1;
+  hi = lo;
+  if (uBorder != 1) return 0u;
+  return uint(max(k == 1 ? r - p : p + r - (n - 1), 0));
+}
+
 void main() {
   const ivec2 size = imageSize2D();
   const ivec2 p = ivec2(gl_GlobalInvocationID.xy);
   if (p.x >= size.x || p.y >= size.y) return;
-  const int r = uRadius;
-  // Per axis: ranges [lo, hi] with weights: the clipped window, then the two edges.
-  ivec2 lo[3], hi[3];
-  uvec2 weight[3];
-  lo[0] = max(p - r, ivec2(0));
-  hi[0] = min(p + r, size - 1);
-  weight[0] = uvec2(1u);
-  lo[1] = ivec2(0);
-  hi[1] = ivec2(0);
-  lo[2] = size - 1;
-  hi[2] = size - 1;
-  weight[1] = uBorder == 1 ? uvec2(max(r - p, ivec2(0))) : uvec2(0u);
-  weight[2] = uBorder == 1 ? uvec2(max(p + r - (size - 1), ivec2(0))) : uvec2(0u);
   uvec4 sum = uvec4(0u);
-  for (int a = 0; a < 3; ++a) {    // row range
-    if (weight[a].y == 0u) continue;
+  for (int a = 0; a < 3; ++a) {  // row range
+    int y0, y1;
+    const uint wy = axisRange(a, p.y, size.y, y0, y1);
+    if (wy == 0u) continue;
     for (int b = 0; b < 3; ++b) {  // column range
-      if (weight[b].x == 0u) continue;
-      sum += weight[a].y * weight[b].x * rectSum(lo[b].x, hi[b].x, lo[a].y, hi[a].y, size.x);
+      int x0, x1;
+      const uint wx = axisRange(b, p.x, size.x, x0, x1);
+      if (wx != 0u) sum += wy * wx * rectSum(x0, x1, y0, y1, size.x);
     }
   }
   const uint n = uint(taps1D()), area = n * n;
