@@ -4,8 +4,9 @@
 //
 // Contract shared with block_scan_subgroup.glsl (the SAT shaders include
 // "compute/block_scan.glsl", which the loader aliases to one of the two):
-//   kScanThreads invocations hold kScanElements = 2 * kScanThreads values; invocation t
-//   holds the block's elements scanElement(t, 0) and scanElement(t, 1);
+//   kScanThreads invocations hold kScanElements = 2 * kScanThreads values; each holds
+//   the block's elements scanElement(0) and scanElement(1) (which ones is the scan's
+//   choice);
 //   blockScanInclusive(v0, v1) replaces them by their inclusive prefix sums over the
 //   block (uvec4 lanes, wrapping modulo 2^32) and returns the block's total.
 // Every invocation of the work group must call it (it has barriers).
@@ -26,11 +27,11 @@ uint conflictFree(uint n) { return n + (n >> 5u); }
 shared uvec4 scanTree[kScanElements + (kScanElements >> 5u)];
 
 // The chapter's split: invocation t owns an element of each half of the block.
-uint scanElement(uint t, uint which) { return t + which * kScanThreads; }
+uint scanElement(uint which) { return gl_LocalInvocationIndex + which * kScanThreads; }
 
 uvec4 blockScanInclusive(inout uvec4 v0, inout uvec4 v1) {
   const uint t = gl_LocalInvocationIndex;
-  const uint ai = scanElement(t, 0u), bi = scanElement(t, 1u);
+  const uint ai = scanElement(0u), bi = scanElement(1u);
   scanTree[conflictFree(ai)] = v0;
   scanTree[conflictFree(bi)] = v1;
   // ---- up-sweep (reduction): after it, the root holds the block's total ---------------

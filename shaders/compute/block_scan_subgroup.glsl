@@ -21,8 +21,11 @@ layout(local_size_x = 256) in;
 shared uvec4 subgroupTotals[kScanThreads];  // enough for a subgroup size of 1
 shared uvec4 blockTotal;
 
-// Consecutive pairs: invocation t holds elements 2t and 2t + 1.
-uint scanElement(uint t, uint which) { return 2u * t + which; }
+// Consecutive pairs in subgroup order: invocation i of subgroup s is number
+// t = s * gl_SubgroupSize + i and holds elements 2t and 2t + 1. (GLSL does not promise
+// that t is gl_LocalInvocationIndex; the 256 invocations fill whole subgroups, since
+// subgroup sizes are powers of two up to 128, so t covers 0..255 once.)
+uint scanElement(uint which) { return 2u * (gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID) + which; }
 
 uvec4 blockScanInclusive(inout uvec4 v0, inout uvec4 v1) {
   const uvec4 pair = v0 + v1;

@@ -46,12 +46,11 @@ void store(uint line, int i, uvec4 value, uvec4 original) {
 void main() {
   const uint line = gl_WorkGroupID.y;
   const int base = int(gl_WorkGroupID.x * kScanElements);
-  const uint t = gl_LocalInvocationIndex;
-  const int i0 = base + int(scanElement(t, 0u)), i1 = base + int(scanElement(t, 1u));
+  const int i0 = base + int(scanElement(0u)), i1 = base + int(scanElement(1u));
   const uvec4 a = load(line, i0), b = load(line, i1);
   uvec4 v0 = a, v1 = b;
   const uvec4 total = blockScanInclusive(v0, v1);
   store(line, i0, v0, a);
   store(line, i1, v1, b);
-  if (uMode != 2 && t == 0u) blockSums[line * uint(uBlocks) + gl_WorkGroupID.x] = total;
+  if (uMode != 2 && gl_LocalInvocationIndex == 0u) blockSums[line * uint(uBlocks) + gl_WorkGroupID.x] = total;
 }
