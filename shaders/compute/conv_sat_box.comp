@@ -14,9 +14,13 @@
 
 layout(std430, binding = 1) readonly buffer InputSat { uvec4 sat[]; };
 
+// S(x, y), 0 left of column 0 and above row 0. The load always happens, at a clamped
+// index, and the zero is selected after: NVIDIA's compiler (driver 580, on the H200)
+// refused to link this shader ("invalid array member") when a guarded load at x = -1,
+// y = 0 of the unrolled loops became the constant index -1 outside its guard.
 uvec4 satAt(int x, int y, int width) {
-  if (x < 0 || y < 0) return uvec4(0u);
-  return sat[y * width + x];
+  const uvec4 value = sat[max(y, 0) * width + max(x, 0)];
+  return x < 0 || y < 0 ? uvec4(0u) : value;
 }
 
 // Sum over the inclusive rectangle [x0, x1] x [y0, y1] (inside the image).
@@ -26,8 +30,6 @@ uvec4 rectSum(int x0, int x1, int y0, int y1, int width) {
 
 // Range k of one axis (k = 0: the clipped window, 1: the edge line 0, 2: the edge line
 // n - 1) for output coordinate p on an axis of n, with its weight (0: nothing to add).
-// Plain variables, no local arrays: NVIDIA's compiler (driver 580) failed on arrays of
-// vectors indexed in these loops ("invalid array member").
 uint axisRange(int k, int p, int n, out int lo, out int hi) {
   const int r = uRadius;
   if (k == 0) {
