@@ -30,8 +30,9 @@ const std::array kBackends{
 };
 
 // What `auto` passes over although it could run: gl-compute on a software GL, where
-// the cpu backend is faster (measured on Mesa's llvmpipe, 2 cores, 3840x2160: the GLSL
-// SAT 4.2 s a frame, the reference's 52 ms). `--backend gl-compute` still runs there.
+// the cpu backend is faster (measured on Mesa's llvmpipe, 2 shared cores, 3840x2160,
+// medians: the GLSL SAT 3.4 s a frame, the reference's 26 ms; docs/PERFORMANCE.md).
+// `--backend gl-compute` still runs there.
 std::optional<std::string> autoPassesOver(const ComputeBackendInfo& info, const Context& context) {
   if (info.name != "gl-compute") return std::nullopt;
   for (const char* software : {"llvmpipe", "softpipe", "SwiftShader", "swrast"})
