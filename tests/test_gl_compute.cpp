@@ -14,11 +14,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <memory>
 #include <string>
 
 #include "backends/compute_backend.h"
 #include "frame/frame_targets.h"
+#include "gl/program.h"
 #include "image_io.h"
 #include "passes/compute_pass.h"
 #include "satdof/reference/sat.h"
@@ -302,6 +305,55 @@ TEST(GlCompute, ConvolutionsFuseEveryMultiplyAddLikeTheReference) {
           << "not the fused (reference) bytes" << (frame.filtered.pixels == unfused(image, filter, maths).pixels
                                                        ? ": the GL split fma() into a multiply and an add"
                                                        : "");
+    }
+  }
+}
+
+// The emulation itself (fma_exact.glsl), against std::fma on random triples: normal
+// values over a wide range, products near the subnormal range, cancellation, and ties.
+TEST(GlCompute, ExactFmaEmulationRoundsLikeStdFma) {
+  REQUIRE_GL_CONTEXT();
+  auto rng = freshRng();
+  std::uniform_real_distribution<float> mantissa(1.0f, 2.0f);
+  std::uniform_int_distribution<int> sign(0, 1);
+  auto value = [&](int lo, int hi) {
+    const float m = std::ldexp(mantissa(rng), std::uniform_int_distribution<int>(lo, hi)(rng));
+    return sign(rng) ? -m : m;
+  };
+  std::vector<float> triples;  // a, b, c, unused
+  auto add = [&](float a, float b, float c) { triples.insert(triples.end(), {a, b, c, 0.0f}); };
+  for (int k = 0; k < 20000; ++k) {
+    add(value(-40, 40), value(-40, 40), value(-60, 60));             // anything
+    add(value(-75, -60), value(-75, -60), value(-149, -126));        // subnormal results
+    const float a = value(-10, 10), b = std::floor(mantissa(rng) * 127.0f);
+    add(a, b, -a * b);                                                // cancellation
+    // a * b exactly halfway between two floats (u, v odd: the 2^-24 bit is set), plus a c
+    // far below a double's ulp: a sum rounded to double first would land on the tie.
+    const float u = float(2 * (k % 30) + 1), v = float(2 * (k / 30 % 30) + 1);
+    add(1.0f + std::ldexp(u, -12), 1.0f + std::ldexp(v, -12), value(-70, -56));
+  }
+  const satdof::gl::Program program = satdof::gl::loadProgram(satdof::gl::findShaderDir(),
+                                                      {{GL_COMPUTE_SHADER, "compute/fma_check.comp"}},
+                                                      {{"compute/fma.glsl", "compute/fma_exact.glsl"}});
+  const std::size_t n = triples.size() / 4;
+  const auto in = satdof::gl::createBuffer(GLsizeiptr(triples.size() * 4), triples.data(), 0);
+  const auto out = satdof::gl::createBuffer(GLsizeiptr(n * 4), nullptr, 0);
+  glUseProgram(program.get());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, in.get());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, out.get());
+  glDispatchCompute(GLuint((n + 63) / 64), 1, 1);
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  std::vector<float> got(n);
+  glGetNamedBufferSubData(out.get(), 0, GLsizeiptr(n * 4), got.data());
+  glUseProgram(0);
+  int wrong = 0;
+  for (std::size_t i = 0; i < n && wrong < 5; ++i) {
+    const float a = triples[4 * i], b = triples[4 * i + 1], c = triples[4 * i + 2];
+    const float expected = std::fma(a, b, c);
+    if (std::memcmp(&expected, &got[i], 4) != 0) {
+      ++wrong;
+      ADD_FAILURE() << std::hexfloat << "fma(" << a << ", " << b << ", " << c << ") = " << expected << ", got "
+                    << got[i];
     }
   }
 }
