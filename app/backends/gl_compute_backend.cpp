@@ -4,10 +4,11 @@
 // Per frame, all on the GL timeline (profiler sections on GL timestamps):
 //   filtering on:  "filter A": scene colour -> the chosen convolution -> filtered texture;
 //                  "filter B": the same input -> compare texture (comparisons);
-//   "sat":         the uint32 SAT of the filtered (or scene) texture, read directly,
-//                  into the frame's SAT buffer: a multi-block scan of the rows
-//                  (sat_scan.comp from the texture, block sums, sat_add.comp), then of
-//                  the columns in place. The block scan is the chosen SAT algorithm:
+//   "sat":         the SAT of the filtered (or scene) texture, read directly, into the
+//                  frame's SAT buffer: a multi-block scan of the rows (sat_scan.comp
+//                  from the texture, block sums, sat_add.comp), then of the columns in
+//                  place, in uint32; the float formats are rounded from those sums
+//                  (sat_format.comp). The block scan is the chosen SAT algorithm:
 //                  blelloch (shared-memory tree) or subgroup (KHR_shader_subgroup).
 // Every output is bit for bit the reference's (tests/test_gl_compute.cpp).
 //
