@@ -220,15 +220,16 @@ TEST(App, QualityToolShowsTheLayeredDofBeatingTheTextbook) {
   EXPECT_TRUE(fs::exists(out / "sharp-front_focus3.0_truth.png"));
 }
 
-
-// The gl-compute backend renders the CPU backend's frame: unfiltered, and filtered by a
+// The gl-compute backend renders the CPU backend's frame: unfiltered (in a float SAT
+// format too, and with the layered DoF, whose field SATs it builds), and filtered by a
 // GLSL convolution against the cpu implementation of the same maths (the direct sum; the
 // exact box mean, whose SAT-based GLSL version reads the SAT of the scene).
 TEST(App, GlComputeBackendGivesTheCpuImage) {
   struct Case {
     const char *glCompute, *cpu;
   };
-  for (const Case c : {Case{"", ""},
+  for (const Case c : {Case{"", ""}, Case{"--sat-format float32-offset", "--sat-format float32-offset"},
+                       Case{"--dof layered", "--dof layered"},
                        Case{"--filter gaussian --radius 3 --conv glsl-tiled-halo --compare glsl-basic",
                             "--filter gaussian --radius 3 --conv cpu-direct"},
                        Case{"--filter box --radius 5 --border zero --conv glsl-sat-box --compare glsl-separable",

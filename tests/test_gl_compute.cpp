@@ -7,6 +7,9 @@
 //   * every GLSL convolution gives the bytes of the reference of its maths, as filter A
 //     and as comparison B, for zero and clamp borders and radii up to the largest; and
 //     the SAT is then the one of the filtered image;
+//   * the fused multiply-add matters and is honoured (an image where rounding twice
+//     changes a byte), and the exact emulation (fma_exact.glsl) equals std::fma;
+//   * the layered DoF's field SATs (buildFieldSats) are the reference's too;
 //   * its profiler sections carry the other backends' names;
 //   * `auto` tries cuda, then gl-compute, then cpu.
 // An algorithm this GL cannot run (subgroup without GL_KHR_shader_subgroup) is skipped
@@ -160,6 +163,32 @@ TEST_P(GlComputeSat, IsTheReferenceBytesForEverySizeAndFormat) {
 
 INSTANTIATE_TEST_SUITE_P(GlCompute, GlComputeSat, ::testing::ValuesIn(satAlgorithms()),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+// The layered DoF's field SATs (ComputeBackend::buildFieldSats): the reference's, in uint32.
+TEST(GlCompute, FieldSatsAreTheReferenceBytes) {
+  REQUIRE_GL_CONTEXT();
+  auto rng = freshRng();
+  std::string whyNot;
+  auto backend = glCompute("blelloch", whyNot);
+  ASSERT_TRUE(backend) << whyNot;
+  const int w = 517, h = 389;  // two blocks along x, one along y
+  satdof::FrameTargets targets;
+  targets.allocate({w, h}, satdof::SatFormat::Uint32, true);
+  const satdof::Targets& t = targets.targets();
+  const ref::ImageRgba8 near = randomImage(w, h, rng), far = filled(w, h, 255);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glTextureSubImage2D(t.nearField, 0, 0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, near.pixels.data());
+  glTextureSubImage2D(t.farField, 0, 0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, far.pixels.data());
+  backend->attach(t);
+  satdof::Profiler profiler;
+  backend->buildFieldSats(t, profiler);
+  for (const auto& [image, table] : {std::pair{&near, t.nearSat}, std::pair{&far, t.farSat}}) {
+    std::vector<std::uint32_t> got(std::size_t(w) * h * 4);
+    glGetNamedBufferSubData(table, 0, GLsizeiptr(got.size() * 4), got.data());
+    EXPECT_TRUE(got == ref::computeSat(*image).values) << (image == &near ? "near field" : "far field");
+  }
+  backend->detach();
+}
 
 // ---- convolutions ------------------------------------------------------------------------
 

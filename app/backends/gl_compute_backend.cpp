@@ -162,6 +162,17 @@ class GlComputeBackend final : public ComputeBackend {
     unbind();
   }
 
+  // The layered DoF's two field SATs (uint32), by the same passes as the frame's.
+  void buildFieldSats(const Targets& t, Profiler& profiler) override {
+    {
+      auto section = profiler.section(profiler.gl(), "field sats", kSatAlgorithms[satAlgorithm_].name);
+      buildSat(t.nearField, t.nearSat, satScan_[satAlgorithm_].get());
+      buildSat(t.farField, t.farSat, satScan_[satAlgorithm_].get());
+    }
+    glMemoryBarrier(GL_ALL_BARRIER_BITS);
+    unbind();
+  }
+
   std::vector<FilterImplementation> filterImplementations() const override { return glComputeFilterImplementations(); }
   std::vector<BackendOption> options() const override { return glComputeBackendOptions(); }
   std::string selected(const std::string& key) const override {
