@@ -2,7 +2,8 @@
 //   * headless with the CPU backend writes non-blank PNGs;
 //   * bad flags give one line on stderr and exit code 2;
 //   * the CUDA backend gives the same image as the CPU backend (skips where CUDA-GL
-//     interop is impossible, with satdof's own reason);
+//     interop is impossible, with satdof's own reason); so does the gl-compute backend,
+//     filtering or not;
 //   * the window app under Xvfb renders N frames, exits 0 and saves a screenshot
 //     (kept as an artefact in the build folder: artifacts/window.png).
 #include <gtest/gtest.h>
@@ -217,6 +218,35 @@ TEST(App, QualityToolShowsTheLayeredDofBeatingTheTextbook) {
   }
   EXPECT_EQ(artifactRows, 2) << r.out;
   EXPECT_TRUE(fs::exists(out / "sharp-front_focus3.0_truth.png"));
+}
+
+// The gl-compute backend renders the CPU backend's frame: unfiltered (in a float SAT
+// format too, and with the layered DoF, whose field SATs it builds), and filtered by a
+// GLSL convolution against the cpu implementation of the same maths (the direct sum; the
+// exact box mean, whose SAT-based GLSL version reads the SAT of the scene).
+TEST(App, GlComputeBackendGivesTheCpuImage) {
+  struct Case {
+    const char *glCompute, *cpu;
+  };
+  for (const Case c : {Case{"", ""}, Case{"--sat-format float32-offset", "--sat-format float32-offset"},
+                       Case{"--dof layered", "--dof layered"},
+                       Case{"--filter gaussian --radius 3 --conv glsl-tiled-halo --compare glsl-basic",
+                            "--filter gaussian --radius 3 --conv cpu-direct"},
+                       Case{"--filter box --radius 5 --border zero --conv glsl-sat-box --compare glsl-separable",
+                            "--filter box --radius 5 --border zero --conv cpu-box-sum"}}) {
+    SCOPED_TRACE(c.glCompute);
+    const fs::path gpu = freshDir("glc_gl"), cpu = freshDir("glc_cpu");
+    const std::string common = "--headless --frames 2 --size 480x270 ";
+    const RunResult rg = run(common + "--backend gl-compute --out " + gpu.string() + " " + c.glCompute);
+    if (rg.exitCode == 3) GTEST_SKIP() << "gl-compute backend unavailable: " << rg.err;
+    ASSERT_EQ(rg.exitCode, 0) << rg.err;
+    EXPECT_NE(rg.out.find("GL-compute backend"), std::string::npos) << rg.out;
+    const RunResult rp = run(common + "--backend cpu --out " + cpu.string() + " " + c.cpu);
+    ASSERT_EQ(rp.exitCode, 0) << rp.err;
+    const Png a = loadPng(cpu / "frame_0001.png"), b = loadPng(gpu / "frame_0001.png");
+    expectNotBlank(a);
+    EXPECT_TRUE(a.rgba == b.rgba) << "the gl-compute and cpu backends must give the same image";
+  }
 }
 
 // The difference view of an implementation against itself is black, with maximum 0.

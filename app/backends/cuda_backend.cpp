@@ -248,7 +248,17 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
 bool probeInterop(std::string& whyNot) {
   int devices = 0;
   if (const cudaError_t e = cudaGetDeviceCount(&devices); e != cudaSuccess || devices == 0) {
-    whyNot = std::string("no CUDA device (") + (e != cudaSuccess ? cudaGetErrorString(e) : "none found") + ")";
+    int driver = 0, runtime = 0;
+    cudaDriverGetVersion(&driver);
+    cudaRuntimeGetVersion(&runtime);
+    auto version = [](int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); };
+    if (e == cudaErrorInsufficientDriver)
+      whyNot = "the NVIDIA driver is too old for this build (it runs CUDA " + version(driver) + ", the build needs " +
+               version(runtime) + "): update the NVIDIA driver";
+    else if (e == cudaSuccess || e == cudaErrorNoDevice)
+      whyNot = "no CUDA device (no NVIDIA GPU, or its driver is not loaded)";
+    else
+      whyNot = std::string("CUDA cannot start here (") + cudaGetErrorString(e) + ")";
     cudaGetLastError();
     return false;
   }
@@ -258,7 +268,8 @@ bool probeInterop(std::string& whyNot) {
   if (e != cudaSuccess || glDevices == 0) {
     const char* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
     whyNot = std::string("the GL context (") + (renderer ? renderer : "?") +
-             ") is not on a CUDA device, so CUDA-GL interop is impossible";
+             ") is not on the NVIDIA GPU, so CUDA-GL interop is impossible; to render on it, run with "
+             "__NV_PRIME_RENDER_OFFLOAD=1 __GLX_VENDOR_LIBRARY_NAME=nvidia";
     cudaGetLastError();
     return false;
   }
