@@ -294,7 +294,7 @@ void App::printSummary() const {
   // stages add up to more than the frame: then there is no gap to report.
   if (const auto b = history_.budget(kFrameSection, false); b && b->overhead() >= 0)
     std::printf("  stages' own work %.3f ms; frame - stages = %.3f ms lost between stages "
-                "(of which map/unmap sections %.3f ms)\n",
+                "(the map/unmap sections, %.3f ms, also hold waits for the stages before them)\n",
                 b->stages, b->overhead(), b->handOvers);
   if (!computePass_->filterProblem().empty())
     std::printf("satdof: filter not applied: %s\n", computePass_->filterProblem().c_str());
