@@ -82,7 +82,13 @@ App::App(const Options& options) : options_(options) {
   if (!headless) ui_ = std::make_unique<Ui>(context_->window());
 
   const SatFormat format = options_.satFormat.empty() ? defaultSatFormat().id : findSatFormat(options_.satFormat)->id;
-  reallocate(headless ? options_.size : context_->framebufferExtent(), format);
+  const Extent extent = headless ? options_.size : context_->framebufferExtent();
+  try {
+    FrameTargets::checkExtent(extent, format);  // a size this GL cannot serve is a usage error
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
+  }
+  reallocate(extent, format);
 }
 
 App::~App() {
@@ -226,7 +232,7 @@ void App::presentWindow() {
   ui_->draw(state);
   ui_->endFrame();
   if (state.reloadShaders) reloadShaders();
-  if (state.measurePrecision) measurePrecisionNow();
+  updatePrecision(state.measurePrecision);
   setSatFormat(state.satFormat);
   applyChoices(state.dofImplementation, state.selections);  // from the next frame
 }

@@ -8,7 +8,9 @@
 // each frame as a PNG and prints per-stage times at the end.
 #pragma once
 
+#include <chrono>
 #include <filesystem>
+#include <future>
 #include <memory>
 #include <string>
 #include <vector>
@@ -57,8 +59,11 @@ class App {
   void reloadShaders();  // F5 or the panel's button; keeps the old programs on failure
   // The frame's SAT source image and depth, read back (after renderFrame).
   std::pair<reference::ImageRgba8, reference::ImageR32F> readBackColourAndDepth();
-  // The panel's "measure precision": the current frame, the current float format.
-  void measurePrecisionNow();
+  // While a float SAT format is in use: every two seconds (or on the panel's button) the
+  // frame is read back and measured against the exact format on a worker thread; the
+  // result, when ready, becomes the panel's line and heatmap.
+  void updatePrecision(bool requested);
+  void showPrecision(const PrecisionReport& report);
   void setSatFormat(const std::string& name);
 
   Options options_;
@@ -88,6 +93,8 @@ class App {
   bool f5WasDown_ = false;
   std::string precisionLine_;    // the last precision measurement (a float format)
   gl::Texture precisionHeatmap_;  // and its heatmap
+  std::future<PrecisionReport> precisionJob_;
+  std::chrono::steady_clock::time_point precisionStarted_{};
 };
 
 }  // namespace satdof

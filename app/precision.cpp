@@ -70,11 +70,27 @@ std::pair<reference::ImageRgba8, reference::ImageR32F> App::readBackColourAndDep
   return {std::move(colour), std::move(depth)};
 }
 
-void App::measurePrecisionNow() {
+void App::updatePrecision(bool requested) {
+  using namespace std::chrono;
   const SatFormat format = targets_.targets().satFormat;
-  if (satFormatInfo(format).exact) return;
-  const auto [colour, depth] = readBackColourAndDepth();
-  const PrecisionReport r = measurePrecision(colour, depth, dof_.params, format);
+  if (precisionJob_.valid() && precisionJob_.wait_for(seconds(0)) == std::future_status::ready) {
+    const PrecisionReport r = precisionJob_.get();
+    if (r.format == format && r.heatmap.width == extent_.width && r.heatmap.height == extent_.height)
+      showPrecision(r);
+  }
+  if (satFormatInfo(format).exact || precisionJob_.valid()) return;
+  const auto now = steady_clock::now();
+  if (!requested && now - precisionStarted_ < seconds(2)) return;
+  precisionStarted_ = now;
+  auto [colour, depth] = readBackColourAndDepth();
+  precisionJob_ = std::async(std::launch::async, [colour = std::move(colour), depth = std::move(depth),
+                                                  params = dof_.params, format] {
+    return measurePrecision(colour, depth, params, format);
+  });
+}
+
+void App::showPrecision(const PrecisionReport& r) {
+  const SatFormat format = r.format;
   char line[200];
   std::snprintf(line, sizeof line, "%s vs uint32: max error %d grey levels, PSNR %.1f dB, %.2f%% of pixels differ",
                 std::string(satFormatInfo(format).name).c_str(), r.maxError, r.psnr, 100 * r.wrongPixels);
@@ -83,7 +99,6 @@ void App::measurePrecisionNow() {
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
   glTextureSubImage2D(precisionHeatmap_.get(), 0, 0, 0, extent_.width, extent_.height, GL_RGBA, GL_UNSIGNED_BYTE,
                       r.heatmap.pixels.data());
-  std::printf("satdof: %s\n", precisionLine_.c_str());
 }
 
 void App::setSatFormat(const std::string& name) {

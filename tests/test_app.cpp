@@ -124,12 +124,13 @@ TEST(App, BadFlagsGiveOneLineAndExitCode2) {
   }
 }
 
-// A frame whose SAT exceeds the GL's largest shader storage block is refused up front.
+// A frame whose SAT exceeds the GL's largest shader storage block is refused up front, as
+// a bad command line (exit 2).
 TEST(App, OversizedFrameFailsWithOneLine) {
   const RunResult r = run("--headless --frames 1 --backend cpu --size 16384x16384 --out " +
                           freshDir("oversized").string() + " --save none");
   if (r.exitCode == 0) GTEST_SKIP() << "this GL accepts a 4 GiB shader storage block";
-  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_EQ(r.exitCode, 2);
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_NE(r.err.find("shader storage block"), std::string::npos) << r.err;
 }

@@ -20,10 +20,14 @@ void satTable(UiState& s) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("how the table stores its sums: exact integers or floats");
   const SatFormatInfo* format = findSatFormat(s.satFormat);
   if (!format || format->exact) return;
-  if (ImGui::Button("measure precision")) s.measurePrecision = true;
+  if (ImGui::Button("measure now")) s.measurePrecision = true;
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("this frame's DoF from the float table against the exact uint32 one (CPU, a second or so)");
-  if (s.precisionLine.empty()) return;
+    ImGui::SetTooltip("the DoF from the float table against the exact uint32 one; measured on the CPU every "
+                      "two seconds while a float format is in use");
+  if (s.precisionLine.empty()) {
+    ImGui::TextDisabled("measuring...");
+    return;
+  }
   ImGui::TextWrapped("%s", s.precisionLine.c_str());
   if (s.precisionHeatmap) {
     const float w = ImGui::GetContentRegionAvail().x;
