@@ -20,6 +20,7 @@
 #include "context/context.h"
 #include "dof/dof_implementation.h"
 #include "frame/frame_targets.h"
+#include "passes/bokeh_pass.h"
 #include "passes/compute_pass.h"
 #include "passes/scene_pass.h"
 #include "passes/view_pass.h"
@@ -85,6 +86,8 @@ class App {
   const DofEntry* dofEntry_ = nullptr;
   std::unique_ptr<DofImplementation> dofImpl_;
   std::unique_ptr<ViewPass> viewPass_;
+  std::unique_ptr<BokehPass> bokehPass_;
+  BokehSettings bokeh_;
   std::unique_ptr<Profiler> profiler_;
   ProfileHistory history_;
   std::unique_ptr<Ui> ui_;

@@ -199,6 +199,19 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
   app.add_flag("!--no-vsync", o.vsync, "Window mode: do not wait for vertical sync");
   app.add_flag("-v,--verbose", o.verbose, "Print GL and CUDA details");
 
+  std::string bokeh = "on", bokehShape = "disc";
+  auto* bokehOpt = app.add_option("--bokeh", bokeh, "Bokeh highlights (cuda backend): on or off [on]")
+                       ->check(CLI::IsMember({"on", "off"}));
+  app.add_option("--bokeh-threshold", o.bokeh.select.threshold,
+                 "Luminance (0-255) above which an out-of-focus pixel becomes a bokeh sprite [225]")
+      ->check(CLI::Range(0, 254));
+  app.add_option("--bokeh-min-radius", o.bokeh.select.minRadius, "Smallest circle of confusion with a sprite [4]")
+      ->check(CLI::Range(1, 256));
+  app.add_option("--bokeh-max", o.bokeh.select.maxSprites, "Most sprites drawn per frame [8192]")
+      ->check(CLI::Range(1, kMaxBokehSprites));
+  app.add_option("--bokeh-shape", bokehShape, "Sprite shape: disc or hexagon [disc]")
+      ->check(CLI::IsMember({"disc", "hexagon"}));
+  app.add_option("--bokeh-intensity", o.bokeh.intensity, "Sprite brightness [24]")->check(CLI::Range(0.0f, 1000.0f));
   std::vector<std::string> sceneNames;
   std::vector<Choice> sceneChoices;
   for (const scene::SceneEntry& s : scene::sceneEntries()) {
@@ -248,6 +261,9 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
         throw CLI::ValidationError("--size", err);
     }
     if (*focalOpt) o.focalDistance = focal;
+    o.bokeh.enabled = bokeh == "on";
+    o.bokehRequested = *bokehOpt && bokeh == "on";
+    o.bokeh.shape = bokehShape == "hexagon" ? 1 : 0;
     if (o.camera == "thin-lens" && o.focalDistance && *o.focalDistance * 1000.0f <= o.focalLengthMm)
       throw CLI::ValidationError("--focal", "a " + std::to_string(int(o.focalLengthMm)) +
                                                 " mm lens cannot focus closer than its focal length");

@@ -8,6 +8,7 @@
 #include "../bench/bench.h"
 #include "context/context.h"
 #include "backends/compute_backend.h"
+#include "passes/bokeh_pass.h"
 #include "passes/filter_settings.h"
 #include "passes/view_pass.h"
 
@@ -29,6 +30,8 @@ struct Options {
   std::string dof;               // --dof: empty: the registry's default
   std::string satFormat;         // --sat-format: empty: the default format
   std::string scene = "teapots";  // --scene: scene/scenes.h
+  BokehSettings bokeh;            // --bokeh, --bokeh-threshold, --bokeh-shape, ...
+  bool bokehRequested = false;    // --bokeh on given (said so where it does not apply)
   bool quality = false;           // `satdof quality`
   bool precision = false;         // `satdof precision`
   FilterSettings filter;     // --filter, --radius, --sigma, --weights, --border, --conv, --compare

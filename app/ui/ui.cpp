@@ -36,6 +36,7 @@ void Ui::draw(UiState& state) {
   panels::pipeline(state);
   panels::depthOfField(state);
   panels::satTable(state);
+  panels::bokeh(state);
   panels::convolution(state);
   panels::view(state);
   panels::timings(state);

@@ -9,6 +9,7 @@
 
 #include "backends/compute_backend.h"
 #include "dof/dof_implementation.h"
+#include "passes/bokeh_pass.h"
 #include "passes/filter_settings.h"
 #include "passes/view_pass.h"
 #include "profiling/profiler.h"
@@ -41,6 +42,9 @@ struct UiState {
   bool measurePrecision = false;   // set by the panel's button
   std::string precisionLine;       // the last measurement, for a float format
   GLuint precisionHeatmap = 0;     // its heatmap texture (0: none)
+  BokehSettings* bokeh = nullptr;
+  std::optional<std::string> bokehWhyNot;  // the backend cannot run the pass
+  std::optional<BokehCounts> bokehCounts;  // a few frames late
 };
 
 class Ui {
@@ -63,6 +67,7 @@ void convolution(UiState& state);
 void view(UiState& state);
 void timings(const UiState& state);
 void satTable(UiState& state);  // sat_panel.cpp
+void bokeh(UiState& state);     // bokeh_panel.cpp
 }  // namespace panels
 
 }  // namespace satdof
