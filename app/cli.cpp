@@ -203,7 +203,7 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
   auto* bokehOpt = app.add_option("--bokeh", bokeh, "Bokeh highlights (cuda backend): on or off [on]")
                        ->check(CLI::IsMember({"on", "off"}));
   app.add_option("--bokeh-threshold", o.bokeh.select.threshold,
-                 "Luminance (0-255) above which an out-of-focus pixel becomes a bokeh sprite [225]")
+                 "Luminance (0-255) above which an out-of-focus pixel becomes a bokeh sprite [240]")
       ->check(CLI::Range(0, 254));
   app.add_option("--bokeh-min-radius", o.bokeh.select.minRadius, "Smallest circle of confusion with a sprite [4]")
       ->check(CLI::Range(1, 256));
@@ -211,7 +211,7 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
       ->check(CLI::Range(1, kMaxBokehSprites));
   app.add_option("--bokeh-shape", bokehShape, "Sprite shape: disc or hexagon [disc]")
       ->check(CLI::IsMember({"disc", "hexagon"}));
-  app.add_option("--bokeh-intensity", o.bokeh.intensity, "Sprite brightness [24]")->check(CLI::Range(0.0f, 1000.0f));
+  app.add_option("--bokeh-intensity", o.bokeh.intensity, "Sprite brightness [8]")->check(CLI::Range(0.0f, 1000.0f));
   std::vector<std::string> sceneNames;
   std::vector<Choice> sceneChoices;
   for (const scene::SceneEntry& s : scene::sceneEntries()) {

@@ -25,7 +25,7 @@ struct BokehSettings {
   bool enabled = true;
   reference::BokehSettings select;  // threshold, min radius, cap
   int shape = 0;                    // 0 disc, 1 hexagon
-  float intensity = 24.0f;
+  float intensity = 8.0f;
 };
 
 struct BokehCounts {

@@ -59,8 +59,11 @@ Layout layout(const BokehArgs& a) {
   l.values = take(m * 4);
   l.keysOut = take(m * 4);
   l.valuesOut = take(m * 4);
-  l.compact = take(compactOf(a).scratchBytes(compactArgs(a, nullptr, nullptr, nullptr)));
-  l.sort = take(sortOf(a).scratchBytes(sortArgs(a, nullptr, nullptr, nullptr, nullptr)));
+  // Scratch sizes depend on which outputs are wanted (indices, values), not on where they
+  // are: stand-in addresses for the buffers carved above.
+  auto* some = reinterpret_cast<std::uint32_t*>(kAlign);
+  l.compact = take(compactOf(a).scratchBytes(compactArgs(a, some, some, some)));
+  l.sort = take(sortOf(a).scratchBytes(sortArgs(a, some, some, some, some)));
   l.total = at;
   return l;
 }

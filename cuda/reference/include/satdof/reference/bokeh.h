@@ -23,7 +23,7 @@
 namespace satdof::reference {
 
 struct BokehSettings {
-  std::uint32_t threshold = 225;  // luminance above which a pixel is a highlight
+  std::uint32_t threshold = 240;  // luminance above which a pixel is a highlight
   int minRadius = 4;              // circle of confusion below this: no sprite
   std::uint32_t maxSprites = 8192;
 };
