@@ -43,6 +43,9 @@ class App {
   // `satdof precision`: each float SAT format's DoF image against the exact one
   // (precision.cpp).
   int runPrecision();
+  // `satdof soak`: frames with every registry entry switched at random, memory and
+  // fresh-render checks (soak.cpp).
+  int runSoak();
 
  private:
   void resize(Extent extent);

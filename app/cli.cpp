@@ -240,6 +240,17 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
         o.headless = true;
       });
 
+  auto* soak = app.add_subcommand("soak",
+                                  "Headless: --frames frames switching every registry entry at random; memory and "
+                                  "fresh-render checks every --check-every frames; exit 1 on a mismatch or growth");
+  soak->fallthrough();
+  soak->add_option("--seed", o.soakSeed, "Random seed [1]");
+  soak->add_option("--check-every", o.soakCheckEvery, "Frames between checks [1000]")->check(CLI::Range(1, 1000000));
+  soak->callback([&o] {
+    o.soak = true;
+    o.headless = true;
+  });
+
   auto* bench = app.add_subcommand("bench", "Benchmark a kernel family (CUDA)");
   bench->require_subcommand(1);
   for (const char* family : {"scan", "conv", "sat", "compact", "sort"}) {

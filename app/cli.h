@@ -34,6 +34,9 @@ struct Options {
   bool bokehRequested = false;    // --bokeh on given (said so where it does not apply)
   bool quality = false;           // `satdof quality`
   bool precision = false;         // `satdof precision`
+  bool soak = false;              // `satdof soak`
+  unsigned soakSeed = 1;
+  int soakCheckEvery = 1000;
   FilterSettings filter;     // --filter, --radius, --sigma, --weights, --border, --conv, --compare
   ViewSettings view;         // --view, --divider, --diff-gain
   std::string screenshot;    // window mode: save the last presented frame (with the UI)

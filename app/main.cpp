@@ -22,7 +22,10 @@ int main(int argc, char** argv) {
 #endif
     }
     App app(options);
-    return options.quality ? app.runQuality() : options.precision ? app.runPrecision() : app.run();
+    if (options.quality) return app.runQuality();
+    if (options.precision) return app.runPrecision();
+    if (options.soak) return app.runSoak();
+    return app.run();
   } catch (const UsageError& e) {
     std::fprintf(stderr, "satdof: %s (see --help)\n", e.what());
     return kExitUsage;
