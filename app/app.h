@@ -46,6 +46,9 @@ class App {
   // `satdof soak`: frames with every registry entry switched at random, memory and
   // fresh-render checks (soak.cpp).
   int runSoak();
+  // `satdof resize-storm`: random window sizes, then a frame equal to a fresh start's
+  // (resize_storm.cpp).
+  int runResizeStorm();
 
  private:
   void resize(Extent extent);

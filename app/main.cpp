@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
     if (options.quality) return app.runQuality();
     if (options.precision) return app.runPrecision();
     if (options.soak) return app.runSoak();
+    if (options.resizeStorm) return app.runResizeStorm();
     return app.run();
   } catch (const UsageError& e) {
     std::fprintf(stderr, "satdof: %s (see --help)\n", e.what());
