@@ -10,6 +10,7 @@
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <malloc.h>
 #include <unistd.h>
 
 #include "app.h"
@@ -18,7 +19,10 @@
 namespace satdof {
 namespace {
 
+// Resident memory after handing freed heap pages back (glibc keeps them otherwise, which
+// would read as growth).
 long residentKiB() {
+  malloc_trim(0);
   std::ifstream statm("/proc/self/statm");
   long pages = 0, resident = 0;
   statm >> pages >> resident;
