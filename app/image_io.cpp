@@ -1,6 +1,8 @@
 // app/image_io.cpp — see image_io.h. PNG encoding by stb_image_write (Debian's libstb).
 #include "image_io.h"
 
+#include <fstream>
+#include <sstream>
 #include <stb/stb_image_write.h>
 
 #include <stdexcept>
@@ -31,6 +33,13 @@ void writePng(const std::filesystem::path& path, const reference::ImageRgba8& im
   const auto* last = image.pixels.data() + std::size_t(image.height - 1) * stride;
   if (!stbi_write_png(path.c_str(), image.width, image.height, 4, last, -stride))
     throw std::runtime_error("cannot write " + path.string());
+}
+
+std::string readFileBytes(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
 }
 
 }  // namespace satdof

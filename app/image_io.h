@@ -2,6 +2,7 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
 
 #include <glad/gl.h>
 
@@ -13,6 +14,9 @@ namespace satdof {
 reference::ImageRgba8 readTexture(GLuint texture, int width, int height);
 // Reads the bound read framebuffer's colour (e.g. the window's back buffer).
 reference::ImageRgba8 readFramebuffer(GLuint framebuffer, int width, int height);
+
+// A whole file's bytes (empty when it cannot be read).
+std::string readFileBytes(const std::filesystem::path& path);
 
 // Writes a PNG with row 0 at the top (flips GL's bottom-up rows). Throws on failure.
 void writePng(const std::filesystem::path& path, const reference::ImageRgba8& bottomUp);

@@ -14,18 +14,12 @@
 
 #include "app.h"
 #include "image_io.h"
+#include "process_memory.h"
 
 namespace satdof {
 namespace {
 
 constexpr GLenum kNvxAvailableKb = 0x9049;  // GPU_MEMORY_INFO_CURRENT_AVAILABLE_VIDMEM_NVX
-
-long residentKb() {
-  std::ifstream statm("/proc/self/statm");
-  long pages = 0, resident = 0;
-  statm >> pages >> resident;
-  return resident * (sysconf(_SC_PAGESIZE) / 1024);
-}
 
 std::optional<long> gpuAvailableKb() {
   GLint extensions = 0;
@@ -42,12 +36,7 @@ std::optional<long> gpuAvailableKb() {
 
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
 
-std::string readFileBytes(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
-}
+
 
 }  // namespace
 
@@ -123,7 +112,7 @@ int App::runSoak() {
 
     // Memory, and the same settings rendered by a fresh process.
     glFinish();
-    memory.push_back({residentKb(), gpuAvailableKb()});
+    memory.push_back({residentKiB(), gpuAvailableKb()});
     const auto shown = outDir / ("soak_" + std::to_string(frame + 1) + ".png");
     writePng(shown, readFramebuffer(shownFramebuffer(), extent_.width, extent_.height));
     const auto freshDir = outDir / ("fresh_" + std::to_string(frame + 1));
@@ -161,7 +150,7 @@ int App::runSoak() {
   // Flat: the last check within a small margin of the second (the first may still be
   // warming caches and pools).
   bool flat = true;
-  if (memory.size() >= 3) {
+  if (kResidentMemoryMeaningful && memory.size() >= 3) {
     const long rssGrowth = memory.back().first - memory[1].first;
     flat = rssGrowth < 64 * 1024;
     if (memory[1].second && memory.back().second) flat = flat && *memory[1].second - *memory.back().second < 64 * 1024;

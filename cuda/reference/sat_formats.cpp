@@ -84,8 +84,8 @@ std::vector<std::uint8_t> satTableBytesOf(const Sat& sat) {
   if (bytes.empty()) return bytes;
   const std::size_t entries = sat.values.size() * 4;
   std::memcpy(bytes.data(), sat.values.data(), entries);
-  std::memcpy(bytes.data() + entries, sat.trailer.data(),
-              std::min(sat.trailer.size() * 4, bytes.size() - entries));
+  if (!sat.trailer.empty())
+    std::memcpy(bytes.data() + entries, sat.trailer.data(), std::min(sat.trailer.size() * 4, bytes.size() - entries));
   return bytes;
 }
 
