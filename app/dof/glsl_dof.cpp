@@ -5,6 +5,7 @@
 // Both read the SAT through the chosen format's include and give the same bytes.
 #include <stdexcept>
 
+#include "dof/coc_uniforms.h"
 #include "dof/dof_implementation.h"
 #include "gl/handles.h"
 #include "gl/program.h"
@@ -45,13 +46,7 @@ class GlslDof final : public DofImplementation {
     glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 2, -1, fragment ? "dof (fragment)" : "dof (compute)");
     const Extent e = targets_.extent;
     const reference::CocRamp ramp = reference::cocRamp(s.params, e.width);
-    glUseProgram(program_.get());
-    glUniform1f(0, ramp.focus);
-    glUniform1f(1, ramp.a);
-    glUniform1f(2, ramp.b);
-    glUniform1f(3, ramp.c);
-    glUniform1i(4, ramp.maxRadius);
-    glUniform2i(5, e.width, e.height);
+    setCocUniforms(program_.get(), ramp, e);
     glUniform1i(6, s.showCoc ? 1 : 0);
     glBindTextureUnit(0, targets_.depth);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, targets_.sat);

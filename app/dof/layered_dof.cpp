@@ -7,6 +7,7 @@
 // GL-CUDA hand-over per frame. Elsewhere the split is two GL compute passes and the SATs
 // ComputeBackend::buildFieldSats (the CPU by default). Both give the same bytes.
 #include "backends/compute_backend.h"
+#include "dof/coc_uniforms.h"
 #include "dof/dof_implementation.h"
 #include "gl/handles.h"
 #include "gl/program.h"
@@ -69,7 +70,7 @@ class LayeredDof final : public DofImplementation {
     glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 3, -1, "dof (layered)");
     if (!splitInCuda(s, ramp, profiler)) {
       auto timed = profiler.section(profiler.gl(), "dof split", "layered (GL)");
-      setRamp(split_.get(), ramp, e);
+      setCocUniforms(split_.get(), ramp, e);
       glBindTextureUnit(0, t.depth);
       glBindTextureUnit(1, s.source ? s.source : t.sceneColour);
       glBindImageTexture(0, t.nearField, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
@@ -77,7 +78,7 @@ class LayeredDof final : public DofImplementation {
       glBindImageTexture(2, tileMax_.get(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R32I);
       glDispatchCompute(groupsX, groupsY, 1);
       glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
-      setRamp(dilate_.get(), ramp, e);
+      setCocUniforms(dilate_.get(), ramp, e);
       glBindImageTexture(2, tileMax_.get(), 0, GL_FALSE, 0, GL_READ_ONLY, GL_R32I);
       glBindImageTexture(3, t.nearTileRadius, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R32I);
       glDispatchCompute((groupsX + 7) / 8, (groupsY + 7) / 8, 1);
@@ -89,7 +90,7 @@ class LayeredDof final : public DofImplementation {
     }
     {
       auto timed = profiler.section(profiler.gl(), "dof", "layered");
-      setRamp(compose_.get(), ramp, e);
+      setCocUniforms(compose_.get(), ramp, e);
       glBindTextureUnit(0, t.depth);
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, t.sat);
       glBindImageTexture(0, t.dofOutput, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
@@ -143,16 +144,6 @@ class LayeredDof final : public DofImplementation {
     (void)s, (void)ramp, (void)profiler;
     return false;
 #endif
-  }
-
-  static void setRamp(GLuint program, const reference::CocRamp& ramp, Extent e) {
-    glUseProgram(program);
-    glUniform1f(0, ramp.focus);
-    glUniform1f(1, ramp.a);
-    glUniform1f(2, ramp.b);
-    glUniform1f(3, ramp.c);
-    glUniform1i(4, ramp.maxRadius);
-    glUniform2i(5, e.width, e.height);
   }
 
   ComputeBackend& backend_;
