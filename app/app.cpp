@@ -1,4 +1,5 @@
-// app/app.cpp — see app.h.
+// app/app.cpp — see app.h: set-up, the frame, input and presenting. What the keys, the
+// panel and the script ask for is carried out in app_actions.cpp.
 #include "app.h"
 
 #include <glad/gl.h>
@@ -11,6 +12,8 @@
 #include <cstdio>
 #include <filesystem>
 
+#include <glm/gtc/matrix_transform.hpp>
+
 #include "gl/debug.h"
 #include "gl/program.h"
 #include "image_io.h"
@@ -21,14 +24,16 @@ namespace satdof {
 namespace {
 // The host's time from one frame's start to the next: the one section no stage opens.
 const std::string kFrameSection = "frame";
+constexpr float kTurnRadiansPerSecond = 0.6f;  // the animation's teapot speed
 }  // namespace
 
-App::App(const Options& options) : options_(options) {
+App::App(const Options& options, const std::map<std::string, std::string>& uiSettings) : options_(options) {
   const bool headless = options_.headless || !displayAvailable();
   if (!options_.headless && headless)
     std::printf("satdof: no display found (DISPLAY unset): rendering headless\n");
   options_.headless = headless;
   if (headless && options_.frames == 0) options_.frames = 3;
+  if (!options_.script.empty()) script_.emplace(options_.script, loadScript(options_.script, options_));
 
   context_ = headless ? createHeadlessContext()
                       : createWindowContext(options_.size, "SATDoF", options_.vsync);
@@ -37,9 +42,12 @@ App::App(const Options& options) : options_(options) {
               context_->vendor.c_str());
 
   scene_ = scene::makeDefaultScene();
+  startCamera_ = scene_.camera;
+  for (const scene::Instance& i : scene_.instances) baseModels_.push_back(i.model);
   dof_.params.focalDistance = options_.focalDistance.value_or(scene::suggestedFocalDistance(scene_));
   dof_.params.focalRange = options_.focalRange;
   dof_.params.maxRadius = options_.maxBlur;
+  focus_.setAutofocus(options_.autofocus);
 
   filter_ = options_.filter;
   view_ = options_.view;
@@ -61,6 +69,7 @@ App::App(const Options& options) : options_(options) {
 
   shaderDir_ = gl::findShaderDir();
   scenePass_ = std::make_unique<ScenePass>(shaderDir_, scene_);
+  scenePass_->setSamples(options_.msaa);
   computePass_ = std::make_unique<ComputePass>(std::move(choice.backend));
   if (auto why = computePass_->check(filter_)) throw UsageError(*why);
   const DofEntry* dof = options_.dof.empty() ? &defaultDofImplementation() : findDofImplementation(options_.dof);
@@ -68,13 +77,18 @@ App::App(const Options& options) : options_(options) {
   if (auto why = dof->whyNot(computePass_->backend())) throw UsageError("--dof " + options_.dof + ": " + *why);
   setDof(*dof);
   viewPass_ = std::make_unique<ViewPass>(shaderDir_);
+  depthProbe_ = std::make_unique<DepthProbe>();
   backendOptions_ = computePass_->backend().options();
   filterImplementations_ = computePass_->backend().filterImplementations();
   profiler_ = std::make_unique<Profiler>();
-  if (!headless) ui_ = std::make_unique<Ui>(context_->window());
+  if (!headless) {
+    ui_ = std::make_unique<Ui>(context_->window());
+    ui_->loadState(uiSettings);
+  }
 
   const SatFormat format = options_.satFormat.empty() ? defaultSatFormat().id : findSatFormat(options_.satFormat)->id;
   reallocate(headless ? options_.size : context_->framebufferExtent(), format);
+  startOptions_ = currentOptions();
 }
 
 App::~App() {
@@ -104,7 +118,7 @@ void App::reallocate(Extent extent, SatFormat format) {
   scenePass_->attach(t);
   computePass_->backend().attach(t);
   dofImpl_->attach(t);
-  viewPass_->resize(extent);
+  viewPass_->attach(t);
 }
 
 void App::applyChoices(const std::string& dof, const BackendSelections& selections) {
@@ -133,6 +147,20 @@ void App::reloadShaders() {
   }
 }
 
+void App::animate(float seconds) {
+  if (!options_.animate) return;
+  animationTime_ += seconds;
+  for (std::size_t i = 0; i < scene_.instances.size(); ++i) {
+    scene::Instance& inst = scene_.instances[i];
+    if (inst.mesh != scene::TeapotMesh) continue;
+    // Turn about the teapot's own vertical axis (through its bounding-box centre).
+    const glm::vec3 centre = glm::vec3(baseModels_[i] * glm::vec4(0, 0, 0, 1));
+    const float angle = kTurnRadiansPerSecond * animationTime_ * (i % 2 ? 1.0f : -1.0f);
+    inst.model = glm::translate(glm::mat4(1.0f), centre) * glm::rotate(glm::mat4(1.0f), angle, {0, 1, 0}) *
+                 glm::translate(glm::mat4(1.0f), -centre) * baseModels_[i];
+  }
+}
+
 void App::renderFrame() {
   scenePass_->run(scene_, *profiler_);
   // With --isolate-stages nothing overlaps: the map does not wait for the scene, and so
@@ -146,37 +174,55 @@ void App::renderFrame() {
 
   const Targets& t = targets_.targets();
   if (view_.mode != ViewMode::Final)
-    viewPass_->run(view_, computePass_->filteredImage(t), computePass_->compareImage(t));
+    viewPass_->run(view_, {computePass_->filteredImage(t), computePass_->compareImage(t), dof_.params.focalDistance});
+
+  // The depths the focus and the panel need, collected a frame later.
+  std::vector<Pixel> probes;
+  if (auto p = focus_.probePixel(extent_.width, extent_.height)) probes.push_back(*p);
+  if (hover_) probes.push_back(*hover_);
+  depthProbe_->request(t.depth, extent_, probes);
 }
 
 GLuint App::shownFramebuffer() const {
   return view_.mode == ViewMode::Final ? targets_.targets().dofFramebuffer : viewPass_->framebuffer();
 }
 
-void App::handleInput() {
-  GLFWwindow* w = context_->window();
-  double x = 0, y = 0;
-  glfwGetCursorPos(w, &x, &y);
-  const bool pressed = glfwGetMouseButton(w, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
-  if (!pressed) draggingDivider_ = false;
-  if (!ui_->wantsMouse()) {
-    // In the split view a drag that starts on the divider moves it; any other drag orbits.
-    int windowWidth = 0, windowHeight = 0;
-    glfwGetWindowSize(w, &windowWidth, &windowHeight);
-    const double dividerX = view_.divider * windowWidth;
-    if (pressed && view_.mode == ViewMode::Split && std::abs(lastCursorX_ - dividerX) < 8)
-      draggingDivider_ = true;
-    if (draggingDivider_ && windowWidth > 0)
-      view_.divider = std::clamp(float(x / windowWidth), 0.0f, 1.0f);
-    else if (pressed)
-      scene_.camera.orbit(float(x - lastCursorX_), float(y - lastCursorY_));
-    if (const float wheel = ImGui::GetIO().MouseWheel; wheel != 0) scene_.camera.zoom(wheel);
+void App::updateFocus(float seconds) {
+  for (const DepthProbe::Reading& r : depthProbe_->take()) {
+    if (hover_ && r.pixel == *hover_) hoverDepth_ = r.depth;
+    focus_.onDepth(r.pixel, r.depth, dof_.params.focalDistance);
   }
-  lastCursorX_ = x;
-  lastCursorY_ = y;
-  const bool f5 = glfwGetKey(w, GLFW_KEY_F5) == GLFW_PRESS;
-  if (f5 && !f5WasDown_) reloadShaders();
-  f5WasDown_ = f5;
+  focus_.update(seconds, dof_.params.focalDistance);
+}
+
+void App::handleInput(float seconds) {
+  InputContext c;
+  c.uiWantsMouse = ui_->wantsMouse();
+  c.uiWantsKeyboard = ui_->wantsKeyboard();
+  c.splitView = view_.mode == ViewMode::Split;
+  c.divider = view_.divider;
+  c.image = extent_;
+  const InputActions a = input_.poll(context_->window(), c, ImGui::GetIO().MouseWheel);
+  if (a.quit) quit_ = true;
+  if (a.toggleHelp) ui_->helpShown = !ui_->helpShown;
+  if (a.togglePanel) ui_->panelShown = !ui_->panelShown;
+  if (a.reloadShaders) reloadShaders();
+  if (a.screenshot) pendingScreenshots_.push_back("");
+  if (a.reset) reset();
+  if (a.nextPreset) nextPreset();
+  if (a.scanVariant)
+    for (const BackendOption& o : backendOptions_)
+      if (o.key == "scan" && *a.scanVariant < int(o.choices.size()))
+        if (auto why = computePass_->backend().select("scan", o.choices[std::size_t(*a.scanVariant)].name))
+          std::fprintf(stderr, "satdof: %s\n", why->c_str());
+  if (a.focusClick) focusAt(*a.focusClick);
+  if (a.divider) view_.divider = *a.divider;
+  if (a.orbitX != 0 || a.orbitY != 0) scene_.camera.orbit(a.orbitX, a.orbitY);
+  if (a.panX != 0 || a.panY != 0) scene_.camera.pan(a.panX, a.panY);
+  if (a.zoom != 0) scene_.camera.zoom(a.zoom);
+  hover_ = a.hover;
+  if (!hover_) hoverDepth_.reset();
+  (void)seconds;
 }
 
 void App::presentWindow() {
@@ -199,15 +245,28 @@ void App::presentWindow() {
   state.filterImplementations = filterImplementations_;
   state.filterProblem = computePass_->filterProblem();
   state.maxDifference = viewPass_->maxDifference();
+  state.gainUsed = viewPass_->gainUsed();
+  state.depthRange = viewPass_->depthRange();
   state.history = &history_;
   state.shaderDir = shaderDir_.string();
   state.shaderError = shaderError_;
+  state.satBytesPerPixel = satFormatInfo(targets_.targets().satFormat).bytesPerPixel;
   state.width = extent_.width;
   state.height = extent_.height;
+  state.autofocus = focus_.autofocus();
+  state.hoverDepth = hoverDepth_;
+  state.focusAnimating = focus_.animating();
+  state.animate = options_.animate;
+  state.msaa = options_.msaa;
+  const float focalBefore = dof_.params.focalDistance;
   ui_->beginFrame();
   ui_->draw(state);
   ui_->endFrame();
+  if (dof_.params.focalDistance != focalBefore) focus_.cancel();  // moved by hand
+  applyFocusAndScene(state.autofocus, state.animate, state.msaa);
   if (state.reloadShaders) reloadShaders();
+  if (state.reset) reset();
+  if (state.preset) applyPreset(*state.preset);
   applyChoices(state.dofImplementation, state.selections);  // from the next frame
 }
 
@@ -221,10 +280,11 @@ void App::saveHeadlessFrame(int index) {
 
 int App::run() {
   auto last = std::chrono::steady_clock::now();
+  float seconds = 0;
   for (int frame = 0; options_.frames == 0 || frame < options_.frames; ++frame) {
     if (!options_.headless) {
       context_->pollEvents();
-      if (context_->shouldClose()) break;
+      if (context_->shouldClose() || quit_) break;
       const Extent fb = context_->framebufferExtent();
       if (fb.empty()) {  // minimised: nothing to render into
         glfwWaitEventsTimeout(0.1);
@@ -232,8 +292,12 @@ int App::run() {
         continue;
       }
       resize(fb);
-      handleInput();
+      handleInput(seconds);
+      if (script_) script_->step(*this);
+      if (quit_) break;
     }
+    animate(seconds);
+    updateFocus(seconds);
     renderFrame();
     if (options_.headless) {
       const bool lastFrame = frame + 1 == options_.frames;
@@ -242,16 +306,15 @@ int App::run() {
     } else {
       presentWindow();
       const bool lastFrame = options_.frames > 0 && frame + 1 == options_.frames;
-      if (lastFrame && !options_.screenshot.empty()) {
-        const Extent fb = context_->framebufferExtent();
-        writePng(options_.screenshot, readFramebuffer(0, fb.width, fb.height));
-        std::printf("satdof: wrote %s\n", options_.screenshot.c_str());
-      }
+      if (lastFrame && !options_.screenshot.empty()) pendingScreenshots_.push_back(options_.screenshot);
+      for (const std::string& path : pendingScreenshots_) writeScreenshot(path);
+      pendingScreenshots_.clear();
       context_->swapBuffers();
     }
     profiler_->endFrame(history_);
     const auto now = std::chrono::steady_clock::now();
-    if (frame > 0) history_.add(kFrameSection, std::chrono::duration<float, std::milli>(now - last).count());
+    seconds = std::chrono::duration<float>(now - last).count();
+    if (frame > 0) history_.add(kFrameSection, seconds * 1000.0f);
     last = now;
   }
   profiler_->drain(history_);

@@ -1,38 +1,52 @@
 // app/app.h — the application: owns the GL context, the frame's targets, the stages and
 // the UI, and runs frames:
 //   scene (GL) -> filter + SAT (a compute backend) -> depth of field (a DoF entry)
-//   -> view (comparisons) -> present.
+//   -> view (the other images, comparisons) -> present.
 // Each stage opens named profiler sections; the panel and the summary list what ran.
 //
-// Window mode presents to a GLFW window with ImGui panels; headless mode (EGL) writes
-// each frame as a PNG and prints per-stage times at the end.
+// Window mode presents to a GLFW window with ImGui panels, reads the keys and mouse
+// (input.h), focuses where clicked (focus_controller.h, passes/depth_probe.h), runs a
+// --script (script_runner.h) and keeps settings between runs (settings_store.h).
+// Headless mode (EGL) writes each frame as a PNG and prints per-stage times at the end.
+// app_actions.cpp holds what the keys, the panel and the script ask for (options set by
+// name, screenshots, reset, presets).
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cli.h"
 #include "context/context.h"
 #include "dof/dof_implementation.h"
+#include "focus_controller.h"
 #include "frame/frame_targets.h"
+#include "input.h"
 #include "passes/compute_pass.h"
+#include "passes/depth_probe.h"
 #include "passes/scene_pass.h"
 #include "passes/view_pass.h"
 #include "profiling/profiler.h"
 #include "scene/scene.h"
+#include "script_runner.h"
 
 namespace satdof {
 
 class Ui;
 
-class App {
+class App final : private ScriptHost {
  public:
-  // Throws std::runtime_error (one-line reason) or BackendUnavailable.
-  explicit App(const Options& options);
-  ~App();
+  // Throws std::runtime_error (one-line reason), UsageError or BackendUnavailable.
+  // `uiSettings`: the settings file's ui.* entries.
+  App(const Options& options, const std::map<std::string, std::string>& uiSettings = {});
+  ~App() override;
   int run();
+  // The live options as they are now (for the settings file).
+  Options currentOptions() const;
+  std::map<std::string, std::string> uiSettings() const;
 
  private:
   void resize(Extent extent);
@@ -40,18 +54,38 @@ class App {
   void reallocate(Extent extent, SatFormat format);
   // Applies the panel's choices of DoF implementation and backend options.
   void applyChoices(const std::string& dof, const BackendSelections& selections);
+  // Makes the live parts of `o` the app's state; the reason when something is refused.
+  std::optional<std::string> applyOptions(const Options& o);
+  void applyFocusAndScene(Autofocus autofocus, bool animate, int msaa);
   void renderFrame();
   void presentWindow();
   void saveHeadlessFrame(int index);
-  void handleInput();
-  GLuint shownFramebuffer() const;  // the DoF output or the comparison view
+  void handleInput(float seconds);
+  void updateFocus(float seconds);
+  void animate(float seconds);
+  GLuint shownFramebuffer() const;  // the DoF output or the view pass's
   void setDof(const DofEntry& entry);
   void printSummary() const;
   void reloadShaders();  // F5 or the panel's button; keeps the old programs on failure
+  void reset();          // R: the camera and the settings as the run started
+  void nextPreset();     // P
+  void writeScreenshot(const std::string& path);  // the window as PNG + settings beside it
+
+  // ScriptHost: what --script (and the keys, the panel) ask for.
+  std::optional<std::string> setOption(const std::string& name, const std::string& value) override;
+  void focusAt(Pixel pixel) override;
+  std::optional<std::string> applyPreset(const std::string& name) override;
+  void screenshot(const std::string& path) override { pendingScreenshots_.push_back(path); }
+  void quit() override { quit_ = true; }
 
   Options options_;
+  Options startOptions_;  // for reset
   std::unique_ptr<Context> context_;  // first: destroyed last, after every GL object
   scene::Scene scene_;
+  scene::Camera startCamera_;
+  std::vector<glm::mat4> baseModels_;  // the instances' models before the animation
+  float animationTime_ = 0;
+  int presetIndex_ = -1;
   Extent extent_;
   DofSettings dof_;
   FilterSettings filter_;
@@ -68,12 +102,17 @@ class App {
   const DofEntry* dofEntry_ = nullptr;
   std::unique_ptr<DofImplementation> dofImpl_;
   std::unique_ptr<ViewPass> viewPass_;
+  std::unique_ptr<DepthProbe> depthProbe_;
   std::unique_ptr<Profiler> profiler_;
   ProfileHistory history_;
   std::unique_ptr<Ui> ui_;
-  double lastCursorX_ = 0, lastCursorY_ = 0;
-  bool draggingDivider_ = false;
-  bool f5WasDown_ = false;
+  InputController input_;
+  FocusController focus_;
+  std::optional<Pixel> hover_;
+  std::optional<float> hoverDepth_;
+  std::optional<ScriptRunner> script_;
+  std::vector<std::string> pendingScreenshots_;
+  bool quit_ = false;
 };
 
 }  // namespace satdof

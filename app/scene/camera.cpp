@@ -47,4 +47,12 @@ void Camera::zoom(float wheel) {
   distance = std::clamp(distance * std::pow(kZoomStep, wheel), kMinDistance, kMaxDistance);
 }
 
+void Camera::pan(float dxPixels, float dyPixels) {
+  const glm::vec3 f = forward();
+  const glm::vec3 right = glm::normalize(glm::cross(f, glm::vec3(0.0f, 1.0f, 0.0f)));
+  const glm::vec3 up = glm::cross(right, f);
+  const float scale = kPanPerPixel * distance;
+  target += (-dxPixels * right + dyPixels * up) * scale;
+}
+
 }  // namespace satdof::scene

@@ -18,6 +18,7 @@ struct Camera {
   static constexpr float kMaxDistance = 80.0f;
   static constexpr float kRadiansPerPixel = 0.005f;  // orbit() sensitivity
   static constexpr float kZoomStep = 0.9f;           // distance factor per wheel notch
+  static constexpr float kPanPerPixel = 0.0015f;     // pan() speed, per unit of distance
 
   glm::vec3 target{0.0f};
   float distance = 10.0f;
@@ -43,6 +44,9 @@ struct Camera {
   void orbit(float dxPixels, float dyPixels);
   // Mouse wheel notches: positive moves closer. Distance is clamped.
   void zoom(float wheel);
+  // Mouse drag in pixels with the pan button: the target (and the eye with it) follows
+  // the cursor sideways and up, at a speed that grows with the distance.
+  void pan(float dxPixels, float dyPixels);
 };
 
 }  // namespace satdof::scene
