@@ -84,6 +84,7 @@ App::App(const Options& options, const std::map<std::string, std::string>& uiSet
   if (!headless) {
     ui_ = std::make_unique<Ui>(context_->window());
     ui_->loadState(uiSettings);
+    ui_->panelShown = options_.panel;
   }
 
   const SatFormat format = options_.satFormat.empty() ? defaultSatFormat().id : findSatFormat(options_.satFormat)->id;
@@ -183,6 +184,14 @@ void App::renderFrame() {
   depthProbe_->request(t.depth, extent_, probes);
 }
 
+Extent App::imageExtent(Extent fb) const {
+  int windowWidth = 0, windowHeight = 0;
+  glfwGetWindowSize(context_->window(), &windowWidth, &windowHeight);
+  if (windowWidth <= 0) return fb;
+  const float panel = ui_->panelWidthFor(float(windowWidth)) * float(fb.width) / float(windowWidth);
+  return {std::max(fb.width - int(std::lround(panel)), 1), fb.height};
+}
+
 GLuint App::shownFramebuffer() const {
   return view_.mode == ViewMode::Final ? targets_.targets().dofFramebuffer : viewPass_->framebuffer();
 }
@@ -202,6 +211,11 @@ void App::handleInput(float seconds) {
   c.splitView = view_.mode == ViewMode::Split;
   c.divider = view_.divider;
   c.image = extent_;
+  int windowWidth = 0, windowHeight = 0;
+  glfwGetWindowSize(context_->window(), &windowWidth, &windowHeight);
+  const Extent fb = context_->framebufferExtent();
+  c.imageWidth = float(windowWidth) * float(extent_.width) / float(std::max(fb.width, 1));
+  c.imageHeight = float(windowHeight);
   const InputActions a = input_.poll(context_->window(), c, ImGui::GetIO().MouseWheel);
   if (a.quit) quit_ = true;
   if (a.toggleHelp) ui_->helpShown = !ui_->helpShown;
@@ -226,9 +240,12 @@ void App::handleInput(float seconds) {
 }
 
 void App::presentWindow() {
+  // The image fills the window left of the docked panel, pixel for pixel.
   const Extent fb = context_->framebufferExtent();
-  glBlitNamedFramebuffer(shownFramebuffer(), 0, 0, 0, extent_.width, extent_.height, 0, 0,
-                         fb.width, fb.height, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+  const float background[4] = {0.08f, 0.08f, 0.1f, 1.0f};
+  glClearNamedFramebufferfv(0, GL_COLOR, 0, background);
+  glBlitNamedFramebuffer(shownFramebuffer(), 0, 0, 0, extent_.width, extent_.height, 0, fb.height - extent_.height,
+                         extent_.width, fb.height, GL_COLOR_BUFFER_BIT, GL_NEAREST);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   glViewport(0, 0, fb.width, fb.height);
 
@@ -291,13 +308,15 @@ int App::run() {
         --frame;
         continue;
       }
-      resize(fb);
+      resize(imageExtent(fb));
       handleInput(seconds);
-      if (script_) script_->step(*this);
-      if (quit_) break;
+      if (script_) script_->step(*this);  // a quit ends the loop after this frame is shown
     }
-    animate(seconds);
-    updateFocus(seconds);
+    // A script's frames are 1/30 s apart whatever the machine's speed, so that `wait N`
+    // means the same everywhere (a focus pull takes 9 frames).
+    const float step = script_ ? 1.0f / 30.0f : seconds;
+    animate(step);
+    updateFocus(step);
     renderFrame();
     if (options_.headless) {
       const bool lastFrame = frame + 1 == options_.frames;

@@ -50,6 +50,8 @@ class App final : private ScriptHost {
 
  private:
   void resize(Extent extent);
+  // The window's framebuffer less the docked panel: what the frame is rendered at.
+  Extent imageExtent(Extent framebuffer) const;
   // (Re)allocates the targets and re-attaches every stage to them (re-registration).
   void reallocate(Extent extent, SatFormat format);
   // Applies the panel's choices of DoF implementation and backend options.

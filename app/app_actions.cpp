@@ -26,6 +26,7 @@ Options App::currentOptions() const {
   o.view = view_;
   o.dof = std::string(dofEntry_->name);
   o.autofocus = focus_.autofocus();
+  o.panel = ui_ ? ui_->panelShown : options_.panel;
   for (const BackendOption& b : backendOptions_) o.selections[b.key] = computePass_->backend().selected(b.key);
   return o;
 }
@@ -53,6 +54,8 @@ std::optional<std::string> App::applyOptions(const Options& o) {
   filter_ = o.filter;
   view_ = o.view;
   applyFocusAndScene(o.autofocus, o.animate, o.msaa);
+  options_.panel = o.panel;
+  if (ui_) ui_->panelShown = o.panel;
   if (!o.dof.empty() && o.dof != dofEntry_->name) {
     const DofEntry* e = findDofImplementation(o.dof);
     if (!e) return "no depth-of-field implementation '" + o.dof + "'";
@@ -134,7 +137,8 @@ void App::writeScreenshot(const std::string& requested) {
     sidecar.replace_extension(".txt");
     std::ofstream out(sidecar);
     out << formatSettings(settingsOf(currentOptions(), uiSettings()));
-    out << "# backend=" << computePass_->backend().name() << " size=" << fb.width << "x" << fb.height << "\n";
+    out << "# backend " << computePass_->backend().name() << ", window " << fb.width << "x" << fb.height
+        << ", image " << extent_.width << "x" << extent_.height << " at its left\n";
     std::printf("satdof: wrote %s (settings: %s)\n", path.c_str(), sidecar.c_str());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "satdof: screenshot: %s\n", e.what());

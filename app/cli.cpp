@@ -128,6 +128,7 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
   liveOption("autofocus", "Keep in focus: off, centre (the image centre) or point (the last click) [off]");
   liveOption("animate", "The teapots turn: on or off [off]");
   liveOption("msaa", "Scene samples per pixel: 1 (none), 2, 4, 8 or 16 [4]");
+  liveOption("panel", "Window mode: the panel shown or hidden (H toggles it) [shown]");
   // The options the backends offer, from their registries.
   const auto offered = offeredOptions();
   for (const auto& [key, option] : offered) {

@@ -34,6 +34,7 @@ struct Options {
   Autofocus autofocus = Autofocus::Off;  // --autofocus off|centre|point
   bool animate = false;      // --animate: the teapots turn
   int msaa = 4;              // --msaa N: scene samples per pixel (1: none)
+  bool panel = true;         // --panel shown|hidden (H toggles it)
   std::string script;        // --script FILE: actions to run (script.h)
   bool noSettings = false;   // --no-settings: neither read nor write the settings file
   // The long names of the flags given on the command line ("focal", "view", ...): the

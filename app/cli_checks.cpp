@@ -38,7 +38,7 @@ std::optional<std::string> checkCombination(const Options& o) {
   const bool headless = runsHeadless(o);
   const std::string why = o.headless ? "with --headless" : "without a display (DISPLAY unset: headless)";
   if (headless) {
-    for (const char* flag : {"screenshot", "script", "no-vsync"})
+    for (const char* flag : {"screenshot", "script", "no-vsync", "panel"})
       if (given(o, flag))
         return "--" + std::string(flag) + ": applies to the window only, not " + why +
                (std::string(flag) == "screenshot" ? " (frames go to --out)" : "");

@@ -47,13 +47,11 @@ InputActions InputController::poll(GLFWwindow* window, const InputContext& c, fl
   InputActions a;
   double x = 0, y = 0;
   glfwGetCursorPos(window, &x, &y);
-  int windowWidth = 0, windowHeight = 0;
-  glfwGetWindowSize(window, &windowWidth, &windowHeight);
+  const double width = std::max(c.imageWidth, 1.0f), height = std::max(c.imageHeight, 1.0f);
   auto toImage = [&](double wx, double wy) {
-    return Pixel{int(wx * c.image.width / std::max(windowWidth, 1)),
-                 int(wy * c.image.height / std::max(windowHeight, 1))};
+    return Pixel{int(wx * c.image.width / width), int(wy * c.image.height / height)};
   };
-  const bool inside = x >= 0 && y >= 0 && x < windowWidth && y < windowHeight;
+  const bool inside = x >= 0 && y >= 0 && x < c.imageWidth && y < c.imageHeight;
 
   // Left button: orbit, divider drag, or a click (press and release without moving).
   const bool left = glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
@@ -62,12 +60,12 @@ InputActions InputController::poll(GLFWwindow* window, const InputContext& c, fl
     pressY_ = y;
     moved_ = false;
     pressOnImage_ = !c.uiWantsMouse && inside;
-    draggingDivider_ = pressOnImage_ && c.splitView && std::abs(x - c.divider * windowWidth) < kDividerGrab;
+    draggingDivider_ = pressOnImage_ && c.splitView && std::abs(x - c.divider * width) < kDividerGrab;
   }
   if (left && pressOnImage_) {
     moved_ = moved_ || std::hypot(x - pressX_, y - pressY_) > kClickSlop;
-    if (draggingDivider_ && windowWidth > 0) {
-      a.divider = std::clamp(float(x / windowWidth), 0.0f, 1.0f);
+    if (draggingDivider_) {
+      a.divider = std::clamp(float(x / width), 0.0f, 1.0f);
     } else if (moved_) {
       a.orbitX = float(x - lastX_);
       a.orbitY = float(y - lastY_);

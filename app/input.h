@@ -44,7 +44,9 @@ struct InputContext {
   bool uiWantsMouse = false, uiWantsKeyboard = false;
   bool splitView = false;
   float divider = 0.5f;
-  Extent image;  // the rendered image, which fills the window
+  Extent image;             // the rendered image, in its pixels
+  float imageWidth = 0;     // the part of the window it covers, from the left edge, in
+  float imageHeight = 0;    // window coordinates (the docked panel has the rest)
 };
 
 class InputController {

@@ -23,9 +23,9 @@ int main(int argc, char** argv) {
       return kExitFailure;
 #endif
     }
-    // Settings between runs belong to the window; headless runs are reproducible from
-    // their command line alone.
-    const bool useSettings = !options.noSettings && !runsHeadless(options);
+    // Settings between runs belong to the interactive window; headless and scripted runs
+    // are reproducible from their command line (and script) alone.
+    const bool useSettings = !options.noSettings && !runsHeadless(options) && options.script.empty();
     const auto path = settingsPath();
     const auto ui = useSettings ? loadSettings(path, options) : std::map<std::string, std::string>{};
     App app(options, ui);

@@ -187,6 +187,14 @@ const std::vector<Entry>& entries() {
          return std::nullopt;
        },
        [](const Options& o) { return std::string(o.animate ? "on" : "off"); }},
+      {"panel",
+       [](Options& o, std::string_view v) -> std::optional<std::string> {
+         std::string name;
+         if (auto e = member(v, {"shown", "hidden"}, "panel setting", name)) return e;
+         o.panel = name == "shown";
+         return std::nullopt;
+       },
+       [](const Options& o) { return std::string(o.panel ? "shown" : "hidden"); }},
       {"msaa",
        [](Options& o, std::string_view v) -> std::optional<std::string> {
          int n = 0;

@@ -8,6 +8,7 @@
 //   filter, radius, sigma, border, weights, conv, compare    the convolution
 //   dof                               the DoF implementation
 //   autofocus, animate, msaa          focus controller and scene
+//   panel                             the window's panel: shown or hidden
 //   <backend keys> (scan, sat, ...)   a backend option: the name is checked against the
 //                                     registries here, against the running backend by it
 #pragma once

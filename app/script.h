@@ -7,7 +7,8 @@
 //   focus X Y           click to focus at image pixel (X, Y), origin top-left
 //   view NAME           final, scene, depth, sat, focus, filtered, split, diff
 //   preset NAME         a scene preset (portrait, landscape, macro)
-//   screenshot PATH     the window as PNG, with the settings beside it (PATH.txt)
+//   screenshot PATH     the window as PNG once this frame is shown, with the settings
+//                       beside it (PATH with .txt); the next command runs a frame later
 //   wait N              let N frames pass (1..100000)
 //   quit                close the window
 //

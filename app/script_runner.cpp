@@ -65,7 +65,9 @@ void ScriptRunner::step(ScriptHost& host) {
       case ScriptCommand::Kind::View: why = host.setOption("view", c.name); break;
       case ScriptCommand::Kind::Focus: host.focusAt(Pixel{c.x, c.y}); break;
       case ScriptCommand::Kind::Preset: why = host.applyPreset(c.name); break;
-      case ScriptCommand::Kind::Screenshot: host.screenshot(c.name); break;
+      case ScriptCommand::Kind::Screenshot:  // of this frame: what follows waits for the next
+        host.screenshot(c.name);
+        return;
       case ScriptCommand::Kind::Quit: host.quit(); return;
       case ScriptCommand::Kind::Wait:
         waiting_ = c.x - 1;  // this frame is the first of the N

@@ -16,7 +16,7 @@ namespace {
 // The live options the file keeps: what the panel, the keys and the script change.
 // Filter settings are left out on purpose: a filter is a deliberate, per-run choice.
 constexpr std::string_view kKept[] = {"focal", "focal-range", "max-blur", "view", "divider", "diff-gain",
-                                      "dof", "autofocus", "animate", "msaa"};
+                                      "dof", "autofocus", "animate", "msaa", "panel"};
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);

@@ -3,7 +3,8 @@
 //   mode 1: A left of the divider, B right of it, a line between;
 //   mode 2: |A - B| per channel, amplified by uGain, and the largest difference in the
 //           image (0..255, over R, G, B, A) into Stats.maxDifference;
-//   mode 3: linear depth mapped from [uNear, uFar] to white..black (the sky in blue),
+//   mode 3: linear depth mapped from [uNear, uFar] to white..black on a log scale (the
+//           sky in blue),
 //           and the frame's nearest and farthest non-sky depths into Stats;
 //   mode 4: the summed-area table at the pixel divided by its total (the bottom-right
 //           entry), per channel: a ramp from 0 at the origin to 1 at the far corner;
@@ -56,7 +57,10 @@ void main() {
     }
     atomicMin(depthMinBits, floatBitsToUint(max(z, 0.0)));
     atomicMax(depthMaxBits, floatBitsToUint(max(z, 0.0)));
-    float t = clamp((z - uNearFar.x) / max(uNearFar.y - uNearFar.x, 1e-6), 0.0, 1.0);
+    // Logarithmic: equal ratios of depth get equal steps of grey, so near objects are
+    // told apart as well as far ones.
+    float lo = log(max(uNearFar.x, 1e-3)), hi = log(max(uNearFar.y, 1e-3));
+    float t = clamp((log(max(z, 1e-3)) - lo) / max(hi - lo, 1e-6), 0.0, 1.0);
     outColour = vec4(vec3(1.0 - t), 1.0);
   } else if (uMode == 4) {
     vec4 total = satBoxSum(ivec2(0), uSize - 1, uSize.x);

@@ -26,8 +26,16 @@ glm::mat4 Camera::view() const {
   return glm::lookAt(position(), target, glm::vec3(0.0f, 1.0f, 0.0f));
 }
 
+float Camera::fovYFor(float aspect) const {
+  aspect = std::max(aspect, 1e-6f);
+  if (aspect >= kFramedAspect) return fovY;
+  // Same horizontal half-width as at kFramedAspect: tan(x/2) = aspect * tan(y/2).
+  const float tanHalfX = std::tan(0.5f * fovY) * kFramedAspect;
+  return std::min(2.0f * std::atan(tanHalfX / aspect), glm::radians(150.0f));
+}
+
 glm::mat4 Camera::projection(float aspect) const {
-  return glm::perspective(fovY, std::max(aspect, 1e-6f), nearPlane, farPlane);
+  return glm::perspective(fovYFor(aspect), std::max(aspect, 1e-6f), nearPlane, farPlane);
 }
 
 float Camera::viewDepth(glm::vec3 worldPoint) const {

@@ -33,7 +33,12 @@ struct Camera {
   // Unit vector the camera looks along (from the eye towards the target).
   glm::vec3 forward() const;
   glm::mat4 view() const;
-  glm::mat4 projection(float aspect) const;  // aspect = width / height
+  // aspect = width / height. Narrower than kFramedAspect (a window beside a docked
+  // panel, a portrait window), the vertical field of view widens so that what a 16:9
+  // image shows left to right stays in view.
+  glm::mat4 projection(float aspect) const;
+  static constexpr float kFramedAspect = 16.0f / 9.0f;
+  float fovYFor(float aspect) const;
 
   // Depth of a world-space point along the view direction (the linear depth the scene
   // pass writes, -z in view space). Positive in front of the camera.

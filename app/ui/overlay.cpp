@@ -29,11 +29,10 @@ std::string implementationName(const UiState& s, const std::string& chosen) {
 }  // namespace
 
 void imageLabels(const UiState& s, float imageRight) {
-  const ImVec2 window = ImGui::GetIO().DisplaySize;
   const float margin = 10.0f;
   switch (s.view->mode) {
     case ViewMode::Split: {
-      const float x = s.view->divider * window.x;
+      const float x = s.view->divider * imageRight;
       tag(x - margin, margin, "A: " + implementationName(s, s.filter->implementation), true);
       tag(x + margin, margin, "B: " + implementationName(s, s.filter->compareImplementation));
       break;
@@ -59,11 +58,10 @@ void imageLabels(const UiState& s, float imageRight) {
       tag(margin, margin, text);
       break;
     }
-    case ViewMode::Sat: tag(margin, margin, "SAT / its total (per channel)"); break;
+    case ViewMode::Sat: tag(margin, margin, "SAT / its total, per channel (origin bottom-left)"); break;
     case ViewMode::Scene: tag(margin, margin, "scene colour (before the blur)"); break;
     default: break;
   }
-  (void)imageRight;
 }
 
 void helpOverlay() {

@@ -1,6 +1,6 @@
 // app/ui/ui.cpp — ImGui context lifetime, HiDPI scale, frame boundaries, and the panel's
-// layout: docked to the right edge at the window's full height, resizable by its left
-// edge, never wider than a third of the window (a narrow window gets a narrow panel
+// layout: docked to the right edge at the window's full height (the app renders the
+// image into the rest of the window), resizable by its left edge, never wider than a third of the window (a narrow window gets a narrow panel
 // whose rows put labels above their controls), scrolling only when its open sections
 // do not fit. H hides it; its width and visibility are kept in the settings file.
 #include "ui/ui.h"
@@ -11,6 +11,7 @@
 #include <backends/imgui_impl_opengl3.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 namespace satdof {
@@ -47,16 +48,21 @@ void Ui::beginFrame() {
   ImGui::NewFrame();
 }
 
+float Ui::panelWidthFor(float windowWidth) const {
+  if (!panelShown) return 0.0f;
+  const float maxWidth = std::max(std::floor(windowWidth / 3.0f), 1.0f);
+  const float minWidth = std::min(kMinWidth * scale_, maxWidth);
+  return std::clamp((panelWidth > 0 ? panelWidth : kDefaultWidth) * scale_, minWidth, maxWidth);
+}
+
 void Ui::drawPanel(UiState& state) {
   const ImVec2 display = ImGui::GetIO().DisplaySize;
-  const float maxWidth = std::max(display.x / 3.0f, 1.0f);
+  const float maxWidth = std::max(std::floor(display.x / 3.0f), 1.0f);
   const float minWidth = std::min(kMinWidth * scale_, maxWidth);
-  if (panelWidth <= 0) panelWidth = kDefaultWidth;
-  const float width = std::clamp(panelWidth * scale_, minWidth, maxWidth);
+  const float width = panelWidthFor(display.x);
   ImGui::SetNextWindowPos(ImVec2(display.x - width, 0), ImGuiCond_Always);
   ImGui::SetNextWindowSize(ImVec2(width, display.y), ImGuiCond_Always);
   ImGui::SetNextWindowSizeConstraints(ImVec2(minWidth, display.y), ImVec2(maxWidth, display.y));
-  ImGui::SetNextWindowBgAlpha(0.88f);
   ImGui::Begin("SATDoF", nullptr,
                ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
                    ImGuiWindowFlags_NoTitleBar);
@@ -75,7 +81,7 @@ void Ui::drawPanel(UiState& state) {
 void Ui::draw(UiState& state) {
   if (panelShown) drawPanel(state);
   const ImVec2 display = ImGui::GetIO().DisplaySize;
-  panels::imageLabels(state, panelShown ? display.x - panelWidth * scale_ : display.x);
+  panels::imageLabels(state, display.x - panelWidthFor(display.x));
   if (helpShown) panels::helpOverlay();
 }
 
@@ -88,11 +94,11 @@ bool Ui::wantsMouse() const { return ImGui::GetIO().WantCaptureMouse; }
 bool Ui::wantsKeyboard() const { return ImGui::GetIO().WantTextInput; }
 
 std::map<std::string, std::string> Ui::saveState() const {
-  return {{"panel-width", std::to_string(int(panelWidth))}, {"panel", panelShown ? "shown" : "hidden"}};
+  if (panelWidth <= 0) return {};  // never shown: nothing chosen
+  return {{"panel-width", std::to_string(int(panelWidth))}};
 }
 
 void Ui::loadState(const std::map<std::string, std::string>& values) {
-  if (auto it = values.find("panel"); it != values.end()) panelShown = it->second != "hidden";
   if (auto it = values.find("panel-width"); it != values.end()) {
     char* end = nullptr;
     const float w = std::strtof(it->second.c_str(), &end);

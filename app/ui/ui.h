@@ -6,6 +6,7 @@
 //   dof_panel.cpp     depth of field (implementation, the camera model's controls)
 //   filter_panels.cpp convolution and view
 //   timings_panel.cpp per-stage times with rolling plots, FPS, SAT bandwidth
+// The panel is docked: the app renders the image beside it (panelWidthFor), not under it.
 //   overlay.cpp       on the image: A | B labels, the difference's maximum, the depth
 //                     range, the help overlay (F1)
 //   widgets.h         a labelled row that never cuts its label, one-line tooltips
@@ -79,10 +80,14 @@ class Ui {
   bool wantsMouse() const;
   bool wantsKeyboard() const;
 
+  // The panel's width in window coordinates for a window this wide (0 while hidden): the
+  // image is rendered into the rest, so the panel never covers it.
+  float panelWidthFor(float windowWidth) const;
+
   bool panelShown = true;
   bool helpShown = false;
   float panelWidth = 0;  // logical pixels before HiDPI scale; 0: the default
-  // The panel's own settings for the settings file (ui.*), and back.
+  // The panel's own settings for the settings file (ui.*: its width), and back.
   std::map<std::string, std::string> saveState() const;
   void loadState(const std::map<std::string, std::string>& values);
 
@@ -100,7 +105,7 @@ void convolution(UiState& state);
 void view(UiState& state);
 void timings(const UiState& state);
 // Drawn on the image, not in the panel.
-void imageLabels(const UiState& state, float panelRight);
+void imageLabels(const UiState& state, float imageRight);  // the image's right edge
 void helpOverlay();
 }  // namespace panels
 
