@@ -17,6 +17,7 @@
 #include "gl/debug.h"
 #include "gl/program.h"
 #include "image_io.h"
+#include "scene/scenes.h"
 #include "ui/ui.h"
 
 namespace satdof {
@@ -41,12 +42,19 @@ App::App(const Options& options, const std::map<std::string, std::string>& uiSet
   std::printf("satdof: GL %s on %s (%s)\n", context_->version.c_str(), context_->renderer.c_str(),
               context_->vendor.c_str());
 
-  scene_ = scene::makeDefaultScene();
+  const scene::SceneEntry* sceneEntry = scene::findScene(options_.scene);
+  if (!sceneEntry) throw UsageError("no scene '" + options_.scene + "'");
+  scene_ = sceneEntry->make();
   startCamera_ = scene_.camera;
   for (const scene::Instance& i : scene_.instances) baseModels_.push_back(i.model);
-  dof_.params.focalDistance = options_.focalDistance.value_or(scene::suggestedFocalDistance(scene_));
+  dof_.params.focalDistance = options_.focalDistance.value_or(sceneEntry->focalDistances(scene_).front());
   dof_.params.focalRange = options_.focalRange;
   dof_.params.maxRadius = options_.maxBlur;
+  dof_.params.model = options_.camera == "thin-lens" ? reference::CocModel::ThinLens : reference::CocModel::Linear;
+  dof_.params.focalLengthMm = options_.focalLengthMm;
+  dof_.params.fNumber = options_.fNumber;
+  dof_.params.sensorWidthMm = options_.sensorWidthMm;
+  if (const char* why = reference::whyNotACamera(dof_.params)) throw UsageError(std::string("camera: ") + why);
   focus_.setAutofocus(options_.autofocus);
 
   filter_ = options_.filter;
@@ -98,9 +106,14 @@ App::~App() {
 }
 
 void App::setDof(const DofEntry& entry) {
+  const bool layersChange = dofEntry_ && dofEntry_->layers != entry.layers;
   dofImpl_ = entry.create(shaderDir_, computePass_->backend());
   dofEntry_ = &entry;
-  if (!extent_.empty()) dofImpl_->attach(targets_.targets());
+  if (extent_.empty()) return;
+  if (layersChange)  // the fields come and go with the DoF that needs them
+    reallocate(extent_, targets_.targets().satFormat);
+  else
+    dofImpl_->attach(targets_.targets());
 }
 
 void App::resize(Extent extent) {
@@ -114,7 +127,7 @@ void App::reallocate(Extent extent, SatFormat format) {
   if (extent_.width > 0) glFinish();
   computePass_->backend().detach();  // unregister before the targets are freed
   extent_ = extent;
-  targets_.allocate(extent, format);
+  targets_.allocate(extent, format, dofEntry_->layers);
   const Targets& t = targets_.targets();
   scenePass_->attach(t);
   computePass_->backend().attach(t);
@@ -171,9 +184,10 @@ void App::renderFrame() {
   computePass_->run(filter_, *profiler_);
   if (options_.isolateStages) glFinish();
 
+  const Targets& t = targets_.targets();
+  dof_.source = computePass_->filteredImage(t);
   dofImpl_->run(dof_, *profiler_);
 
-  const Targets& t = targets_.targets();
   if (view_.mode != ViewMode::Final)
     viewPass_->run(view_, {computePass_->filteredImage(t), computePass_->compareImage(t), dof_.params.focalDistance});
 
@@ -352,6 +366,12 @@ void App::printSummary() const {
   for (const std::string& name : history_.names())
     if (name != kFrameSection) line(name);
   line(kFrameSection);
+  // Host wall times that include waits for the GPU (the cpu backend's read back) make the
+  // stages add up to more than the frame: then there is no gap to report.
+  if (const auto b = history_.budget(kFrameSection, false); b && b->overhead() >= 0)
+    std::printf("  stages' own work %.3f ms; frame - stages = %.3f ms lost between stages "
+                "(of which map/unmap sections %.3f ms)\n",
+                b->stages, b->overhead(), b->handOvers);
   if (!computePass_->filterProblem().empty())
     std::printf("satdof: filter not applied: %s\n", computePass_->filterProblem().c_str());
   if (view_.mode == ViewMode::Difference && viewPass_->maxDifference())

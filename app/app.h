@@ -47,6 +47,9 @@ class App final : private ScriptHost {
   // The live options as they are now (for the settings file).
   Options currentOptions() const;
   std::map<std::string, std::string> uiSettings() const;
+  // `satdof quality`: every DoF implementation against the scattering ground truth, on
+  // every scene of the registry (quality.cpp).
+  int runQuality();
 
  private:
   void resize(Extent extent);

@@ -22,6 +22,10 @@ Options App::currentOptions() const {
   o.focalDistance = dof_.params.focalDistance;
   o.focalRange = dof_.params.focalRange;
   o.maxBlur = dof_.params.maxRadius;
+  o.camera = dof_.params.model == reference::CocModel::ThinLens ? "thin-lens" : "linear";
+  o.focalLengthMm = dof_.params.focalLengthMm;
+  o.fNumber = dof_.params.fNumber;
+  o.sensorWidthMm = dof_.params.sensorWidthMm;
   o.filter = filter_;
   o.view = view_;
   o.dof = std::string(dofEntry_->name);
@@ -45,6 +49,17 @@ void App::applyFocusAndScene(Autofocus autofocus, bool animate, int msaa) {
 }
 
 std::optional<std::string> App::applyOptions(const Options& o) {
+  reference::DofParams camera = dof_.params;
+  camera.model = o.camera == "thin-lens" ? reference::CocModel::ThinLens : reference::CocModel::Linear;
+  camera.focalLengthMm = o.focalLengthMm;
+  camera.fNumber = o.fNumber;
+  camera.sensorWidthMm = o.sensorWidthMm;
+  if (o.focalDistance) camera.focalDistance = *o.focalDistance;
+  if (const char* why = reference::whyNotACamera(camera)) return std::string("camera: ") + why;
+  dof_.params.model = camera.model;
+  dof_.params.focalLengthMm = camera.focalLengthMm;
+  dof_.params.fNumber = camera.fNumber;
+  dof_.params.sensorWidthMm = camera.sensorWidthMm;
   if (o.focalDistance && *o.focalDistance != dof_.params.focalDistance) {
     focus_.cancel();
     dof_.params.focalDistance = *o.focalDistance;

@@ -12,6 +12,7 @@
 #include "option_table.h"
 #include "parse.h"
 #include "satdof/sat_format.h"
+#include "scene/scenes.h"
 
 namespace satdof {
 namespace {
@@ -123,12 +124,34 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
                          computeBackends(), [](const auto& b) { return b.name; },
                          [](const auto& b) { return b.description; }));
   liveOption("focal", "Focal distance in scene units, 0.01..1000 [scene's]");
-  liveOption("focal-range", "Distance from focus at which blur is maximal, 0.01..1000 [6]");
+  liveOption("focal-range", "Linear camera: distance from focus at which blur is maximal, 0.01..1000 [6]");
   liveOption("max-blur", "Largest blur radius in pixels, 0..256 [12]");
+  liveOption("camera", "Circle-of-confusion model: linear (--focal-range) or thin-lens "
+                       "(--focal-length, --f-number, --sensor-width) [linear]");
+  liveOption("focal-length", "Thin lens: focal length in mm, 1..2000 [85]");
+  liveOption("f-number", "Thin lens: f-number (aperture), 0.5..128 [1.4]");
+  liveOption("sensor-width", "Thin lens: sensor width in mm, 1..200 [36: full frame]");
   liveOption("autofocus", "Keep in focus: off, centre (the image centre) or point (the last click) [off]");
   liveOption("animate", "The teapots turn: on or off [off]");
   liveOption("msaa", "Scene samples per pixel: 1 (none), 2, 4, 8 or 16 [4]");
   liveOption("panel", "Window mode: the panel shown or hidden (H toggles it) [shown]");
+  std::vector<std::string> sceneNames;
+  std::vector<Choice> sceneChoices;
+  for (const scene::SceneEntry& s : scene::sceneEntries()) {
+    sceneNames.emplace_back(s.name);
+    sceneChoices.push_back({std::string(s.name), std::string(s.description)});
+  }
+  app.add_option("--scene", o.scene,
+                 listing("Scene", "teapots", sceneChoices, [](const Choice& c) { return c.name; },
+                         [](const Choice& c) { return c.description; }));
+  app.add_subcommand("quality",
+                     "Headless: every DoF implementation against a scattering ground truth (PSNR) on every "
+                     "scene at several focal distances; images under --out")
+      ->fallthrough()
+      ->callback([&o] {
+        o.quality = true;
+        o.headless = true;
+      });
   // The options the backends offer, from their registries.
   const auto offered = offeredOptions();
   for (const auto& [key, option] : offered) {
@@ -213,6 +236,12 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
       if (given(name)) check(name, setLiveOption(o, name, live[name]));
     for (const auto& [key, option] : offered)
       if (given(key)) checkSelection(key, o.selections[key], o.backend);
+    if (std::find(sceneNames.begin(), sceneNames.end(), o.scene) == sceneNames.end())
+      throw CLI::ValidationError("--scene", "no scene " + quoteForMessage(o.scene) + "; valid: " +
+                                                satdof::joinNames(sceneNames));
+    if (o.camera == "thin-lens" && o.focalDistance && *o.focalDistance * 1000.0f <= o.focalLengthMm)
+      throw CLI::ValidationError("--focal", "a " + std::to_string(int(o.focalLengthMm)) +
+                                                " mm lens cannot focus closer than its focal length");
     if (o.filter.kind != FilterKind::Custom && given("weights"))
       throw CLI::ValidationError("--weights", "needs --filter custom");
     if (o.filter.enabled && o.filter.kind == FilterKind::Custom && !given("weights"))

@@ -25,9 +25,13 @@ struct Options {
   std::optional<float> focalDistance;  // default: the scene's suggestion
   float focalRange = 6.0f;
   float maxBlur = 12.0f;
+  std::string camera = "linear";  // --camera: linear or thin-lens (satdof/reference/coc.h)
+  float focalLengthMm = 85.0f, fNumber = 1.4f, sensorWidthMm = 36.0f;
   BackendSelections selections;  // --scan, --sat, ...: the options backends offer
   std::string dof;               // --dof: empty: the registry's default
   std::string satFormat;         // --sat-format: empty: the default format
+  std::string scene = "teapots";  // --scene: scene/scenes.h
+  bool quality = false;           // `satdof quality`
   FilterSettings filter;     // --filter, --radius, --sigma, --weights, --border, --conv, --compare
   ViewSettings view;         // --view, --divider, --diff-gain
   std::string screenshot;    // window mode: save the last presented frame (with the UI)

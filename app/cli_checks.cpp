@@ -50,6 +50,10 @@ std::optional<std::string> checkCombination(const Options& o) {
   if (!o.filter.enabled)
     for (const char* flag : {"radius", "sigma", "border", "conv", "compare"})
       if (given(o, flag)) return "--" + std::string(flag) + ": applies only with --filter (no convolution runs without one)";
+  if (o.camera != "thin-lens")
+    for (const char* flag : {"focal-length", "f-number", "sensor-width"})
+      if (given(o, flag)) return "--" + std::string(flag) + ": applies only to --camera thin-lens";
+  if (o.camera == "thin-lens" && given(o, "focal-range")) return "--focal-range: applies only to --camera linear";
   if (given(o, "sigma") && o.filter.kind != FilterKind::Gaussian) return "--sigma: applies only to --filter gaussian";
   const ViewMode v = o.view.mode;
   const bool comparing = v == ViewMode::Split || v == ViewMode::Difference;

@@ -93,6 +93,12 @@ const std::vector<Entry>& entries() {
        [](const Options& o) { return o.focalDistance ? formatNumber(*o.focalDistance) : std::string("scene"); }},
       number("focal-range", 0.01f, 1000.0f, &Options::focalRange),
       number("max-blur", 0.0f, 256.0f, &Options::maxBlur),
+      {"camera",
+       [](Options& o, std::string_view v) { return member(v, {"linear", "thin-lens"}, "camera model", o.camera); },
+       [](const Options& o) { return o.camera; }},
+      number("focal-length", 1.0f, 2000.0f, &Options::focalLengthMm),
+      number("f-number", 0.5f, 128.0f, &Options::fNumber),
+      number("sensor-width", 1.0f, 200.0f, &Options::sensorWidthMm),
       {"view",
        [](Options& o, std::string_view v) -> std::optional<std::string> {
          std::string name;

@@ -4,6 +4,7 @@
 // a value is checked and explained the same way wherever it comes from.
 //
 //   focal, focal-range, max-blur      depth of field
+//   camera, focal-length, f-number, sensor-width   the circle-of-confusion model
 //   view, divider, diff-gain          what is shown (diff-gain: a number or "auto")
 //   filter, radius, sigma, border, weights, conv, compare    the convolution
 //   dof                               the DoF implementation

@@ -15,7 +15,8 @@ namespace {
 
 // The live options the file keeps: what the panel, the keys and the script change.
 // Filter settings are left out on purpose: a filter is a deliberate, per-run choice.
-constexpr std::string_view kKept[] = {"focal", "focal-range", "max-blur", "view", "divider", "diff-gain",
+constexpr std::string_view kKept[] = {"focal", "focal-range", "max-blur", "camera", "focal-length", "f-number",
+                                      "sensor-width", "view", "divider", "diff-gain",
                                       "dof", "autofocus", "animate", "msaa", "panel"};
 
 std::string_view trim(std::string_view s) {

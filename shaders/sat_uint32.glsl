@@ -1,14 +1,16 @@
 // shaders/sat_uint32.glsl — reads a SAT in the "uint32" format (satdof/sat_format.h).
 //
-// Every sat_<format>.glsl gives the DoF shaders the same two things:
+// Every sat_<format>.glsl gives the DoF shaders the same things:
 //   * the table, a read-only shader storage block at binding 0;
 //   * vec4 satBoxSum(ivec2 lo, ivec2 hi, int width): the per-channel sum over the
-//     inclusive box [lo, hi] (already clipped to the image), as floats.
+//     inclusive box [lo, hi] (already clipped to the image), as floats;
+//   * uvec3 satBoxMean(ivec2 lo, ivec2 hi, int width): the box's RGB mean rounded to
+//     8 bits, in the format's own arithmetic (the reference does the same).
 // The DoF shaders include "sat_format.glsl"; the loader resolves that name to the chosen
 // format's file.
 //
 // uint32: one uvec4 per pixel, sums modulo 2^32. The four-term difference is exact in
-// wrapping uint arithmetic; only the final sum is converted to float.
+// wrapping uint arithmetic, and so is the mean, rounded in integers (reference::roundedMean).
 
 layout(std430, binding = 0) readonly buffer SummedAreaTable { uvec4 sat[]; };
 
@@ -17,8 +19,14 @@ uvec4 satAt(int x, int y, int width) {
   return sat[y * width + x];
 }
 
-vec4 satBoxSum(ivec2 lo, ivec2 hi, int width) {
-  uvec4 sum = satAt(hi.x, hi.y, width) - satAt(lo.x - 1, hi.y, width) -
-              satAt(hi.x, lo.y - 1, width) + satAt(lo.x - 1, lo.y - 1, width);
-  return vec4(sum);
+uvec4 satBoxSumExact(ivec2 lo, ivec2 hi, int width) {
+  return satAt(hi.x, hi.y, width) - satAt(lo.x - 1, hi.y, width) - satAt(hi.x, lo.y - 1, width) +
+         satAt(lo.x - 1, lo.y - 1, width);
+}
+
+vec4 satBoxSum(ivec2 lo, ivec2 hi, int width) { return vec4(satBoxSumExact(lo, hi, width)); }
+
+uvec3 satBoxMean(ivec2 lo, ivec2 hi, int width) {
+  uint area = uint((hi.x - lo.x + 1) * (hi.y - lo.y + 1));
+  return (2u * satBoxSumExact(lo, hi, width).rgb + area) / (2u * area);
 }

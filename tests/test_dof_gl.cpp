@@ -1,7 +1,7 @@
 // tests/test_dof_gl.cpp — the GL passes on a headless EGL context (Mesa's llvmpipe in CI,
 // NVIDIA's EGL on a GPU machine):
-//   * the DoF shader on a known colour + depth input against the CPU reference of the
-//     DoF, within one grey level, and exactly the input where everything is in focus;
+//   * every GLSL DoF implementation on random colour + depth, in every SAT format and both
+//     camera models, byte for byte the CPU reference, and the input where all is in focus;
 //   * the CPU SAT backend fills the SAT buffer with exactly the reference SAT.
 #include <gtest/gtest.h>
 
@@ -18,6 +18,7 @@
 #include "frame/frame_targets.h"
 #include "passes/compute_pass.h"
 #include "satdof/reference/dof.h"
+#include "satdof/reference/layered_dof.h"
 #include "test_support.h"
 
 namespace ref = satdof::reference;
@@ -56,12 +57,13 @@ satdof::gl::Texture uploadColour(const ref::ImageRgba8& img) {
 
 // Frame targets holding `depth` and the reference SAT of `colour`, as the stages before
 // the DoF would leave them.
-satdof::FrameTargets targetsFor(const ref::ImageRgba8& colour, const ref::ImageR32F& depth) {
+satdof::FrameTargets targetsFor(const ref::ImageRgba8& colour, const ref::ImageR32F& depth,
+                                satdof::SatFormat format = satdof::SatFormat::Uint32) {
   satdof::FrameTargets targets;
-  targets.allocate({colour.width, colour.height}, satdof::defaultSatFormat().id);
+  targets.allocate({colour.width, colour.height}, format);
   const satdof::Targets& t = targets.targets();
-  const ref::Sat sat = ref::computeSat(colour);
-  glNamedBufferSubData(t.sat, 0, GLsizeiptr(sat.values.size() * 4), sat.values.data());
+  const std::vector<std::uint8_t> table = ref::satTableBytesOf(ref::computeSat(colour, format));
+  glNamedBufferSubData(t.sat, 0, GLsizeiptr(table.size()), table.data());
   glTextureSubImage2D(t.depth, 0, 0, 0, depth.width, depth.height, GL_RED, GL_FLOAT, depth.pixels.data());
   return targets;
 }
@@ -72,13 +74,14 @@ std::unique_ptr<satdof::ComputeBackend> cpuBackend() {
 }
 
 ref::ImageRgba8 runDof(const satdof::DofEntry& entry, const ref::ImageRgba8& colour, const ref::ImageR32F& depth,
-                       const ref::DofParams& params) {
-  const satdof::FrameTargets targets = targetsFor(colour, depth);
+                       const ref::DofParams& params, satdof::SatFormat format = satdof::SatFormat::Uint32,
+                       bool showCoc = false) {
+  const satdof::FrameTargets targets = targetsFor(colour, depth, format);
   const auto backend = cpuBackend();
   const auto dof = entry.create(satdof::gl::findShaderDir(), *backend);
   dof->attach(targets.targets());
   satdof::Profiler profiler;
-  dof->run(satdof::DofSettings{params, false}, profiler);
+  dof->run(satdof::DofSettings{params, showCoc}, profiler);
   return satdof::readTexture(targets.targets().dofOutput, colour.width, colour.height);
 }
 
@@ -86,31 +89,97 @@ ref::ImageRgba8 runDof(const ref::ImageRgba8& colour, const ref::ImageR32F& dept
   return runDof(satdof::defaultDofImplementation(), colour, depth, params);
 }
 
-TEST_F(GlTest, DofMatchesTheCpuReferenceWithinOneGreyLevel) {
+ref::DofParams linear(float focus, float range, float maxRadius) {
+  ref::DofParams p;
+  p.focalDistance = focus;
+  p.focalRange = range;
+  p.maxRadius = maxRadius;
+  return p;
+}
+
+// A depth map of random blocks at random distances (a continuum of radii, rounding
+// boundaries included: the circle of confusion is computed the same way everywhere).
+ref::ImageR32F blockyDepth(int w, int h, std::mt19937& rng, float lo, float hi) {
+  ref::ImageR32F depth(w, h);
+  std::uniform_real_distribution<float> d(lo, hi);
+  for (int by = 0; by < h; by += 7)
+    for (int bx = 0; bx < w; bx += 9) {
+      const float v = d(rng);
+      for (int y = by; y < std::min(by + 7, h); ++y)
+        for (int x = bx; x < std::min(bx + 9, w); ++x) depth.at(x, y) = v;
+    }
+  return depth;
+}
+
+// Every GLSL implementation, every SAT format, both camera models and the radius view:
+// byte for byte the CPU reference (the circle of confusion and the rounded mean are
+// computed without a division, so no rounding can differ).
+TEST_F(GlTest, DofIsByteIdenticalToTheCpuReference) {
   auto rng = freshRng();
   const int w = 173, h = 91;  // odd sizes: rows not a multiple of anything
   const auto colour = randomImage(w, h, rng);
-  // With focal 10, range 8 and radius 8, a depth of 10 +- k gives a radius of exactly k,
-  // far from a rounding boundary, so CPU and GPU agree on every box.
-  const ref::DofParams params{10.0f, 8.0f, 8.0f};
-  ref::ImageR32F depth(w, h);
-  std::uniform_int_distribution<int> k(-9, 9);
-  for (int by = 0; by < h; by += 7)
-    for (int bx = 0; bx < w; bx += 9) {
-      const float d = 10.0f + float(k(rng));
-      for (int y = by; y < std::min(by + 7, h); ++y)
-        for (int x = bx; x < std::min(bx + 9, w); ++x) depth.at(x, y) = d;
-    }
-  const auto expected = ref::depthOfField(colour, depth, params);
+  const auto depth = blockyDepth(w, h, rng, 0.5f, 30.0f);
+  // A 135 mm lens at f/1.4 focused at 2 m on a 173-pixel-wide image: radii 0..14 over the
+  // depths 0.5..30 (clamped near the camera).
+  ref::DofParams lens = linear(2.0f, 1.0f, 14.0f);
+  lens.model = ref::CocModel::ThinLens;
+  lens.focalLengthMm = 135;
+  lens.fNumber = 1.4f;
   const auto backend = cpuBackend();
-  for (const satdof::DofEntry& entry : satdof::dofImplementations()) {
-    if (entry.whyNot(*backend)) continue;  // needs another backend (its own tests cover it)
-    SCOPED_TRACE(std::string(entry.name));
-    const auto got = runDof(entry, colour, depth, params);
+  for (const ref::DofParams& params : {linear(10.0f, 8.0f, 8.0f), linear(7.3f, 3.1f, 13.7f), lens}) {
+    for (const satdof::SatFormatInfo& format : satdof::satFormats()) {
+      for (const bool showCoc : {false, true}) {
+        if (showCoc && format.id != satdof::SatFormat::Uint32) continue;
+        const auto expected = ref::depthOfField(colour, depth, params, format.id, showCoc);
+        for (const satdof::DofEntry& entry : satdof::dofImplementations()) {
+          if (entry.whyNot(*backend)) continue;  // needs another backend (its own tests cover it)
+          SCOPED_TRACE(std::string(entry.name) + " / " + std::string(format.name) +
+                       (params.model == ref::CocModel::ThinLens ? " / thin lens" : " / linear") +
+                       (showCoc ? " / radius view" : ""));
+          const auto got = runDof(entry, colour, depth, params, format.id, showCoc);
+          std::size_t differing = 0;
+          for (std::size_t i = 0; i < got.pixels.size(); ++i) differing += got.pixels[i] != expected.pixels[i];
+          EXPECT_EQ(differing, 0u) << "bytes that differ from the CPU reference";
+        }
+      }
+    }
+  }
+}
+
+// The layered DoF on GL (split, dilation and composite passes; the field SATs by the CPU
+// backend's default path) against its CPU reference: the fields exactly, the image within
+// one grey level (its composite divides in float, where GLSL may differ by an ulp).
+TEST_F(GlTest, LayeredDofMatchesItsReference) {
+  auto rng = freshRng();
+  const int w = 150, h = 83;
+  auto colour = randomImage(w, h, rng);
+  const auto depth = blockyDepth(w, h, rng, 0.5f, 30.0f);
+  const satdof::DofEntry* layered = satdof::findDofImplementation("layered");
+  ASSERT_NE(layered, nullptr);
+  ref::DofParams lens = linear(6.0f, 4.0f, 20.0f);
+  for (const satdof::SatFormatInfo& format : satdof::satFormats()) {
+    SCOPED_TRACE(std::string(format.name));
+    satdof::FrameTargets targets;
+    targets.allocate({w, h}, format.id, true);
+    const satdof::Targets& t = targets.targets();
+    glTextureSubImage2D(t.sceneColour, 0, 0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, colour.pixels.data());
+    glTextureSubImage2D(t.depth, 0, 0, 0, w, h, GL_RED, GL_FLOAT, depth.pixels.data());
+    const auto table = ref::satTableBytesOf(ref::computeSat(colour, format.id));
+    glNamedBufferSubData(t.sat, 0, GLsizeiptr(table.size()), table.data());
+    const auto backend = cpuBackend();
+    const auto dof = layered->create(satdof::gl::findShaderDir(), *backend);
+    dof->attach(t);
+    satdof::Profiler profiler;
+    dof->run(satdof::DofSettings{lens, false, 0}, profiler);
+    const auto split = ref::splitLayers(colour, depth, ref::cocRamp(lens, w));
+    EXPECT_TRUE(satdof::readTexture(t.nearField, w, h).pixels == split.nearField.pixels) << "near field";
+    EXPECT_TRUE(satdof::readTexture(t.farField, w, h).pixels == split.farField.pixels) << "far field";
+    const auto expected = ref::layeredDepthOfField(colour, depth, lens, format.id);
+    const auto got = satdof::readTexture(t.dofOutput, w, h);
     int worst = 0;
     for (std::size_t i = 0; i < got.pixels.size(); ++i)
       worst = std::max(worst, std::abs(int(got.pixels[i]) - int(expected.pixels[i])));
-    EXPECT_LE(worst, 1) << "largest difference from the CPU reference, in grey levels";
+    EXPECT_LE(worst, 1) << "grey levels from the reference";
   }
 }
 
@@ -118,7 +187,7 @@ TEST_F(GlTest, DofAtTheFocalDepthReturnsTheInput) {
   auto rng = freshRng();
   auto colour = randomImage(64, 40, rng);
   for (std::size_t i = 3; i < colour.pixels.size(); i += 4) colour.pixels[i] = 255;  // opaque
-  const ref::DofParams params{7.5f, 3.0f, 16.0f};
+  const ref::DofParams params = linear(7.5f, 3.0f, 16.0f);
   const ref::ImageR32F depth(64, 40, 7.5f);
   EXPECT_EQ(runDof(colour, depth, params).pixels, colour.pixels);
 }

@@ -4,11 +4,15 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
+#include <tuple>
 #include <cstdint>
 #include <random>
 #include <vector>
 
 #include "satdof/reference/dof.h"
+#include "satdof/reference/dof_ground_truth.h"
+#include "satdof/reference/layered_dof.h"
 #include "satdof/reference/scan.h"
 #include "satdof/reference/sat.h"
 #include "test_support.h"
@@ -109,26 +113,27 @@ TEST(ReferenceSat, BoxMeanClipsToTheImage) {
 }
 
 TEST(ReferenceDof, CircleOfConfusion) {
+  const int kWidth = 100;  // the linear model does not depend on the image width
   ref::DofParams p;
   p.focalDistance = 10;
   p.focalRange = 4;
   p.maxRadius = 8;
-  EXPECT_EQ(ref::cocRadius(10, p), 0);  // in focus
-  EXPECT_EQ(ref::cocRadius(12, p), 4);  // half the range away: half the radius
-  EXPECT_EQ(ref::cocRadius(8, p), 4);   // symmetric
-  EXPECT_EQ(ref::cocRadius(14, p), 8);  // at the range: maximum
-  EXPECT_EQ(ref::cocRadius(1000, p), 8);  // clamped
-  EXPECT_EQ(ref::cocRadius(0, p), 8);
+  EXPECT_EQ(ref::cocRadius(10, p, kWidth), 0);  // in focus
+  EXPECT_EQ(ref::cocRadius(12, p, kWidth), 4);  // half the range away: half the radius
+  EXPECT_EQ(ref::cocRadius(8, p, kWidth), 4);   // symmetric
+  EXPECT_EQ(ref::cocRadius(14, p, kWidth), 8);  // at the range: maximum
+  EXPECT_EQ(ref::cocRadius(1000, p, kWidth), 8);  // clamped
+  EXPECT_EQ(ref::cocRadius(0, p, kWidth), 8);
   int previous = 0;
   for (float d = 10; d < 20; d += 0.01f) {  // monotonic away from focus
-    const int r = ref::cocRadius(d, p);
+    const int r = ref::cocRadius(d, p, kWidth);
     EXPECT_GE(r, previous);
     previous = r;
   }
   p.focalRange = 0;  // degenerate range: everything off the focal plane is maximal
-  EXPECT_EQ(ref::cocRadius(10.5f, p), 8);
+  EXPECT_EQ(ref::cocRadius(10.5f, p, kWidth), 8);
   p.maxRadius = 0;
-  EXPECT_EQ(ref::cocRadius(50, p), 0);
+  EXPECT_EQ(ref::cocRadius(50, p, kWidth), 0);
 }
 
 TEST(ReferenceDof, InFocusIsIdentityAndBlurIsTheBoxMean) {
@@ -153,4 +158,139 @@ TEST(ReferenceDof, InFocusIsIdentityAndBlurIsTheBoxMean) {
         EXPECT_NEAR(out.at(x, y)[c], mean, 0.5 + 1e-4) << x << "," << y << " c" << c;
         EXPECT_EQ(out.at(x, y)[3], 255);  // the final image is opaque
       }
+}
+
+// The thin-lens model against values worked by hand: f = 50 mm at f/2 focused at 2 m, a
+// 36 mm sensor imaged 3600 px wide (100 px per mm). An object at 4 m blurs to a circle of
+//   c = (f / N) * |S2 - S1| / S2 * f / (S1 - f) = 25 * (2000 / 4000) * 50 / 1950 mm
+//     = 0.3205 mm = 32.05 px across, a box half-size of 16.03 -> 16 px.
+// At 1 m: 25 * (1000 / 1000) * 50 / 1950 = 0.6410 mm = 64.1 px, half-size 32.05 -> 32.
+TEST(ReferenceDof, ThinLensMatchesHandComputedValues) {
+  ref::DofParams p;
+  p.model = ref::CocModel::ThinLens;
+  p.focalLengthMm = 50;
+  p.fNumber = 2;
+  p.sensorWidthMm = 36;
+  p.focalDistance = 2;
+  p.maxRadius = 100;
+  EXPECT_EQ(ref::whyNotACamera(p), nullptr);
+  EXPECT_EQ(ref::cocRadius(2.0f, p, 3600), 0);
+  EXPECT_EQ(ref::cocRadius(4.0f, p, 3600), 16);
+  EXPECT_EQ(ref::cocRadius(1.0f, p, 3600), 32);
+  // Far away the circle tends to (f / N) * f / (S1 - f) = 0.641 mm: half-size 32.05 -> 32.
+  EXPECT_EQ(ref::cocRadius(1e6f, p, 3600), 32);
+  // Half the image width, half the pixels: 8.01 -> 8.
+  EXPECT_EQ(ref::cocRadius(4.0f, p, 1800), 8);
+  // Stopping down to f/4 halves the blur.
+  p.fNumber = 4;
+  EXPECT_EQ(ref::cocRadius(4.0f, p, 3600), 8);
+  p.maxRadius = 5;  // clamped like the linear model
+  EXPECT_EQ(ref::cocRadius(1.0f, p, 3600), 5);
+}
+
+TEST(ReferenceDof, CameraParametersThatMakeNoCameraAreRefused) {
+  ref::DofParams p;
+  p.model = ref::CocModel::ThinLens;
+  p.fNumber = 0;
+  EXPECT_NE(ref::whyNotACamera(p), nullptr);
+  p.fNumber = 2;
+  p.focalLengthMm = 85;
+  p.focalDistance = 0.05f;  // 50 mm: closer than the focal length
+  ASSERT_NE(ref::whyNotACamera(p), nullptr);
+  EXPECT_NE(std::string(ref::whyNotACamera(p)).find("focal length"), std::string::npos);
+  p.focalDistance = 3;
+  EXPECT_EQ(ref::whyNotACamera(p), nullptr);
+  p.model = ref::CocModel::Linear;
+  p.focalRange = 0;
+  EXPECT_NE(ref::whyNotACamera(p), nullptr);
+}
+
+// Every format's box mean, read and rounded as the shaders do, against the exact mean of
+// the pixels: uint32 is exact, the float formats within the bound their rounding allows
+// on a small image (entries below 2^24: exact too).
+TEST(ReferenceDof, FormatBoxMeansRoundTheExactMean) {
+  auto rng = freshRng();
+  const auto img = randomImage(37, 23, rng);
+  for (const satdof::SatFormatInfo& f : satdof::satFormats()) {
+    SCOPED_TRACE(std::string(f.name));
+    const ref::Sat sat = ref::computeSat(img, f.id);
+    const ref::SatView view = ref::satView(sat);
+    for (int i = 0; i < 200; ++i) {
+      std::uniform_int_distribution<int> x(0, 36), y(0, 22);
+      int x0 = x(rng), x1 = x(rng), y0 = y(rng), y1 = y(rng);
+      if (x0 > x1) std::swap(x0, x1);
+      if (y0 > y1) std::swap(y0, y1);
+      const ref::Rgb8 m = ref::satBoxMean(view, x0, y0, x1, y1);
+      const std::uint64_t area = std::uint64_t(x1 - x0 + 1) * (y1 - y0 + 1);
+      const std::uint8_t got[3] = {m.r, m.g, m.b};
+      for (int c = 0; c < 3; ++c) {
+        const std::uint64_t sum = ref::boxSumBruteForce(img, {x0, y0, x1, y1}, c);
+        EXPECT_EQ(got[c], (2 * sum + area) / (2 * area)) << x0 << "," << y0 << " " << x1 << "," << y1;
+      }
+    }
+  }
+}
+
+// The scattering ground truth on scenes worked by hand.
+TEST(ReferenceDofGroundTruth, KnownByHand) {
+  ref::DofParams p;
+  p.focalDistance = 5;
+  p.focalRange = 1;
+  p.maxRadius = 1;  // every pixel off the focal plane: radius 1, a 3x3 box
+  // A uniform plane blurs to itself, borders included (coverage is normalised).
+  ref::ImageRgba8 flat(9, 7);
+  for (std::size_t i = 0; i < flat.pixels.size(); ++i) flat.pixels[i] = i % 4 == 3 ? 255 : 77;
+  EXPECT_EQ(ref::scatterDepthOfField(flat, ref::ImageR32F(9, 7, 20.0f), p).pixels, flat.pixels);
+  // One bright pixel in front of a black plane, both blurred by one pixel. Around it (its
+  // 3x3 box) the dot's layer gives 255 at coverage 1/9: 28.33, transmittance 8/9. The
+  // plane behind covers 8/9 there (the dot's own pixel is not the plane's) in black: total
+  // coverage 1 - 8/9 * 1/9 = 73/81, so the pixel is 28.33 / (73/81) = 31.4 -> 31.
+  ref::ImageRgba8 dot(9, 7);
+  for (std::size_t i = 3; i < dot.pixels.size(); i += 4) dot.pixels[i] = 255;
+  dot.at(4, 3)[0] = 255;
+  ref::ImageR32F depth(9, 7, 20.0f);
+  depth.at(4, 3) = 1.0f;  // in front
+  const auto out = ref::scatterDepthOfField(dot, depth, p);
+  for (int y = 2; y <= 4; ++y)
+    for (int x = 3; x <= 5; ++x) EXPECT_EQ(out.at(x, y)[0], 31) << x << "," << y;
+  EXPECT_EQ(out.at(1, 1)[0], 0);
+  EXPECT_EQ(ref::psnr(flat, flat), std::numeric_limits<double>::infinity());
+}
+
+namespace {
+// A striped plane (blue/yellow) with a red square on another plane: the two artifact scenes.
+void artifactScene(ref::ImageRgba8& c, ref::ImageR32F& d, float planeDepth, float squareDepth) {
+  for (int y = 0; y < c.height; ++y)
+    for (int x = 0; x < c.width; ++x) {
+      const bool stripe = ((x / 6) + (y / 9)) % 2;
+      std::uint8_t* p = c.at(x, y);
+      const bool square = x > 50 && x < 110 && y > 30 && y < 90;
+      p[0] = square ? 230 : stripe ? 40 : 220;
+      p[1] = square ? 20 : stripe ? 60 : 200;
+      p[2] = square ? 30 : stripe ? 200 : 40;
+      p[3] = 255;
+      d.at(x, y) = square ? squareDepth : planeDepth;
+    }
+}
+}  // namespace
+
+// The layered DoF removes the textbook's two artifacts: against the scattering ground
+// truth it is at least 3 dB better on a sharp object in front of a blurred background
+// (the colour halo) and on a blurred object in front of a sharp background (the hard edge).
+TEST(ReferenceLayeredDof, BeatsTheTextbookOnBothArtifacts) {
+  ref::DofParams p;
+  p.focalDistance = 5;
+  p.focalRange = 3;
+  p.maxRadius = 10;
+  for (const auto& [plane, square, what] : {std::tuple{30.0f, 5.0f, "sharp square, far blurred plane"},
+                                            std::tuple{5.0f, 1.5f, "near blurred square, sharp plane"}}) {
+    SCOPED_TRACE(what);
+    ref::ImageRgba8 colour(160, 120);
+    ref::ImageR32F depth(160, 120);
+    artifactScene(colour, depth, plane, square);
+    const auto truth = ref::scatterDepthOfField(colour, depth, p);
+    const double textbook = ref::psnr(ref::depthOfField(colour, depth, p), truth);
+    const double layered = ref::psnr(ref::layeredDepthOfField(colour, depth, p), truth);
+    EXPECT_GE(layered, textbook + 3.0) << "textbook " << textbook << " dB, layered " << layered << " dB";
+  }
 }

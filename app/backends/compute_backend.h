@@ -67,6 +67,12 @@ class ComputeBackend {
   // colour. The filter is valid and supported by the chosen implementations.
   virtual void compute(const ComputeRequest& request) = 0;
 
+  // The layered DoF's two field SATs: targets.nearField -> nearSat, farField -> farSat, in
+  // the uint32 format. The default reads the fields back, builds the tables with the CPU
+  // reference and uploads them (correct everywhere); a backend with a faster path
+  // overrides it.
+  virtual void buildFieldSats(const Targets& targets, Profiler& profiler);
+
   virtual std::vector<FilterImplementation> filterImplementations() const = 0;
   virtual std::vector<BackendOption> options() const = 0;
   // The current choice for an option key.

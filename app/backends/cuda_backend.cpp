@@ -14,6 +14,7 @@
 #include "gl/handles.h"
 #include "interop/cuda_timestamps.h"
 #include "interop/session.h"
+#include "interop/stage_host.h"
 #include "satdof/conv2d.h"
 #include "satdof/device_buffer.h"
 #include "satdof/sat.h"
@@ -31,13 +32,18 @@ std::vector<Choice> choicesOf(const Registry& entries) {
   return list;
 }
 
-class CudaBackend final : public ComputeBackend {
+class CudaBackend final : public ComputeBackend, public interop::StageHost {
  public:
   CudaBackend(const SatAlgorithm& sat, const ScanVariant& scan)
       : sat_(&sat), scan_(&scan), stream_(interop::createStream()), clock_(stream_.get()) {}
   ~CudaBackend() override { detach(); }
 
   std::string_view name() const override { return "cuda"; }
+
+  // interop::StageHost: later CUDA stages (the CUDA DoF) share the session and the stream.
+  const interop::Session& session() const override { return session_; }
+  cudaStream_t stream() const override { return stream_.get(); }
+  TimestampSource& clock() override { return clock_; }
 
   void attach(const Targets& t) override {
     detach();
@@ -91,6 +97,34 @@ class CudaBackend final : public ComputeBackend {
     }
     scene.reset();
     auto unmapSection = r.profiler.section(clock_, "unmap");
+    mapped.unmap();
+  }
+
+  // The layered DoF's field SATs: both fields and both tables in one map, the selected
+  // SAT algorithm straight from each field's surface.
+  void buildFieldSats(const Targets& t, Profiler& profiler) override {
+    const cudaStream_t s = stream_.get();
+    SatArgs args = satArgs();
+    args.format = SatFormat::Uint32;
+    if (auto why = sat_->whyNot(args.format)) throw std::runtime_error(std::string(sat_->name) + ": " + *why);
+    if (const std::size_t need = sat_->scratchBytes(args); fieldScratch_.size() < need) fieldScratch_.resize(need);
+    auto mapSection = profiler.section(clock_, "fields map");
+    auto mapped = session_.map({Target::NearField, Target::FarField, Target::NearSat, Target::FarSat}, s);
+    mapSection.end();
+    std::vector<interop::SurfaceObject> surfaces;
+    surfaces.reserve(2);
+    {
+      auto section = profiler.section(clock_, "field sats", satTag());
+      for (const auto [field, table] : {std::pair{Target::NearField, Target::NearSat}, {Target::FarField, Target::FarSat}}) {
+        const interop::SurfaceObject& surface =
+            surfaces.emplace_back(interop::createSurface(mapped.array(field)));  // alive until the unmap
+        args.source = SatSource::fromSurface(surface.get());
+        args.table = mapped.pointer(table);
+        SATDOF_CUDA_CHECK(sat_->launch(args, fieldScratch_.data(), fieldScratch_.size(), s));
+      }
+    }
+    (void)t;
+    auto unmapSection = profiler.section(clock_, "fields unmap");
     mapped.unmap();
   }
 
@@ -180,7 +214,7 @@ class CudaBackend final : public ComputeBackend {
   interop::CudaTimestamps clock_;
   interop::Session session_;
   DeviceBuffer<uchar4> input_, outA_, outB_;  // linear images for the convolutions
-  DeviceBuffer<unsigned char> satScratch_, convScratchA_, convScratchB_;
+  DeviceBuffer<unsigned char> satScratch_, convScratchA_, convScratchB_, fieldScratch_;
 };
 
 // Interop needs the GL context on a CUDA device; ask CUDA which devices back it, then

@@ -4,6 +4,12 @@
 //
 // Entries (dof/registry.cpp), chosen by name with --dof and in the panel:
 //   fragment  a full-screen triangle; the fragment shader does four SAT reads per pixel
+//   compute   the same arithmetic as a GL compute shader (every GL 4.3+ GPU)
+//   cuda      the same arithmetic as a CUDA kernel on the CUDA backend's interop session
+// The three give byte-identical images (tested): the choice is only speed.
+//   layered   near and far fields with their own SATs, composited near over far: no
+//             colour halos around sharp objects, blurred near objects spread over what is
+//             behind them (satdof/reference/layered_dof.h)
 //
 // An entry may need a particular compute backend (a CUDA kernel needs the CUDA backend's
 // interop): `whyNot` says so, and the panel greys it out with that reason.
@@ -27,6 +33,8 @@ class ComputeBackend;
 struct DofSettings {
   reference::DofParams params;
   bool showCoc = false;  // draw the circle-of-confusion radius instead of the image
+  GLuint source = 0;     // the image the SAT was built from (filtered or scene colour); the
+                         // layered DoF splits it (0: the scene colour)
 };
 
 class DofImplementation {
@@ -44,18 +52,23 @@ class DofImplementation {
 struct DofEntry {
   std::string_view name;         // --dof NAME, the panel
   std::string_view description;  // one line for --help and the panel
+  bool layers = false;  // needs the targets' near/far fields (FrameTargets::allocate)
   // Why it cannot run with this backend (nullopt: it can).
   std::optional<std::string> (*whyNot)(const ComputeBackend& backend);
-  std::unique_ptr<DofImplementation> (*create)(const std::filesystem::path& shaderDir,
-                                               const ComputeBackend& backend);
+  // The backend outlives the implementation (App recreates it when the backend changes).
+  std::unique_ptr<DofImplementation> (*create)(const std::filesystem::path& shaderDir, ComputeBackend& backend);
 };
 
 std::span<const DofEntry> dofImplementations();
 const DofEntry* findDofImplementation(std::string_view name);
 const DofEntry& defaultDofImplementation();
 
-// The entries' own functions (one file each).
-std::unique_ptr<DofImplementation> createFragmentDof(const std::filesystem::path& shaderDir,
-                                                     const ComputeBackend& backend);
+// The entries' own functions.
+std::unique_ptr<DofImplementation> createFragmentDof(const std::filesystem::path& shaderDir, ComputeBackend& backend);
+std::unique_ptr<DofImplementation> createComputeDof(const std::filesystem::path& shaderDir, ComputeBackend& backend);
+std::unique_ptr<DofImplementation> createLayeredDof(const std::filesystem::path& shaderDir, ComputeBackend& backend);
+// cuda_dof.cpp, or without a CUDA toolkit cuda_dof_unavailable.cpp (which says so).
+std::optional<std::string> cudaDofWhyNot(const ComputeBackend& backend);
+std::unique_ptr<DofImplementation> createCudaDof(const std::filesystem::path& shaderDir, ComputeBackend& backend);
 
 }  // namespace satdof

@@ -10,8 +10,14 @@ namespace {
 std::optional<std::string> anyBackend(const ComputeBackend&) { return std::nullopt; }
 
 const std::array kEntries{
-    DofEntry{"fragment", "full-screen fragment shader: four SAT reads per pixel", anyBackend,
+    DofEntry{"fragment", "full-screen fragment shader: four SAT reads per pixel", false, anyBackend,
              createFragmentDof},
+    DofEntry{"compute", "GL compute shader, the same arithmetic: no raster units involved", false, anyBackend,
+             createComputeDof},
+    DofEntry{"cuda", "CUDA kernel on the interop session, the same arithmetic (cuda backend)", false,
+             cudaDofWhyNot, createCudaDof},
+    DofEntry{"layered", "near and far fields, each with its own SAT: no halos, soft near edges", true,
+             anyBackend, createLayeredDof},
 };
 
 }  // namespace

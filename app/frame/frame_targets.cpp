@@ -19,7 +19,7 @@ void FrameTargets::checkExtent(Extent extent, SatFormat format) {
                              std::to_string(maxBlock >> 20) + " MiB)");
 }
 
-void FrameTargets::allocate(Extent extent, SatFormat format) {
+void FrameTargets::allocate(Extent extent, SatFormat format, bool layers) {
   checkExtent(extent, format);
   const int w = extent.width, h = extent.height;
   sceneColour_ = gl::createTexture2D(GL_RGBA8, w, h);
@@ -33,8 +33,20 @@ void FrameTargets::allocate(Extent extent, SatFormat format) {
   glNamedFramebufferTexture(dofFramebuffer_.get(), GL_COLOR_ATTACHMENT0, dofOutput_.get(), 0);
   if (glCheckNamedFramebufferStatus(dofFramebuffer_.get(), GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
     throw std::runtime_error("DoF output framebuffer incomplete");
+  nearField_ = {};
+  farField_ = {};
+  nearSat_ = {};
+  farSat_ = {};
+  if (layers) {
+    nearField_ = gl::createTexture2D(GL_RGBA8, w, h);
+    farField_ = gl::createTexture2D(GL_RGBA8, w, h);
+    const auto bytes = GLsizeiptr(satTableBytes(SatFormat::Uint32, w, h));
+    nearSat_ = gl::createBuffer(bytes, nullptr, GL_DYNAMIC_STORAGE_BIT);
+    farSat_ = gl::createBuffer(bytes, nullptr, GL_DYNAMIC_STORAGE_BIT);
+  }
   targets_ = {sceneColour_.get(), depth_.get(), filtered_.get(), compare_.get(), sat_.get(),
-              dofOutput_.get(), dofFramebuffer_.get(), extent, format};
+              dofOutput_.get(), dofFramebuffer_.get(), nearField_.get(), farField_.get(),
+              nearSat_.get(), farSat_.get(), extent, format};
 }
 
 }  // namespace satdof

@@ -6,6 +6,8 @@
 //   filtered A/B  RGBA8  filter -> SAT (A) and the comparison views (A, B)
 //   sat           SSBO   SAT -> DoF, in the chosen format (satdof/sat_format.h sizes it)
 //   dof output    RGBA8  DoF -> view / present
+//   near / far field  RGBA8 + their uint32 SATs: only for a DoF that asks for layers
+//                 (the layered DoF: split pass -> backend's SATs -> composite)
 //
 // Allocated on resize (or when the SAT format changes); the stages and compute backends
 // only ever see the handles (Targets). A backend registers what it needs after each
@@ -27,6 +29,9 @@ struct Targets {
   GLuint sat = 0;
   GLuint dofOutput = 0;
   GLuint dofFramebuffer = 0;  // dofOutput as colour attachment 0 (present, read back)
+  // The layered DoF's fields (0 unless allocated with layers): premultiplied colour and
+  // weight, and the SAT of each in the uint32 format.
+  GLuint nearField = 0, farField = 0, nearSat = 0, farSat = 0;
   Extent extent;
   SatFormat satFormat = SatFormat::Uint32;
 };
@@ -36,13 +41,15 @@ class FrameTargets {
   // Throws (one line, before allocating) if a frame of this size cannot be served by this
   // GL context in this format: the DoF shaders read the whole table as one storage block.
   static void checkExtent(Extent extent, SatFormat format);
-  // (Re)allocates everything for `extent` and `format`.
-  void allocate(Extent extent, SatFormat format);
+  // (Re)allocates everything for `extent` and `format` (and the fields, with layers).
+  void allocate(Extent extent, SatFormat format, bool layers = false);
   const Targets& targets() const { return targets_; }
 
  private:
   gl::Texture sceneColour_, depth_, filtered_, compare_, dofOutput_;
   gl::Buffer sat_;
+  gl::Texture nearField_, farField_;
+  gl::Buffer nearSat_, farSat_;
   gl::Framebuffer dofFramebuffer_;
   Targets targets_;
 };

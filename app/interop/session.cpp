@@ -26,6 +26,12 @@ void Session::attach(const Targets& t) {
   at(Target::Compare) = registerImage(t.compare, kSurface);
   at(Target::Sat) = registerBuffer(t.sat, cudaGraphicsRegisterFlagsWriteDiscard);
   at(Target::DofOutput) = registerImage(t.dofOutput, kSurface);
+  if (t.nearField) {
+    at(Target::NearField) = registerImage(t.nearField, kSurface);
+    at(Target::FarField) = registerImage(t.farField, kSurface);
+    at(Target::NearSat) = registerBuffer(t.nearSat, cudaGraphicsRegisterFlagsWriteDiscard);
+    at(Target::FarSat) = registerBuffer(t.farSat, cudaGraphicsRegisterFlagsWriteDiscard);
+  }
   targets_ = t;
   attached_ = true;
 }

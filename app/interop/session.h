@@ -16,7 +16,8 @@
 
 namespace satdof::interop {
 
-enum class Target { SceneColour, Depth, Filtered, Compare, Sat, DofOutput, Count };
+// The field targets exist only when the targets were allocated with layers.
+enum class Target { SceneColour, Depth, Filtered, Compare, Sat, DofOutput, NearField, FarField, NearSat, FarSat, Count };
 
 class Session {
  public:

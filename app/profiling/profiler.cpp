@@ -145,4 +145,23 @@ const std::map<std::string, float>& ProfileHistory::tagTimes(const std::string& 
   return it == stats_.end() ? none : it->second.tags;
 }
 
+bool isHandOver(std::string_view section) {
+  return section == "map" || section == "unmap" || section.ends_with(" map") || section.ends_with(" unmap");
+}
+
+std::optional<ProfileHistory::Budget> ProfileHistory::budget(const std::string& frameSection,
+                                                             bool smoothedValues) const {
+  const auto value = [&](const std::string& n) { return smoothedValues ? smoothed(n) : median(n); };
+  const auto frame = value(frameSection);
+  if (!frame) return std::nullopt;
+  Budget b;
+  b.frame = *frame;
+  for (const std::string& n : order_) {
+    if (n == frameSection) continue;
+    const float ms = value(n).value_or(0.0f);
+    (isHandOver(n) ? b.handOvers : b.stages) += ms;
+  }
+  return b;
+}
+
 }  // namespace satdof

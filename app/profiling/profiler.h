@@ -99,6 +99,8 @@ class Profiler {
   void forget(const TimestampSource& clock);
   // The GL timeline, shared by every GL stage.
   GlTimestamps& gl() { return gl_; }
+  // Wall time on the host, for stages without a clock of their own.
+  HostClock& host() { return host_; }
 
  private:
   struct Open {
@@ -114,7 +116,12 @@ class Profiler {
   std::array<Frame, TimestampSource::kRing> frames_;
   int current_ = 0;
   GlTimestamps gl_;
+  HostClock host_;
 };
+
+// A hand-over section: mapping or unmapping interop resources ("map", "dof unmap", ...),
+// not a stage's own work.
+bool isHandOver(std::string_view section);
 
 // Every sample of every section, in the order sections first appeared.
 class ProfileHistory {
@@ -128,6 +135,15 @@ class ProfileHistory {
   std::vector<float> recent(const std::string& name, std::size_t n) const;
   // Smoothed time per tag (implementation) of a section, as used so far.
   const std::map<std::string, float>& tagTimes(const std::string& name) const;
+
+  // Where a frame's time goes, from the medians (or, smoothed, for the panel): the stages'
+  // own work, the hand-over sections (interop map / unmap), and the rest of the frame's
+  // wall time, which is what the pipeline loses between stages (waits, bubbles).
+  struct Budget {
+    float stages = 0, handOvers = 0, frame = 0;
+    float overhead() const { return frame - stages; }  // hand-overs and gaps together
+  };
+  std::optional<Budget> budget(const std::string& frameSection, bool smoothedValues) const;
 
  private:
   struct Stats {

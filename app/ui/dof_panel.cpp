@@ -1,10 +1,11 @@
 // app/ui/dof_panel.cpp — the panel's depth-of-field section: the implementation (greyed
 // out with the reason where the backend cannot run it) and the focus model's settings.
-// This file is the home of the DoF model's controls: the camera model (thin lens,
-// f-number, focal length) and the circle-of-confusion view belong here, beside the
-// linear model's sliders (see the marked spot below).
+// This file is the home of the DoF model's controls: the linear model and the camera
+// model (thin lens: focal length, f-number, sensor), the circle-of-confusion view; the
+// DoF work extends it (see the marked spot below).
 #include <imgui.h>
 
+#include <algorithm>
 #include <string>
 
 #include "ui/ui.h"
@@ -27,20 +28,46 @@ void drawDofSection(UiState& s) {
     ImGui::EndCombo();
   }
   auto& p = s.dof->params;
-  widgets::label("focal distance", "The view depth that is sharp (scene units); click the image to set it");
-  ImGui::SliderFloat("##focal", &p.focalDistance, 0.5f, 60.0f, "%.2f");
-  widgets::tooltip("The view depth that is sharp (scene units); click the image to set it");
-  widgets::label("focal range", "How far from the focal plane the blur reaches its maximum");
-  ImGui::SliderFloat("##range", &p.focalRange, 0.1f, 40.0f, "%.2f");
-  widgets::tooltip("How far from the focal plane the blur reaches its maximum");
-  widgets::label("max blur (px)", "The largest blur radius, in pixels");
+  int model = p.model == reference::CocModel::ThinLens ? 1 : 0;
+  ImGui::RadioButton("linear", &model, 0);
+  widgets::tooltip("blur grows linearly with distance from focus, maximal at the focal range");
+  ImGui::SameLine();
+  ImGui::RadioButton("thin lens", &model, 1);
+  widgets::tooltip("a real lens: focal length, f-number and sensor width set the blur");
+  p.model = model == 1 ? reference::CocModel::ThinLens : reference::CocModel::Linear;
+  widgets::label("focus (m)", "the view distance that is sharp; click the image to focus there");
+  ImGui::SliderFloat("##focus", &p.focalDistance, 0.2f, 60.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
+  widgets::tooltip("the view distance that is sharp; click the image to focus there");
+  if (p.model == reference::CocModel::Linear) {
+    widgets::label("focal range", "distance from focus at which the blur reaches its maximum");
+    ImGui::SliderFloat("##range", &p.focalRange, 0.1f, 40.0f, "%.2f");
+    widgets::tooltip("distance from focus at which the blur reaches its maximum");
+  } else {
+    widgets::label("focal length", "in mm: longer lenses blur the background more");
+    ImGui::SliderFloat("##focallength", &p.focalLengthMm, 12.0f, 300.0f, "%.0f mm", ImGuiSliderFlags_Logarithmic);
+    widgets::tooltip("in mm: longer lenses blur the background more");
+    widgets::label("f-number", "aperture: smaller numbers, wider aperture, more blur");
+    ImGui::SliderFloat("##fnumber", &p.fNumber, 0.95f, 22.0f, "f/%.1f", ImGuiSliderFlags_Logarithmic);
+    widgets::tooltip("aperture: smaller numbers, wider aperture, more blur");
+    widgets::label("sensor", "sensor width in mm: 36 is full frame, 23.5 APS-C, 6.2 a phone");
+    ImGui::SliderFloat("##sensor", &p.sensorWidthMm, 4.0f, 54.0f, "%.1f mm");
+    widgets::tooltip("sensor width in mm: 36 is full frame, 23.5 APS-C, 6.2 a phone");
+    // A lens cannot focus closer than its focal length.
+    p.focalDistance = std::max(p.focalDistance, p.focalLengthMm / 1000.0f * 1.01f);
+  }
+  widgets::label("max blur (px)", "the largest box half-size either model may reach");
   ImGui::SliderFloat("##maxblur", &p.maxRadius, 0.0f, 64.0f, "%.1f");
-  widgets::tooltip("The largest blur radius, in pixels");
+  widgets::tooltip("the largest box half-size either model may reach");
+  if (const char* why = reference::whyNotACamera(p)) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored({1, 0.4f, 0.3f, 1}, "%s", why);
+    ImGui::PopTextWrapPos();
+  }
   ImGui::Checkbox("show blur radius", &s.dof->showCoc);
-  widgets::tooltip("Draw each pixel's blur radius instead of the image");
+  widgets::tooltip("draw each pixel's circle of confusion: green sharp, red at max blur");
 
-  // ---- Camera model (thin lens: f-number, focal length) and the circle-of-confusion
-  // ---- view's legend: the DoF work adds its controls here.
+  // ---- More of the camera model and the circle-of-confusion view's legend: the DoF
+  // ---- work adds its controls here.
 }
 
 }  // namespace satdof::panels

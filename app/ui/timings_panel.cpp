@@ -50,6 +50,10 @@ void timings(const UiState& s) {
     }
     plot(s, name);
   }
+  if (const auto b = s.history->budget("frame", true); b && b->overhead() >= 0) {
+    ImGui::Text("lost between stages %.3f ms", b->overhead());
+    widgets::tooltip("frame time minus the stages' own work: interop map/unmap, hand-overs, waits");
+  }
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("%s", cpu ? "scene, dof: GPU times (GL timer queries); the CPU backend's stages: "
                                   "host wall times, the read back its own stage"

@@ -1,0 +1,23 @@
+// app/backends/field_sats.cpp — ComputeBackend::buildFieldSats' default: the CPU path any
+// backend can fall back on (read back, reference SAT, upload), timed on the host clock.
+#include "backends/compute_backend.h"
+#include "image_io.h"
+#include "satdof/reference/sat.h"
+
+namespace satdof {
+
+void ComputeBackend::buildFieldSats(const Targets& t, Profiler& profiler) {
+  const std::pair<GLuint, GLuint> fields[] = {{t.nearField, t.nearSat}, {t.farField, t.farSat}};
+  for (const auto& [texture, buffer] : fields) {
+    reference::ImageRgba8 image(t.extent.width, t.extent.height);
+    {
+      auto timed = profiler.section(profiler.host(), "read back fields");
+      image = readTexture(texture, t.extent.width, t.extent.height);
+    }
+    auto timed = profiler.section(profiler.host(), "field sats", "cpu reference");
+    const reference::Sat sat = reference::computeSat(image);
+    glNamedBufferSubData(buffer, 0, GLsizeiptr(sat.values.size() * sizeof(std::uint32_t)), sat.values.data());
+  }
+}
+
+}  // namespace satdof

@@ -1,0 +1,113 @@
+// app/dof/layered_dof.cpp — the `layered` DoF entry (satdof/reference/layered_dof.h): the
+// split pass (GL compute) writes the near and far fields and each tile's near radius, a
+// dilation pass spreads the radii, the compute backend builds the two field SATs
+// (ComputeBackend::buildFieldSats: CUDA on the cuda backend, the CPU elsewhere), and the
+// composite pass blends near over far into the DoF output. Works with every backend.
+#include "backends/compute_backend.h"
+#include "dof/dof_implementation.h"
+#include "gl/handles.h"
+#include "gl/program.h"
+#include "satdof/reference/layered_dof.h"
+
+namespace satdof {
+namespace {
+
+using reference::kLayerTile;
+
+class LayeredDof final : public DofImplementation {
+ public:
+  LayeredDof(const std::filesystem::path& shaderDir, ComputeBackend& backend) : backend_(backend) {
+    reloadShaders(shaderDir);
+  }
+
+  void attach(const Targets& t) override {
+    const bool formatChanged = t.satFormat != targets_.satFormat;
+    targets_ = t;
+    if (formatChanged) reloadShaders(shaderDir_);
+    const int tx = (t.extent.width + kLayerTile - 1) / kLayerTile, ty = (t.extent.height + kLayerTile - 1) / kLayerTile;
+    tileMax_ = gl::createTexture2D(GL_R32I, tx, ty);
+    tileReach_ = gl::createTexture2D(GL_R32I, tx, ty);
+  }
+
+  void reloadShaders(const std::filesystem::path& dir) override {
+    auto split = gl::loadProgram(dir, {{GL_COMPUTE_SHADER, "dof_layers_split.comp"}}, {});
+    auto dilate = gl::loadProgram(dir, {{GL_COMPUTE_SHADER, "dof_layers_dilate.comp"}}, {});
+    auto compose = gl::loadProgram(dir, {{GL_COMPUTE_SHADER, "dof_layered.comp"}},
+                                   {{"sat_format.glsl", std::string(satFormatInfo(targets_.satFormat).shaderInclude)}});
+    shaderDir_ = dir;
+    split_ = std::move(split);  // all three or none
+    dilate_ = std::move(dilate);
+    compose_ = std::move(compose);
+  }
+
+  void run(const DofSettings& s, Profiler& profiler) override {
+    const Targets& t = targets_;
+    if (!t.nearField) throw std::logic_error("layered DoF attached to targets without fields");
+    const Extent e = t.extent;
+    const reference::CocRamp ramp = reference::cocRamp(s.params, e.width);
+    const GLuint groupsX = GLuint((e.width + kLayerTile - 1) / kLayerTile);
+    const GLuint groupsY = GLuint((e.height + kLayerTile - 1) / kLayerTile);
+    glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 3, -1, "dof (layered)");
+    {
+      auto timed = profiler.section(profiler.gl(), "dof split", "layered");
+      setRamp(split_.get(), ramp, e);
+      glBindTextureUnit(0, t.depth);
+      glBindTextureUnit(1, s.source ? s.source : t.sceneColour);
+      glBindImageTexture(0, t.nearField, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+      glBindImageTexture(1, t.farField, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+      glBindImageTexture(2, tileMax_.get(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R32I);
+      glDispatchCompute(groupsX, groupsY, 1);
+      glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+      setRamp(dilate_.get(), ramp, e);
+      glBindImageTexture(2, tileMax_.get(), 0, GL_FALSE, 0, GL_READ_ONLY, GL_R32I);
+      glBindImageTexture(3, tileReach_.get(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R32I);
+      glDispatchCompute((groupsX + 7) / 8, (groupsY + 7) / 8, 1);
+      // The fields are read next by the backend: CUDA (mapping orders it), a read back or
+      // a GL compute pass.
+      glMemoryBarrier(GL_ALL_BARRIER_BITS);
+    }
+    backend_.buildFieldSats(t, profiler);
+    {
+      auto timed = profiler.section(profiler.gl(), "dof", "layered");
+      setRamp(compose_.get(), ramp, e);
+      glBindTextureUnit(0, t.depth);
+      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, t.sat);
+      glBindImageTexture(0, t.dofOutput, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+      glBindImageTexture(3, tileReach_.get(), 0, GL_FALSE, 0, GL_READ_ONLY, GL_R32I);
+      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, t.nearSat);
+      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, t.farSat);
+      glDispatchCompute(GLuint((e.width + 15) / 16), GLuint((e.height + 15) / 16), 1);
+      glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT);
+      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, 0);
+      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, 0);
+      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, 0);
+      for (GLuint unit : {0u, 1u, 2u, 3u}) glBindImageTexture(unit, 0, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA8);
+    }
+    glPopDebugGroup();
+  }
+
+ private:
+  static void setRamp(GLuint program, const reference::CocRamp& ramp, Extent e) {
+    glUseProgram(program);
+    glUniform1f(0, ramp.focus);
+    glUniform1f(1, ramp.a);
+    glUniform1f(2, ramp.b);
+    glUniform1f(3, ramp.c);
+    glUniform1i(4, ramp.maxRadius);
+    glUniform2i(5, e.width, e.height);
+  }
+
+  ComputeBackend& backend_;
+  std::filesystem::path shaderDir_;
+  Targets targets_;
+  gl::Program split_, dilate_, compose_;
+  gl::Texture tileMax_, tileReach_;
+};
+
+}  // namespace
+
+std::unique_ptr<DofImplementation> createLayeredDof(const std::filesystem::path& shaderDir, ComputeBackend& backend) {
+  return std::make_unique<LayeredDof>(shaderDir, backend);
+}
+
+}  // namespace satdof

@@ -1,0 +1,43 @@
+// cuda/dof/dof.cu — the box depth of field (satdof/dof.h): one thread per pixel in 32x8
+// blocks, so a warp reads one row segment of depth and writes one of output. The four
+// SAT reads per pixel are 16-byte loads through the read-only path; neighbouring pixels'
+// boxes overlap, so most hit in L1/L2.
+#include "satdof/dof.h"
+
+#include "satdof/reference/box_mean.h"
+
+namespace satdof {
+namespace {
+
+__global__ void depthOfFieldKernel(DofKernelArgs a) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= a.width || y >= a.height) return;
+  const float depth = surf2Dread<float>(a.depth, x * int(sizeof(float)), y);
+  const int r = reference::cocRadius(depth, a.ramp);
+  uchar4 out;
+  if (a.showCoc) {
+    const std::uint8_t shade = reference::cocShade(r, a.ramp.maxRadius);
+    out = make_uchar4(shade, std::uint8_t(255 - shade), 38, 255);
+  } else {
+    const auto* words = static_cast<const std::uint32_t*>(a.table);
+    const reference::SatView table{words, a.width, a.format, words + std::size_t(a.width) * a.height * 4};
+    const int x0 = max(x - r, 0), y0 = max(y - r, 0);
+    const int x1 = min(x + r, a.width - 1), y1 = min(y + r, a.height - 1);
+    const reference::Rgb8 m = reference::satBoxMean(table, x0, y0, x1, y1);
+    out = make_uchar4(m.r, m.g, m.b, 255);
+  }
+  surf2Dwrite(out, a.output, x * int(sizeof(uchar4)), y);
+}
+
+}  // namespace
+
+cudaError_t launchDepthOfField(const DofKernelArgs& args, cudaStream_t stream) {
+  if (args.width <= 0 || args.height <= 0 || !args.depth || !args.output || !args.table) return cudaErrorInvalidValue;
+  const dim3 block(32, 8);
+  const dim3 grid((args.width + 31) / 32, (args.height + 7) / 8);
+  depthOfFieldKernel<<<grid, block, 0, stream>>>(args);
+  return cudaGetLastError();
+}
+
+}  // namespace satdof

@@ -1,0 +1,28 @@
+// satdof/dof.h — the box depth of field as a CUDA kernel: the reference's arithmetic
+// (satdof/reference/dof.h, coc.h, box_mean.h) per pixel, four SAT reads whatever the
+// radius, reading the depth and writing the output through surfaces (the GL textures a
+// CUDA-GL interop session maps). Byte for byte the CPU reference and the GLSL passes.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include "satdof/reference/coc.h"
+#include "satdof/sat_format.h"
+
+namespace satdof {
+
+struct DofKernelArgs {
+  cudaSurfaceObject_t depth = 0;   // R32F: linear view distance
+  cudaSurfaceObject_t output = 0;  // RGBA8
+  const void* table = nullptr;     // the SAT in `format`: entries, then the trailer
+  SatFormat format = SatFormat::Uint32;
+  int width = 0, height = 0;
+  reference::CocRamp ramp;
+  bool showCoc = false;  // the radius view (reference::cocShade) instead of the image
+};
+
+// Enqueues the pass on `stream`; returns the launch's error (cudaErrorInvalidValue for an
+// empty image or a missing surface).
+cudaError_t launchDepthOfField(const DofKernelArgs& args, cudaStream_t stream);
+
+}  // namespace satdof

@@ -1,0 +1,97 @@
+// satdof/reference/box_mean.h — the rounded 8-bit mean of a box read from a SAT in any
+// format (satdof/sat_format.h): four reads, the four-term difference in the format's own
+// arithmetic, then the mean rounded to the nearest integer (halves up) without a division.
+// One definition for the CPU reference, the CUDA DoF kernel (this header compiles as
+// device code) and, line for line, the GLSL readers shaders/sat_<format>.glsl.
+//
+//   uint32          wrapping uint arithmetic; mean = (2 * sum + area) / (2 * area), exact
+//   float32         sum = ((A - B) - C) + D in float, each step one IEEE operation
+//   float32-offset  the same on centred entries, plus area * m (m: the trailer)
+// For the float formats the integer k with (k - 1/2) * area <= sum < (k + 1/2) * area is
+// found by correcting an estimate, each product a single rounded multiply (never fused), so
+// every processor that follows IEEE rounding gets the same byte.
+#pragma once
+
+#include <cstdint>
+
+#include "satdof/reference/coc.h"
+#include "satdof/sat_format.h"
+
+namespace satdof::reference {
+
+// A table as the GPU holds it: entries of 4 words, row-major, then the format's trailer.
+struct SatView {
+  const std::uint32_t* words = nullptr;
+  int width = 0;
+  SatFormat format = SatFormat::Uint32;
+  const std::uint32_t* trailer = nullptr;  // float32-offset: m as 4 float bit patterns
+};
+
+struct Rgb8 {
+  std::uint8_t r, g, b;
+};
+
+namespace box_mean_detail {
+
+struct Words4 {
+  std::uint32_t v[4];
+};
+
+SATDOF_HD inline Words4 entry(const SatView& t, int x, int y) {
+  if (x < 0 || y < 0) return {{0, 0, 0, 0}};
+  const std::size_t i = (std::size_t(y) * std::size_t(t.width) + std::size_t(x)) * 4;
+#if defined(__CUDA_ARCH__)
+  const uint4 q = __ldg(reinterpret_cast<const uint4*>(t.words + i));
+  return {{q.x, q.y, q.z, q.w}};
+#else
+  return {{t.words[i], t.words[i + 1], t.words[i + 2], t.words[i + 3]}};
+#endif
+}
+
+SATDOF_HD inline float asFloat(std::uint32_t bits) {
+#if defined(__CUDA_ARCH__)
+  return __uint_as_float(bits);
+#else
+  float f;
+  __builtin_memcpy(&f, &bits, sizeof f);
+  return f;
+#endif
+}
+
+// k in [0, 255] with (k - 1/2) * area <= sum < (k + 1/2) * area.
+SATDOF_HD inline std::uint8_t roundedFloatMean(float sum, float area) {
+  float estimate = sum / area + 0.5f;
+  if (!(estimate < 255.0f)) estimate = 255.0f;  // also catches nan
+  int k = estimate > 0.0f ? int(estimate) : 0;
+  while (k > 0 && SATDOF_MUL(float(k) - 0.5f, area) > sum) --k;
+  while (k < 255 && SATDOF_MUL(float(k) + 0.5f, area) <= sum) ++k;
+  return std::uint8_t(k);
+}
+
+}  // namespace box_mean_detail
+
+// The RGB mean over the inclusive box [x0, x1] x [y0, y1], already clipped to the image.
+SATDOF_HD inline Rgb8 satBoxMean(const SatView& t, int x0, int y0, int x1, int y1) {
+  using namespace box_mean_detail;
+  const Words4 a = entry(t, x1, y1), b = entry(t, x0 - 1, y1), c = entry(t, x1, y0 - 1),
+               d = entry(t, x0 - 1, y0 - 1);
+  const std::uint32_t areaInt = std::uint32_t(x1 - x0 + 1) * std::uint32_t(y1 - y0 + 1);
+  std::uint8_t m[3];
+  if (t.format == SatFormat::Uint32) {
+    for (int i = 0; i < 3; ++i) {
+      const std::uint32_t sum = a.v[i] - b.v[i] - c.v[i] + d.v[i];  // exact modulo 2^32
+      m[i] = std::uint8_t((2 * std::uint64_t(sum) + areaInt) / (2 * std::uint64_t(areaInt)));
+    }
+  } else {
+    const float area = SATDOF_MUL(float(x1 - x0 + 1), float(y1 - y0 + 1));
+    for (int i = 0; i < 3; ++i) {
+      float sum = SATDOF_ADD(SATDOF_SUB(SATDOF_SUB(asFloat(a.v[i]), asFloat(b.v[i])), asFloat(c.v[i])),
+                             asFloat(d.v[i]));
+      if (t.format == SatFormat::Float32Offset) sum = SATDOF_ADD(sum, SATDOF_MUL(area, asFloat(t.trailer[i])));
+      m[i] = roundedFloatMean(sum, area);
+    }
+  }
+  return {m[0], m[1], m[2]};
+}
+
+}  // namespace satdof::reference

@@ -1,0 +1,61 @@
+// shaders/dof_layered.comp — the layered DoF's composite (reference::composeLayers): the
+// near field over the dilated radius, over the far field's weighted blur or the textbook
+// box blur. Four reads of each field's SAT (uint32, exact sums) and of the colour's SAT
+// (the chosen format, through its reader).
+#version 450 core
+
+layout(local_size_x = 16, local_size_y = 16) in;
+
+layout(binding = 0) uniform sampler2D uDistance;
+layout(binding = 0, rgba8) writeonly uniform image2D uOutput;
+layout(binding = 3, r32i) readonly uniform iimage2D uTileReach;
+layout(std430, binding = 1) readonly buffer NearSat { uvec4 nearSat[]; };
+layout(std430, binding = 2) readonly buffer FarSat { uvec4 farSat[]; };
+
+#include "dof_layers.glsl"
+#include "sat_format.glsl"
+
+uvec4 nearAt(int x, int y) { return x < 0 || y < 0 ? uvec4(0u) : nearSat[y * uSize.x + x]; }
+uvec4 farAt(int x, int y) { return x < 0 || y < 0 ? uvec4(0u) : farSat[y * uSize.x + x]; }
+
+// Sums of (premultiplied rgb, weight) over the box of radius r around p, clipped; and its area.
+#define BOX_SUMS(at, p, r, sums, area)                                                   \
+  {                                                                                      \
+    ivec2 lo = max(p - r, ivec2(0)), hi = min(p + r, uSize - 1);                         \
+    sums = at(hi.x, hi.y) - at(lo.x - 1, hi.y) - at(hi.x, lo.y - 1) + at(lo.x - 1, lo.y - 1); \
+    area = float(hi.x - lo.x + 1) * float(hi.y - lo.y + 1);                              \
+  }
+
+void main() {
+  ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+  if (p.x >= uSize.x || p.y >= uSize.y) return;
+  float depth = texelFetch(uDistance, p, 0).r;
+  int r = cocRadius(depth);
+
+  precise vec3 nearColour = vec3(0.0);
+  precise float coverage = 0.0;
+  int reach = imageLoad(uTileReach, p / kLayerTile).r;
+  if (reach > 0) {
+    uvec4 n;
+    float area;
+    BOX_SUMS(nearAt, p, reach, n, area)
+    nearColour = vec3(n.rgb) / area;
+    coverage = min(1.0, float(n.a) / (255.0 * area));
+  }
+  // Behind the near field: the textbook blur of the pixel's own box (the pixel itself in
+  // focus), or for a far pixel the far field alone, normalised (sharp pixels weigh 0).
+  ivec2 lo = max(p - r, ivec2(0)), hi = min(p + r, uSize - 1);
+  precise vec3 back = vec3(satBoxMean(lo, hi, uSize.x));
+  if (depth >= uFocus && r > 0) {
+    uvec4 f;
+    float area;
+    BOX_SUMS(farAt, p, r, f, area)
+    if (f.a > 0u) {
+      float mixWeight = float(fieldWeight(r)) / 255.0;
+      vec3 gathered = vec3(f.rgb) * 255.0 / float(f.a);
+      back = back + (gathered - back) * mixWeight;
+    }
+  }
+  precise vec3 v = nearColour + (1.0 - coverage) * back;
+  imageStore(uOutput, p, vec4(clamp(floor(v + 0.5), 0.0, 255.0) / 255.0, 1.0));
+}

@@ -1,0 +1,37 @@
+// shaders/dof_layers_split.comp — the layered DoF's first pass (reference::splitLayers):
+// each pixel's premultiplied colour and weight into the near or the far field image, and
+// each 16x16 tile's largest near radius (one workgroup per tile).
+#version 450 core
+
+layout(local_size_x = 16, local_size_y = 16) in;
+
+layout(binding = 0) uniform sampler2D uDistance;  // linear view depth
+layout(binding = 1) uniform sampler2D uColour;    // the image the SAT would blur
+layout(binding = 0, rgba8) writeonly uniform image2D uNearField;
+layout(binding = 1, rgba8) writeonly uniform image2D uFarField;
+layout(binding = 2, r32i) writeonly uniform iimage2D uTileMax;
+
+#include "dof_layers.glsl"
+
+shared int tileMax;
+
+uint premultiply(uint c, int w) { return (c * uint(w) + 127u) / 255u; }
+
+void main() {
+  if (gl_LocalInvocationIndex == 0u) tileMax = 0;
+  barrier();
+  ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+  if (p.x < uSize.x && p.y < uSize.y) {
+    float depth = texelFetch(uDistance, p, 0).r;
+    int r = cocRadius(depth);
+    int w = fieldWeight(r);
+    uvec4 c = uvec4(round(texelFetch(uColour, p, 0) * 255.0));
+    vec4 field = vec4(premultiply(c.r, w), premultiply(c.g, w), premultiply(c.b, w), uint(w)) / 255.0;
+    bool nearSide = depth < uFocus;
+    imageStore(uNearField, p, nearSide ? field : vec4(0.0));
+    imageStore(uFarField, p, nearSide ? vec4(0.0) : field);
+    if (nearSide && w > 0) atomicMax(tileMax, r);
+  }
+  barrier();
+  if (gl_LocalInvocationIndex == 0u) imageStore(uTileMax, ivec2(gl_WorkGroupID.xy), ivec4(tileMax));
+}
