@@ -200,6 +200,29 @@ TEST(App, EveryDofImplementationAndFormatGivesTheCpuImage) {
   }
 }
 
+// satdof quality renders every scene, prints a PSNR per implementation, and on the two
+// artifact scenes the layered DoF is at least 3 dB closer to the ground truth than the
+// textbook fragment pass.
+TEST(App, QualityToolShowsTheLayeredDofBeatingTheTextbook) {
+  const fs::path out = freshDir("quality");
+  const RunResult r = run("quality --backend cpu --size 320x180 --out " + out.string());
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  std::istringstream lines(r.out);
+  int artifactRows = 0;
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream row(line);
+    std::string scene, fragment, compute, cuda, layered;
+    float focus = 0;
+    if (!(row >> scene >> focus >> fragment >> compute >> cuda >> layered)) continue;
+    if (scene != "sharp-front" && scene != "blurred-front") continue;
+    ++artifactRows;
+    EXPECT_GE(std::stod(layered), std::stod(fragment) + 3.0) << line;
+    EXPECT_EQ(fragment, compute) << "the fragment and compute passes give the same image";
+  }
+  EXPECT_EQ(artifactRows, 2) << r.out;
+  EXPECT_TRUE(fs::exists(out / "sharp-front_focus3.0_truth.png"));
+}
+
 // The difference view of an implementation against itself is black, with maximum 0.
 TEST(App, DifferenceOfAnImplementationWithItselfIsZero) {
   const fs::path out = freshDir("diff_self");

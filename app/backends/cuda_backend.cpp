@@ -1,7 +1,9 @@
 // app/backends/cuda_backend.cpp — the cuda compute backend: filter and SAT on the GPU
 // through the interop session (interop/session.h), on one stream.
 //
-// Per frame, between one map and one unmap of {scene colour, filtered, compare, sat}:
+// Per frame, between one map and one unmap of what the frame uses ({scene colour, sat},
+// filtered and compare when filtering, and what a later CUDA stage shares: the CUDA DoF
+// takes the mapping over and unmaps it, so the frame has one GL-CUDA hand-over):
 //   filtering on:  scene array -> linear input; conv A -> linear A -> filtered texture;
 //                  with a comparison conv B -> linear B -> compare texture;
 //                  the SAT of linear A
@@ -10,6 +12,8 @@
 // "filter B", "sat", "unmap"), tagged with the implementation that ran. Scratch is sized
 // on attach, on a change of SAT algorithm or scan variant, or when a newly chosen
 // convolution needs more, never per frame.
+#include <algorithm>
+
 #include "backends/compute_backend.h"
 #include "gl/handles.h"
 #include "interop/cuda_timestamps.h"
@@ -44,6 +48,8 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
   const interop::Session& session() const override { return session_; }
   cudaStream_t stream() const override { return stream_.get(); }
   TimestampSource& clock() override { return clock_; }
+  void shareFrameMapping(std::vector<Target> targets) override { shared_ = std::move(targets); }
+  std::unique_ptr<interop::Session::Mapped> takeFrameMapping() override { return std::move(frameMapping_); }
 
   void attach(const Targets& t) override {
     detach();
@@ -56,6 +62,7 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
   }
 
   void detach() override {
+    frameMapping_.reset();
     if (stream_) cudaStreamSynchronize(stream_.get());
     session_.detach();
   }
@@ -67,9 +74,17 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
     const ConvVariant* b = a && r.settings.compare ? convVariant(r.settings.compareImplementation) : nullptr;
     const std::size_t rowBytes = std::size_t(t.extent.width) * sizeof(uchar4);
 
+    // Only what this frame uses, plus what a later CUDA stage asked to share.
+    std::vector<Target> targets{Target::SceneColour, Target::Sat};
+    if (a) targets.push_back(Target::Filtered);
+    if (b) targets.push_back(Target::Compare);
+    for (Target t : shared_)
+      if (std::find(targets.begin(), targets.end(), t) == targets.end()) targets.push_back(t);
+    frameMapping_.reset();  // a mapping left open and never taken (the stage went away)
     auto mapSection = r.profiler.section(clock_, "map");
-    auto mapped = session_.map({Target::SceneColour, Target::Filtered, Target::Compare, Target::Sat}, s);
+    auto mappedOwner = std::make_unique<interop::Session::Mapped>(session_, targets, s);
     mapSection.end();
+    interop::Session::Mapped& mapped = *mappedOwner;
 
     SatArgs sat = satArgs();
     std::size_t satBytes = 0;
@@ -96,6 +111,10 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
       SATDOF_CUDA_CHECK(sat_->launch(sat, satScratch_.data(), satScratch_.size(), s));
     }
     scene.reset();
+    if (!shared_.empty()) {  // the later stage unmaps
+      frameMapping_ = std::move(mappedOwner);
+      return;
+    }
     auto unmapSection = r.profiler.section(clock_, "unmap");
     mapped.unmap();
   }
@@ -215,6 +234,8 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
   interop::Session session_;
   DeviceBuffer<uchar4> input_, outA_, outB_;  // linear images for the convolutions
   DeviceBuffer<unsigned char> satScratch_, convScratchA_, convScratchB_, fieldScratch_;
+  std::vector<Target> shared_;                            // shareFrameMapping
+  std::unique_ptr<interop::Session::Mapped> frameMapping_;  // left open for a later stage
 };
 
 // Interop needs the GL context on a CUDA device; ask CUDA which devices back it, then

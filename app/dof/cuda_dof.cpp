@@ -1,7 +1,9 @@
 // app/dof/cuda_dof.cpp — the `cuda` DoF entry: the library's kernel (satdof/dof.h) on the
 // cuda backend's interop session and stream (interop/stage_host.h). Per frame it maps
 // {depth, sat, dof output} in one call, reads the depth and writes the output through
-// surfaces, and unmaps; the same bytes as the GLSL passes.
+// surfaces, and unmaps; the same bytes as the GLSL passes. It maps nothing itself: the
+// backend maps {depth, dof output} with its own targets and leaves that mapping open for
+// it (interop/stage_host.h), so the frame pays for one GL-CUDA hand-over, not two.
 #include "backends/compute_backend.h"
 #include "dof/dof_implementation.h"
 #include "interop/stage_host.h"
@@ -14,7 +16,10 @@ using interop::Target;
 
 class CudaDof final : public DofImplementation {
  public:
-  explicit CudaDof(interop::StageHost& host) : host_(host) {}
+  explicit CudaDof(interop::StageHost& host) : host_(host) {
+    host_.shareFrameMapping({Target::Depth, Target::Sat, Target::DofOutput});
+  }
+  ~CudaDof() override { host_.shareFrameMapping({}); }
 
   void attach(const Targets&) override {}  // the session registers every target
   void reloadShaders(const std::filesystem::path&) override {}
@@ -23,9 +28,13 @@ class CudaDof final : public DofImplementation {
     const interop::Session& session = host_.session();
     const Targets& t = session.targets();
     const cudaStream_t stream = host_.stream();
-    auto mapSection = profiler.section(host_.clock(), "dof map");
-    auto mapped = session.map({Target::Depth, Target::Sat, Target::DofOutput}, stream);
-    mapSection.end();
+    std::unique_ptr<interop::Session::Mapped> owner = host_.takeFrameMapping();
+    if (!owner) {  // the backend did not run this frame (nothing to blur yet)
+      auto mapSection = profiler.section(host_.clock(), "dof map");
+      owner = std::make_unique<interop::Session::Mapped>(
+          session, std::initializer_list<Target>{Target::Depth, Target::Sat, Target::DofOutput}, stream);
+    }
+    interop::Session::Mapped& mapped = *owner;
     const interop::SurfaceObject depth = interop::createSurface(mapped.array(Target::Depth));
     const interop::SurfaceObject output = interop::createSurface(mapped.array(Target::DofOutput));
     DofKernelArgs args;
@@ -41,7 +50,7 @@ class CudaDof final : public DofImplementation {
       auto timed = profiler.section(host_.clock(), "dof", "cuda");
       SATDOF_CUDA_CHECK(launchDepthOfField(args, stream));
     }
-    auto unmapSection = profiler.section(host_.clock(), "dof unmap");
+    auto unmapSection = profiler.section(host_.clock(), "unmap");
     mapped.unmap();
   }
 

@@ -8,7 +8,7 @@ namespace satdof::interop {
 namespace {
 
 std::vector<cudaGraphicsResource_t> handles(const std::array<GraphicsResource, std::size_t(Target::Count)>& r,
-                                            std::initializer_list<Target> targets) {
+                                            std::span<const Target> targets) {
   std::vector<cudaGraphicsResource_t> list;
   for (Target t : targets) list.push_back(r[std::size_t(t)].get());
   return list;
@@ -41,7 +41,7 @@ void Session::detach() {
   attached_ = false;
 }
 
-Session::Mapped::Mapped(const Session& session, std::initializer_list<Target> targets, cudaStream_t stream)
+Session::Mapped::Mapped(const Session& session, std::span<const Target> targets, cudaStream_t stream)
     : scope_(handles(session.resources_, targets), stream) {
   if (!session.attached_) throw std::logic_error("interop session mapped before attach()");
   slot_.fill(-1);

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <initializer_list>
+#include <span>
 
 #include "frame/frame_targets.h"
 #include "interop/cuda_gl.h"
@@ -23,7 +24,9 @@ class Session {
  public:
   class Mapped {
    public:
-    Mapped(const Session& session, std::initializer_list<Target> targets, cudaStream_t stream);
+    Mapped(const Session& session, std::span<const Target> targets, cudaStream_t stream);
+    Mapped(const Session& session, std::initializer_list<Target> targets, cudaStream_t stream)
+        : Mapped(session, std::span<const Target>(targets.begin(), targets.size()), stream) {}
     cudaArray_t array(Target t) const;                    // level 0 of an image target
     void* pointer(Target t, std::size_t* bytes = nullptr) const;  // a buffer target
     // Unmaps now, throwing on failure (the destructor unmaps silently if this was skipped).

@@ -4,7 +4,16 @@
 // (CUDA events on that stream, for the stage's profiler sections). The cuda backend
 // implements it; a stage asks for it with dynamic_cast, so the generic layers and the
 // other backends know nothing of it.
+//
+// Every map/unmap of GL objects costs the GPU a fixed hand-over between the GL and CUDA
+// contexts (about 0.35 ms on an H200, whatever the frame size: docs/PERFORMANCE.md), so a
+// later stage does not map again: it asks the backend to map its targets with the
+// backend's own (shareFrameMapping, once), takes that mapping over after the backend's
+// work (takeFrameMapping, every frame) and unmaps it itself.
 #pragma once
+
+#include <memory>
+#include <vector>
 
 #include "interop/cuda_gl.h"
 #include "interop/session.h"
@@ -18,6 +27,11 @@ class StageHost {
   virtual const Session& session() const = 0;
   virtual cudaStream_t stream() const = 0;
   virtual TimestampSource& clock() = 0;
+  // From the next frame on, the backend maps `targets` with its own and leaves the frame's
+  // mapping open for takeFrameMapping (empty: it unmaps its mapping itself again).
+  virtual void shareFrameMapping(std::vector<Target> targets) = 0;
+  // This frame's open mapping (null when the backend did not leave one open).
+  virtual std::unique_ptr<Session::Mapped> takeFrameMapping() = 0;
 };
 
 }  // namespace satdof::interop

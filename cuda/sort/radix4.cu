@@ -26,6 +26,7 @@
 #include <cstdint>
 
 #include "detail/scan_op.cuh"
+#include "detail/warp_multisplit.cuh"
 #include "detail/warp_scan.cuh"
 #include "detail/scan_step.h"
 #include "sort/variants.h"
@@ -112,21 +113,12 @@ __global__ void __launch_bounds__(kThreads)
 
   // ---- rank within the warp: the lanes holding the same digit find each other
   //      (__match_any_sync); the lowest of them advances the warp's count of that digit --
-  const unsigned lanesBelow = (1u << lane) - 1u;
   std::uint32_t rank[kItems];
 #pragma unroll
   for (int r = 0; r < kItems; ++r) {
     const bool real = warpFirst + r * kWarpSize < inTile;
     const std::uint32_t d = real ? (keys[r] >> bit) & mask : kDigits;
-    const unsigned peers = __match_any_sync(kFullMask, d);
-    const int leader = __ffs(peers) - 1;
-    std::uint32_t base = 0;
-    if (lane == leader) {
-      base = sWarpCount[warp][d];
-      sWarpCount[warp][d] = base + static_cast<std::uint32_t>(__popc(peers));
-    }
-    rank[r] = __shfl_sync(kFullMask, base, leader) + static_cast<std::uint32_t>(__popc(peers & lanesBelow));
-    __syncwarp();  // the count is read by another leader next round
+    rank[r] = rankAmongPeers(__match_any_sync(kFullMask, d), &sWarpCount[warp][d]);
   }
   __syncthreads();
 

@@ -16,6 +16,10 @@ constexpr std::array kVariants{
     SortVariant{"radix-4",
                 "4-bit digits: per-tile histograms, a scan of them, tiles ranked by warp multi-split",
                 true, detail::radix4ScratchBytes, detail::radix4Launch},
+    SortVariant{"onesweep",
+                "8-bit digits: all histograms in one read, then per digit one kernel that ranks "
+                "a tile, looks back over the digit counts and scatters",
+                false, detail::onesweepScratchBytes, detail::onesweepLaunch},
     SortVariant{"cub", "cub::DeviceRadixSort (CCCL, onesweep), the library baseline", false,
                 detail::cubSortScratchBytes, detail::cubSortLaunch},
 };
@@ -26,6 +30,6 @@ std::span<const SortVariant> sortVariants() { return kVariants; }
 
 const SortVariant* findSortVariant(std::string_view name) { return findByName<SortVariant>(kVariants, name); }
 
-const SortVariant& defaultSortVariant() { return *findSortVariant("radix-4"); }
+const SortVariant& defaultSortVariant() { return *findSortVariant("onesweep"); }
 
 }  // namespace satdof

@@ -3,6 +3,7 @@ list(APPEND SATDOF_CUDA_SOURCES
   sort/registry.cpp
   sort/split_scan.cu
   sort/radix4.cu
+  sort/onesweep.cu
   sort/cub_sort.cu
 )
 # CUB's own kernels may spill; this file holds no kernels of ours (see scan/sources.cmake).

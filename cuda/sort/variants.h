@@ -21,6 +21,17 @@ inline constexpr int kSplitThreads = 256;
 inline constexpr int kRadixBits = 4;
 inline constexpr int kRadixThreads = 256;
 inline constexpr int kRadixItems = 8;
+// `onesweep`: 8-bit digits (4 passes for 32 bits), one thread per digit (256) in the
+// look-back. Items per thread, measured at 2^24 pairs on the H200 (2026-12-01,
+// docs/measurements/h200-bench-sort.txt): 14 -> 0.80 ms, 18 -> 0.74 ms (80 registers,
+// 3 blocks per SM), 22 -> 0.77 ms (103 registers, 2 blocks per SM), 22 held to 3 blocks
+// per SM -> 0.75 ms (spills). A tile of 4608 keys leaves a digit's run ~18 keys long on
+// average. The histogram pass: 256 threads, 8 keys each per chunk, 8 blocks per SM at most.
+inline constexpr int kOnesweepBits = 8;
+inline constexpr int kOnesweepThreads = 256;
+inline constexpr int kOnesweepItems = 18;
+inline constexpr int kOnesweepHistThreads = 256;
+inline constexpr int kOnesweepHistItems = 8;
 
 inline cudaError_t validateSortArgs(const SortArgs& args, const void* scratch,
                                     std::size_t scratchBytes, std::size_t requiredBytes) {
@@ -99,6 +110,9 @@ cudaError_t splitScanLaunch(const SortArgs& args, void* scratch, std::size_t scr
 std::size_t radix4ScratchBytes(const SortArgs& args);
 cudaError_t radix4Launch(const SortArgs& args, void* scratch, std::size_t scratchBytes,
                          cudaStream_t stream);
+std::size_t onesweepScratchBytes(const SortArgs& args);
+cudaError_t onesweepLaunch(const SortArgs& args, void* scratch, std::size_t scratchBytes,
+                           cudaStream_t stream);
 std::size_t cubSortScratchBytes(const SortArgs& args);
 cudaError_t cubSortLaunch(const SortArgs& args, void* scratch, std::size_t scratchBytes,
                           cudaStream_t stream);

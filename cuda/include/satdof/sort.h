@@ -38,7 +38,8 @@ struct SortArgs {
   int beginBit = 0;
   int endBit = 32;
   // The scan behind the split (`split-scan`) or behind the digit histograms (`radix-4`);
-  // nullptr means defaultScanVariant(). Ignored by variants with usesScan == false.
+  // nullptr means defaultScanVariant(). Ignored by variants with usesScan == false
+  // (`onesweep` scans its histograms with its own block scan and look-back).
   const ScanVariant* scan = nullptr;
 
   bool hasValues() const { return valuesIn != nullptr; }
@@ -55,7 +56,7 @@ struct SortVariant {
 
 std::span<const SortVariant> sortVariants();
 const SortVariant* findSortVariant(std::string_view name);
-// The fastest of ours: `radix-4`.
+// The fastest of ours: `onesweep` (docs/PERFORMANCE.md, radix sort).
 const SortVariant& defaultSortVariant();
 
 }  // namespace satdof
