@@ -169,7 +169,7 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
   // The optional convolution between the scene and the SAT, and the comparison views.
   liveOption("filter", "Convolution before the SAT: none, " + satdof::joinNames(filterKindNames()) + " [none]");
   liveOption("radius", "Filter radius, 1..15 [2]");
-  liveOption("sigma", "Gaussian sigma in pixels, 0.01..100 [radius/2]");
+  liveOption("sigma", "Gaussian sigma in pixels, 0..100 (0: radius/2) [0]");
   liveOption("weights", "Custom filter: (2r+1)^2 comma-separated weights, row-major");
   liveOption("border", "Filter border: zero (ghost cells) or clamp [clamp]");
   std::vector<Choice> convs;  // every backend's, for --help

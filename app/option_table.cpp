@@ -134,7 +134,7 @@ const std::vector<Entry>& entries() {
       {"radius",
        [](Options& o, std::string_view v) { return readInteger(v, kMinFilterRadius, kMaxFilterRadius, o.filter.radius); },
        [](const Options& o) { return std::to_string(o.filter.radius); }},
-      {"sigma", [](Options& o, std::string_view v) { return readNumber(v, 0.01f, 100.0f, o.filter.sigma); },
+      {"sigma", [](Options& o, std::string_view v) { return readNumber(v, 0.0f, 100.0f, o.filter.sigma); },  // 0: r/2
        [](const Options& o) { return formatNumber(o.filter.sigma); }},
       {"border",
        [](Options& o, std::string_view v) -> std::optional<std::string> {
