@@ -218,7 +218,7 @@ void App::updateFocus(float seconds) {
   focus_.update(seconds, dof_.params.focalDistance);
 }
 
-void App::handleInput(float seconds) {
+void App::handleInput() {
   InputContext c;
   c.uiWantsMouse = ui_->wantsMouse();
   c.uiWantsKeyboard = ui_->wantsKeyboard();
@@ -230,7 +230,10 @@ void App::handleInput(float seconds) {
   const Extent fb = context_->framebufferExtent();
   c.imageWidth = float(windowWidth) * float(extent_.width) / float(std::max(fb.width, 1));
   c.imageHeight = float(windowHeight);
-  const InputActions a = input_.poll(context_->window(), c, ImGui::GetIO().MouseWheel);
+  applyInput(input_.poll(context_->window(), c, ImGui::GetIO().MouseWheel));
+}
+
+void App::applyInput(const InputActions& a) {
   if (a.quit) quit_ = true;
   if (a.toggleHelp) ui_->helpShown = !ui_->helpShown;
   if (a.togglePanel) ui_->panelShown = !ui_->panelShown;
@@ -250,7 +253,6 @@ void App::handleInput(float seconds) {
   if (a.zoom != 0) scene_.camera.zoom(a.zoom);
   hover_ = a.hover;
   if (!hover_) hoverDepth_.reset();
-  (void)seconds;
 }
 
 void App::presentWindow() {
@@ -323,7 +325,7 @@ int App::run() {
         continue;
       }
       resize(imageExtent(fb));
-      handleInput(seconds);
+      handleInput();
       if (script_) script_->step(*this);  // a quit ends the loop after this frame is shown
     }
     // A script's frames are 1/30 s apart whatever the machine's speed, so that `wait N`

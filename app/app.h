@@ -65,7 +65,9 @@ class App final : private ScriptHost {
   void renderFrame();
   void presentWindow();
   void saveHeadlessFrame(int index);
-  void handleInput(float seconds);
+  void handleInput();
+  // What the keys and the mouse (or the script's `key`) asked for.
+  void applyInput(const InputActions& actions);
   void updateFocus(float seconds);
   void animate(float seconds);
   GLuint shownFramebuffer() const;  // the DoF output or the view pass's
@@ -82,6 +84,7 @@ class App final : private ScriptHost {
   std::optional<std::string> applyPreset(const std::string& name) override;
   void screenshot(const std::string& path) override { pendingScreenshots_.push_back(path); }
   void quit() override { quit_ = true; }
+  void pressKey(const InputActions& actions) override { applyInput(actions); }
 
   Options options_;
   Options startOptions_;  // for reset

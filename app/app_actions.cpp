@@ -115,8 +115,10 @@ void App::focusAt(Pixel pixel) { focus_.focusAt(pixel); }
 std::optional<std::string> App::applyPreset(const std::string& name) {
   const scene::Preset* p = scene::findPreset(name);
   if (!p) return "no preset '" + name + "'; valid: portrait, landscape, macro";
-  const float focal = scene::applyPreset(*p, scene_);
-  focus_.pullTo(dof_.params.focalDistance, focal);
+  scene::applyPreset(*p, scene_);
+  // The preset's teapot is at the image centre: focus on its surface there (read back
+  // like a click), not on its centre, which lies behind the surface.
+  focus_.focusAt(Pixel{extent_.width / 2, extent_.height / 2});
   dof_.params.focalRange = p->focalRange;
   dof_.params.maxRadius = p->maxBlur;
   for (std::size_t i = 0; i < scene::presets().size(); ++i)

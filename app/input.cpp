@@ -36,6 +36,20 @@ enum KeySlot { kF1, kF5, kF12, kEsc, kR, kH, kP, kDigits };
 
 std::span<const KeyBinding> keyBindings() { return kBindings; }
 
+std::optional<InputActions> keyAction(std::string_view key) {
+  InputActions a;
+  if (key == "F1") a.toggleHelp = true;
+  else if (key == "F5") a.reloadShaders = true;
+  else if (key == "F12") a.screenshot = true;
+  else if (key == "Esc") a.quit = true;
+  else if (key == "R") a.reset = true;
+  else if (key == "H") a.togglePanel = true;
+  else if (key == "P") a.nextPreset = true;
+  else if (key.size() == 1 && key[0] >= '1' && key[0] <= '9') a.scanVariant = key[0] - '1';
+  else return std::nullopt;
+  return a;
+}
+
 bool InputController::pressed(GLFWwindow* window, int key, int index) {
   const bool now = glfwGetKey(window, key) == GLFW_PRESS;
   const bool edge = now && !down_[index];

@@ -49,6 +49,10 @@ struct InputContext {
   float imageHeight = 0;    // window coordinates (the docked panel has the rest)
 };
 
+// What pressing `key` ("F1", "F5", "F12", "Esc", "R", "H", "P", "1".."9") does, as the
+// window would do it (the script's `key NAME`); nullopt for another name.
+std::optional<InputActions> keyAction(std::string_view key);
+
 class InputController {
  public:
   // Reads the window's state once per frame; the wheel comes from ImGui's IO.

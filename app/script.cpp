@@ -39,6 +39,7 @@ constexpr Shape kShapes[] = {
     {"focus", ScriptCommand::Kind::Focus, 3, 3, "focus X Y"},
     {"view", ScriptCommand::Kind::View, 2, 2, "view NAME"},
     {"preset", ScriptCommand::Kind::Preset, 2, 2, "preset NAME"},
+    {"key", ScriptCommand::Kind::Key, 2, 2, "key NAME"},
     {"screenshot", ScriptCommand::Kind::Screenshot, 2, 1000, "screenshot PATH"},
     {"wait", ScriptCommand::Kind::Wait, 2, 2, "wait N"},
     {"quit", ScriptCommand::Kind::Quit, 1, 1, "quit"},
@@ -74,7 +75,7 @@ std::optional<std::vector<ScriptCommand>> parseScript(std::string_view text, std
       if (w[0] == s.name) shape = &s;
     if (!shape) {
       error = where + "no command " + quoteForMessage(w[0]) +
-              "; valid: set, select, focus, view, preset, screenshot, wait, quit";
+              "; valid: set, select, focus, view, preset, key, screenshot, wait, quit";
       return std::nullopt;
     }
     if (w.size() < shape->minWords || w.size() > shape->maxWords) {
@@ -112,6 +113,7 @@ std::optional<std::vector<ScriptCommand>> parseScript(std::string_view text, std
       }
       case ScriptCommand::Kind::View:
       case ScriptCommand::Kind::Preset:
+      case ScriptCommand::Kind::Key:
       case ScriptCommand::Kind::Screenshot:
         c.name = rest(w, 1);
         break;

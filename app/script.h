@@ -9,6 +9,7 @@
 //   preset NAME         a scene preset (portrait, landscape, macro)
 //   screenshot PATH     the window as PNG once this frame is shown, with the settings
 //                       beside it (PATH with .txt); the next command runs a frame later
+//   key NAME            press a key: F1, F5, F12, Esc, R, H, P, 1-9 (as in the window)
 //   wait N              let N frames pass (1..100000)
 //   quit                close the window
 //
@@ -24,9 +25,9 @@
 namespace satdof {
 
 struct ScriptCommand {
-  enum class Kind { Set, Select, Focus, View, Preset, Screenshot, Wait, Quit };
+  enum class Kind { Set, Select, Focus, View, Preset, Key, Screenshot, Wait, Quit };
   Kind kind = Kind::Quit;
-  std::string name;   // set/select: the option; view/preset: the name; screenshot: the path
+  std::string name;   // set/select: the option; view/preset/key: the name; screenshot: the path
   std::string value;  // set/select: the value
   int x = 0, y = 0;   // focus: the pixel; wait: x frames
   int line = 0;       // 1-based, for messages

@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "focus_controller.h"
+#include "input.h"
 #include "script.h"
 
 namespace satdof {
@@ -27,6 +28,7 @@ class ScriptHost {
   virtual std::optional<std::string> setOption(const std::string& name, const std::string& value) = 0;
   virtual void focusAt(Pixel pixel) = 0;
   virtual std::optional<std::string> applyPreset(const std::string& name) = 0;
+  virtual void pressKey(const InputActions& actions) = 0;  // as if from the window
   virtual void screenshot(const std::string& path) = 0;  // after this frame is shown
   virtual void quit() = 0;
 };

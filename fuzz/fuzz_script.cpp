@@ -31,6 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       case satdof::ScriptCommand::Kind::Select: FUZZ_CHECK(!c.name.empty() && !c.value.empty()); break;
       case satdof::ScriptCommand::Kind::View:
       case satdof::ScriptCommand::Kind::Preset:
+      case satdof::ScriptCommand::Kind::Key:
       case satdof::ScriptCommand::Kind::Screenshot: FUZZ_CHECK(!c.name.empty()); break;
       case satdof::ScriptCommand::Kind::Quit: break;
     }

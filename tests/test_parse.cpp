@@ -268,7 +268,7 @@ TEST(ParseScript, ReadsEveryCommandWithItsLine) {
 
 TEST(ParseScript, ErrorsNameTheLine) {
   const std::pair<const char*, const char*> cases[] = {
-      {"quit\nfly away\n", "line 2: no command 'fly'; valid: set, select, focus, view, preset, screenshot, wait, quit"},
+      {"quit\nfly away\n", "line 2: no command 'fly'; valid: set, select, focus, view, preset, key, screenshot, wait, quit"},
       {"set focal\n", "line 1: expected 'set OPTION VALUE', got 'set focal'"},
       {"focus 1 2 3\n", "line 1: expected 'focus X Y', got 'focus 1 2 3'"},
       {"focus -1 2\n", "line 1: focus: '-1' is out of range: must be between 0 and 65535"},

@@ -12,7 +12,7 @@ constexpr std::array<Preset, 3> kPresets = {{
      4.0f, 20.0f},
     {"landscape", "Focus far away with a gentle blur: the whole row reads, the front softens", 3, 20.0f, 0.0f,
      0.12f, 24.0f, 6.0f},
-    {"macro", "Close to the green teapot, a very thin plane of focus", 1, 2.0f, -0.4f, 0.3f, 0.8f, 24.0f},
+    {"macro", "Close to the green teapot, a very thin plane of focus", 1, 3.0f, -0.4f, 0.3f, 0.8f, 24.0f},
 }};
 
 }  // namespace

@@ -16,13 +16,14 @@ struct Preset {
   std::string_view description;  // one line
   int teapot;                    // the camera orbits this teapot's centre (0: nearest)
   float distance, yaw, pitch;    // the orbit camera around it
-  float focalRange, maxBlur;     // focal distance: the depth of the target point
+  float focalRange, maxBlur;     // the focus goes to the surface at the image centre
 };
 
 std::span<const Preset> presets();
 const Preset* findPreset(std::string_view name);
 
-// Sets the camera of `scene`; returns the focal distance (view depth of the target).
+// Sets the camera of `scene`; returns the view depth of the orbit target (the teapot's
+// centre; the app focuses on the surface in front of it).
 float applyPreset(const Preset& preset, Scene& scene);
 
 }  // namespace satdof::scene

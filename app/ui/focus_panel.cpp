@@ -9,6 +9,7 @@ namespace satdof::panels {
 
 void focus(UiState& s) {
   if (!ImGui::CollapsingHeader("Focus", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("click the image to focus there");
   if (s.hoverDepth)
     ImGui::Text("depth under cursor: %.2f", *s.hoverDepth);
@@ -16,6 +17,7 @@ void focus(UiState& s) {
     ImGui::TextDisabled("depth under cursor: (move over the image)");
   widgets::tooltip("The linear view depth of the pixel under the mouse, scene units");
   ImGui::Text("focal distance: %.2f%s", s.dof->params.focalDistance, s.focusAnimating ? " (pulling)" : "");
+  ImGui::PopTextWrapPos();
   widgets::label("autofocus", "Keep a point in focus while the camera moves");
   int mode = int(s.autofocus);
   const char* names[] = {"off", "centre", "clicked point"};

@@ -20,7 +20,10 @@ void pipeline(UiState& s) {
   ImGui::PopTextWrapPos();
   if (ImGui::SmallButton("reload shaders (F5)")) s.reloadShaders = true;
   widgets::tooltip(("Recompile the shaders from " + s.shaderDir).c_str());
-  ImGui::SameLine();
+  const ImGuiStyle& style = ImGui::GetStyle();
+  if (ImGui::GetContentRegionAvail().x - ImGui::GetItemRectSize().x >
+      ImGui::CalcTextSize("reset (R)").x + 2 * style.FramePadding.x + style.ItemSpacing.x)
+    ImGui::SameLine();  // else on a line of its own, never cut
   if (ImGui::SmallButton("reset (R)")) s.reset = true;
   widgets::tooltip("Camera and settings back to how the run started");
   if (!s.shaderError.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", s.shaderError.c_str());
