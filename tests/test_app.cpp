@@ -517,3 +517,26 @@ TEST(AppSettings, KeptBetweenRunsAndCorruptFileWarnsOnce) {
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_FALSE(fs::exists(file));
 }
+
+// Autofocus keeps the image centre in focus: a focal distance set by hand is pulled back
+// to the centre's depth; without autofocus it stays where it was set.
+TEST(AppScript, AutofocusPullsTheFocusToTheCentre) {
+  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
+  const fs::path dir = freshDir("script_autofocus");
+  auto focalOf = [](const fs::path& sidecar) {
+    const std::string text = slurp(sidecar);
+    float focal = 0;
+    const std::size_t at = text.find("focal=");
+    if (at != std::string::npos) std::sscanf(text.c_str() + at, "focal=%f", &focal);
+    return focal;
+  };
+  const std::string script = "set panel hidden\nset focal 30\nwait 20\nscreenshot " + (dir / "off.png").string() +
+                             "\nset autofocus centre\nset focal 30\nwait 20\nscreenshot " +
+                             (dir / "centre.png").string() + "\nquit\n";
+  const RunResult r = runScript(dir, script, "--msaa 1", 320, 180);
+  ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+  EXPECT_EQ(focalOf(dir / "off.txt"), 30.0f);
+  const float centre = focalOf(dir / "centre.txt");
+  EXPECT_GT(centre, 1.0f);
+  EXPECT_LT(centre, 20.0f) << "autofocus did not move the focus from 30 to the centre's depth";
+}
