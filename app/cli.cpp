@@ -232,10 +232,16 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
       throw CLI::ValidationError("--backend", "no backend " + quoteForMessage(o.backend) +
                                                   "; valid: " + satdof::joinNames(backendNames));
     // Live options in the table's order, so that the messages come in a stable order.
-    for (const std::string& name : liveOptionNames())
-      if (given(name)) check(name, setLiveOption(o, name, live[name]));
-    for (const auto& [key, option] : offered)
-      if (given(key)) checkSelection(key, o.selections[key], o.backend);
+    // A backend option's name is checked against the backend that will run it.
+    for (const std::string& name : liveOptionNames()) {
+      if (!given(name)) continue;
+      if (offered.count(name)) {
+        checkSelection(name, live[name], o.backend);
+        o.selections[name] = live[name];
+      } else {
+        check(name, setLiveOption(o, name, live[name]));
+      }
+    }
     if (std::find(sceneNames.begin(), sceneNames.end(), o.scene) == sceneNames.end())
       throw CLI::ValidationError("--scene", "no scene " + quoteForMessage(o.scene) + "; valid: " +
                                                 satdof::joinNames(sceneNames));

@@ -59,6 +59,14 @@ std::vector<std::string> backendKeys() {
   return keys;
 }
 
+// A backend this build lacks (no CUDA toolkit) lists nothing: its names cannot be checked
+// here; choosing it fails later with its reason (exit code 3), as cli.cpp's checks do.
+bool someBackendIsMissing() {
+  for (const ComputeBackendInfo& b : computeBackends())
+    if (b.options().empty() && b.filterImplementations().empty()) return true;
+  return false;
+}
+
 std::vector<std::string> convolutionNames() {
   std::vector<std::string> names;
   for (const ComputeBackendInfo& b : computeBackends())
@@ -158,13 +166,19 @@ const std::vector<Entry>& entries() {
          return s;
        }},
       {"conv",
-       [](Options& o, std::string_view v) {
+       [](Options& o, std::string_view v) -> std::optional<std::string> {
+         if (someBackendIsMissing() && !v.empty()) {
+           o.filter.implementation = std::string(v);
+           return std::nullopt;
+         }
          return member(v, convolutionNames(), "convolution implementation", o.filter.implementation);
        },
        [](const Options& o) { return o.filter.implementation; }},
       {"compare",
        [](Options& o, std::string_view v) -> std::optional<std::string> {
-         if (auto e = member(v, convolutionNames(), "convolution implementation", o.filter.compareImplementation))
+         if (someBackendIsMissing() && !v.empty())
+           o.filter.compareImplementation = std::string(v);
+         else if (auto e = member(v, convolutionNames(), "convolution implementation", o.filter.compareImplementation))
            return e;
          o.filter.compare = true;
          return std::nullopt;
@@ -255,8 +269,11 @@ std::optional<std::string> setLiveOption(Options& o, std::string_view name, std:
     if (name == e.name) return e.set(o, value);
   const std::vector<std::string> keys = backendKeys();
   if (std::find(keys.begin(), keys.end(), name) != keys.end()) {
-    std::string chosen;
-    if (auto e = member(value, backendChoices(name), std::string(name).c_str(), chosen)) return e;
+    std::string chosen, label(name);
+    for (const ComputeBackendInfo& b : computeBackends())
+      for (const BackendOption& opt : b.options())
+        if (opt.key == name) label = opt.label;
+    if (auto e = member(value, backendChoices(name), label.c_str(), chosen)) return e;
     o.selections[std::string(name)] = chosen;
     return std::nullopt;
   }

@@ -353,7 +353,7 @@ TEST(AppCli, BadValuesSayWhatIsWrongInWords) {
       {"--headless --screenshot x.png", "--screenshot: applies to the window only"},
       {"--headless --script x.txt", "--script: applies to the window only"},
       {"--headless --out /proc/satdof-test", "--out: cannot create the folder '/proc/satdof-test'"},
-      {"--backend cpu --scan blelloch", "--scan: does not apply to the cpu backend"},
+      {"--backend cpu --sat nosuch", "no SAT algorithm 'nosuch' in the cpu backend; valid: reference"},
       {"--diff-gain 4", "--diff-gain: applies only to --view diff"},
       {"--msaa 3", "'3' is not a power of two"},
   };
@@ -373,7 +373,7 @@ TEST(AppScript, ErrorsNameFileAndLineAndExit2) {
   const std::pair<const char*, const char*> cases[] = {
       {"wait 2\nview final\nfly away\n", ":3: no command 'fly'"},
       {"set max-blur lots\n", ":1: 'lots' is not a number"},
-      {"# a comment\nselect scan nosuch-variant\n", ":2: no scan 'nosuch-variant'"},
+      {"# a comment\nselect sat nosuch-algorithm\n", ":2: no SAT algorithm 'nosuch-algorithm'"},
       {"focus 10\n", ":1: expected 'focus X Y'"},
       {"wait 0\n", ":1: wait: '0' is out of range"},
   };
