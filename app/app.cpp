@@ -96,7 +96,13 @@ App::App(const Options& options, const std::map<std::string, std::string>& uiSet
   }
 
   const SatFormat format = options_.satFormat.empty() ? defaultSatFormat().id : findSatFormat(options_.satFormat)->id;
-  reallocate(headless ? options_.size : context_->framebufferExtent(), format);
+  const Extent extent = headless ? options_.size : imageExtent(context_->framebufferExtent());
+  try {
+    FrameTargets::checkExtent(extent, format);  // a size this GL cannot serve is a usage error
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
+  }
+  reallocate(extent, format);
   startOptions_ = currentOptions();
 }
 
@@ -107,6 +113,7 @@ App::~App() {
 
 void App::setDof(const DofEntry& entry) {
   const bool layersChange = dofEntry_ && dofEntry_->layers != entry.layers;
+  dofImpl_.reset();  // the old one first: it may hand back what it asked of the backend
   dofImpl_ = entry.create(shaderDir_, computePass_->backend());
   dofEntry_ = &entry;
   if (extent_.empty()) return;
@@ -292,6 +299,9 @@ void App::presentWindow() {
   state.animate = options_.animate;
   state.msaa = options_.msaa;
   const float focalBefore = dof_.params.focalDistance;
+  state.satFormat = std::string(satFormatInfo(targets_.targets().satFormat).name);
+  state.precisionLine = precisionLine_;
+  state.precisionHeatmap = precisionHeatmap_.get();
   ui_->beginFrame();
   ui_->draw(state);
   ui_->endFrame();
@@ -300,6 +310,8 @@ void App::presentWindow() {
   if (state.reloadShaders) reloadShaders();
   if (state.reset) reset();
   if (state.preset) applyPreset(*state.preset);
+  updatePrecision(state.measurePrecision);
+  setSatFormat(state.satFormat);
   applyChoices(state.dofImplementation, state.selections);  // from the next frame
 }
 
@@ -372,7 +384,7 @@ void App::printSummary() const {
   // stages add up to more than the frame: then there is no gap to report.
   if (const auto b = history_.budget(kFrameSection, false); b && b->overhead() >= 0)
     std::printf("  stages' own work %.3f ms; frame - stages = %.3f ms lost between stages "
-                "(of which map/unmap sections %.3f ms)\n",
+                "(the map/unmap sections, %.3f ms, also hold waits for the stages before them)\n",
                 b->stages, b->overhead(), b->handOvers);
   if (!computePass_->filterProblem().empty())
     std::printf("satdof: filter not applied: %s\n", computePass_->filterProblem().c_str());

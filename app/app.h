@@ -12,7 +12,9 @@
 // name, screenshots, reset, presets).
 #pragma once
 
+#include <chrono>
 #include <filesystem>
+#include <future>
 #include <map>
 #include <memory>
 #include <optional>
@@ -20,6 +22,7 @@
 #include <vector>
 
 #include "cli.h"
+#include "precision.h"
 #include "context/context.h"
 #include "dof/dof_implementation.h"
 #include "focus_controller.h"
@@ -50,6 +53,9 @@ class App final : private ScriptHost {
   // `satdof quality`: every DoF implementation against the scattering ground truth, on
   // every scene of the registry (quality.cpp).
   int runQuality();
+  // `satdof precision`: each float SAT format's DoF image against the exact one
+  // (precision.cpp).
+  int runPrecision();
 
  private:
   void resize(Extent extent);
@@ -85,6 +91,14 @@ class App final : private ScriptHost {
   void screenshot(const std::string& path) override { pendingScreenshots_.push_back(path); }
   void quit() override { quit_ = true; }
   void pressKey(const InputActions& actions) override { applyInput(actions); }
+  // The frame's SAT source image and depth, read back (after renderFrame).
+  std::pair<reference::ImageRgba8, reference::ImageR32F> readBackColourAndDepth();
+  // While a float SAT format is in use: every two seconds (or on the panel's button) the
+  // frame is read back and measured against the exact format on a worker thread; the
+  // result, when ready, becomes the panel's line and heatmap.
+  void updatePrecision(bool requested);
+  void showPrecision(const PrecisionReport& report);
+  void setSatFormat(const std::string& name);
 
   Options options_;
   Options startOptions_;  // for reset
@@ -121,6 +135,10 @@ class App final : private ScriptHost {
   std::optional<ScriptRunner> script_;
   std::vector<std::string> pendingScreenshots_;
   bool quit_ = false;
+  std::string precisionLine_;    // the last precision measurement (a float format)
+  gl::Texture precisionHeatmap_;  // and its heatmap
+  std::future<PrecisionReport> precisionJob_;
+  std::chrono::steady_clock::time_point precisionStarted_{};
 };
 
 }  // namespace satdof

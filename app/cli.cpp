@@ -193,6 +193,15 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
   app.add_flag("!--no-vsync", o.vsync, "Window mode: do not wait for vertical sync");
   app.add_flag("-v,--verbose", o.verbose, "Print GL and CUDA details");
 
+  app.add_subcommand("precision",
+                     "Headless: the DoF image from each float SAT format against the exact uint32 one "
+                     "(max error, PSNR, where the errors are; heatmaps under --out)")
+      ->fallthrough()
+      ->callback([&o] {
+        o.precision = true;
+        o.headless = true;
+      });
+
   auto* bench = app.add_subcommand("bench", "Benchmark a kernel family (CUDA)");
   bench->require_subcommand(1);
   for (const char* family : {"scan", "conv", "sat", "compact", "sort"}) {

@@ -32,6 +32,7 @@ struct Options {
   std::string satFormat;         // --sat-format: empty: the default format
   std::string scene = "teapots";  // --scene: scene/scenes.h
   bool quality = false;           // `satdof quality`
+  bool precision = false;         // `satdof precision`
   FilterSettings filter;     // --filter, --radius, --sigma, --weights, --border, --conv, --compare
   ViewSettings view;         // --view, --divider, --diff-gain
   std::string screenshot;    // window mode: save the last presented frame (with the UI)

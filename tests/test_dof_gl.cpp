@@ -193,21 +193,25 @@ TEST_F(GlTest, DofAtTheFocalDepthReturnsTheInput) {
   EXPECT_EQ(runDof(colour, depth, params).pixels, colour.pixels);
 }
 
-TEST_F(GlTest, CpuSatBackendUploadsTheReferenceSat) {
+TEST_F(GlTest, CpuSatBackendUploadsTheReferenceSatInEveryFormat) {
   auto rng = freshRng();
   const auto colour = randomImage(57, 33, rng);
   const auto texture = uploadColour(colour);
-  satdof::FrameTargets targets;
-  targets.allocate({57, 33}, satdof::defaultSatFormat().id);
-  glCopyImageSubData(texture.get(), GL_TEXTURE_2D, 0, 0, 0, 0, targets.targets().sceneColour, GL_TEXTURE_2D, 0,
-                     0, 0, 0, 57, 33, 1);
-  satdof::ComputePass pass(cpuBackend());
-  pass.backend().attach(targets.targets());
-  satdof::Profiler profiler;
-  pass.run(satdof::FilterSettings{}, profiler);
-  std::vector<std::uint32_t> got(std::size_t(57) * 33 * 4);
-  glGetNamedBufferSubData(targets.targets().sat, 0, GLsizeiptr(got.size() * 4), got.data());
-  EXPECT_EQ(got, ref::computeSat(colour).values);
+  for (const satdof::SatFormatInfo& format : satdof::satFormats()) {
+    SCOPED_TRACE(std::string(format.name));
+    satdof::FrameTargets targets;
+    targets.allocate({57, 33}, format.id);
+    glCopyImageSubData(texture.get(), GL_TEXTURE_2D, 0, 0, 0, 0, targets.targets().sceneColour, GL_TEXTURE_2D, 0,
+                       0, 0, 0, 57, 33, 1);
+    satdof::ComputePass pass(cpuBackend());
+    pass.backend().attach(targets.targets());
+    satdof::Profiler profiler;
+    pass.run(satdof::FilterSettings{}, profiler);
+    const auto expected = ref::satTableBytesOf(ref::computeSat(colour, format.id));
+    std::vector<std::uint8_t> got(expected.size());
+    glGetNamedBufferSubData(targets.targets().sat, 0, GLsizeiptr(got.size()), got.data());
+    EXPECT_TRUE(got == expected) << "the table's bytes differ from the reference";
+  }
 }
 
 }  // namespace
@@ -223,7 +227,7 @@ TEST_F(GlTest, ShaderReloadReportsFileAndLineAndKeepsTheOldProgram) {
   const ref::ImageR32F depth(8, 8, 1.0f);
   const satdof::FrameTargets targets = targetsFor(ref::ImageRgba8(8, 8), depth);
   const auto backend = cpuBackend();
-  const auto pass = satdof::defaultDofImplementation().create(dir, *backend);
+  const auto pass = satdof::findDofImplementation("fragment")->create(dir, *backend);
   pass->attach(targets.targets());
   {
     std::ofstream broken(dir / "dof.frag", std::ios::app);

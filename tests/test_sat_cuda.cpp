@@ -2,7 +2,7 @@
 // the CPU reference (satdof/reference/sat.h), byte for byte.
 //
 // Sizes: 1x1, thin images both ways, odd sizes, sizes one off the tile multiples of the
-// look-back algorithms (128 x 32 tiles), 1080p, 4K and 8K (capped by SATDOF_TEST_MAX_N,
+// look-back algorithms (128 x 32 tiles) and of reduce-then-scan (64 x 32), 1080p, 4K and 8K (capped by SATDOF_TEST_MAX_N,
 // for compute-sanitizer). Content: random, and all-255 (the uint32 sums wrap past 2^32
 // at 8K; the float sums reach 8.5e9). Sources: linear memory everywhere, a surface (what
 // a mapped GL texture gives) at a few sizes. Scan variants: the default at every size,
@@ -15,6 +15,7 @@
 // comparison is exact for every format, and any difference is a bug, not rounding.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -158,6 +159,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(SatCase{1, 1, Content::Random, true}, SatCase{1, 4097}, SatCase{4097, 1},
                       SatCase{1, 70001}, SatCase{70001, 1}, SatCase{31, 33, Content::Random, true},
                       SatCase{127, 31}, SatCase{129, 33}, SatCase{128, 32}, SatCase{255, 65},
+                      SatCase{63, 95}, SatCase{65, 33, Content::Random, true}, SatCase{193, 64},
                       SatCase{257, 63, Content::Random, true}, SatCase{1023, 1025},
                       SatCase{1920, 1080, Content::Random, true}, SatCase{3840, 2160},
                       SatCase{3840, 2160, Content::All255}, SatCase{7680, 4320},
@@ -172,8 +174,10 @@ TEST_P(CudaSatEveryScan, DrivesEveryAlgorithm) {
   const satdof::ScanVariant* scan = satdof::findScanVariant(GetParam());
   ASSERT_NE(scan, nullptr);
   auto rng = satdof::test::freshRng();
+  const std::size_t cap = satdof::test::maxElements();
   for (SatCase c : {SatCase{1, 1}, SatCase{33, 31}, SatCase{1000, 3}, SatCase{517, 389},
                     SatCase{300, 200, Content::All255}}) {
+    if (cap && std::size_t(c.width) * c.height > cap) continue;  // SATDOF_TEST_MAX_N
     SCOPED_TRACE(caseName(c));
     const auto img = makeImage(c.width, c.height, c.content, rng);
     for (const satdof::SatFormatInfo& format : satdof::satFormats()) {
@@ -206,7 +210,11 @@ INSTANTIATE_TEST_SUITE_P(Variants, CudaSatEveryScan, ::testing::ValuesIn(scanNam
 TEST(CudaSatApi, RepeatedLaunchesOnOneScratch) {
   SATDOF_SKIP_WITHOUT_DEVICE();
   auto rng = satdof::test::freshRng();
-  const auto img = randomImage(700, 300, rng);
+  // 700 x 300; under a SATDOF_TEST_MAX_N below that (the sanitizers), 70 x (cap / 70).
+  const std::size_t cap = satdof::test::maxElements();
+  int w = 700, h = 300;
+  if (cap && cap < std::size_t(w) * h) w = 70, h = static_cast<int>(std::clamp<std::size_t>(cap / 70, 1, 30));
+  const auto img = randomImage(w, h, rng);
   DeviceBuffer<std::uint8_t> in(img.pixels.size());
   SATDOF_CUDA_CHECK(cudaMemcpy(in.data(), img.pixels.data(), in.bytes(), cudaMemcpyHostToDevice));
   for (const satdof::SatFormatInfo& format : satdof::satFormats()) {

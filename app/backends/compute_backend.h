@@ -4,9 +4,11 @@
 //
 // Backends are a registry (backends/registry.cpp), in the order `--backend auto` tries
 // them:
-//   cuda  CUDA-GL interop (interop/session.h), the library's registries on the GPU,
-//         everything mapped in one call per frame, no host round trip;
-//   cpu   read back, the reference library on every core, upload (the fallback).
+//   cuda        CUDA-GL interop (interop/session.h), the library's registries on the
+//               GPU, everything mapped in one call per frame, no host round trip;
+//   gl-compute  GLSL compute shaders on any GL 4.3+ GPU (skipped by auto on a software
+//               GL, where the CPU is faster);
+//   cpu         read back, the reference library on every core, upload (the fallback).
 // All write the same bytes, so the stages after them cannot tell them apart.
 //
 // What a backend offers the user (its scan variants, its SAT algorithms, its convolution

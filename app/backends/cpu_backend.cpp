@@ -65,12 +65,23 @@ class CpuBackend final : public ComputeBackend {
       if (r.settings.compare) upload(r, targets_.compare, convolve(r, find(r.settings.compareImplementation), "filter B"),
                                        "upload B");
     }
+    if (targets_.satFormat == SatFormat::Uint32) {
+      {
+        auto section = r.profiler.section(clock_, "sat", kSatAlgorithm);
+        reference::computeSat(*satInput, sat_);  // into last frame's table: no allocation
+      }
+      auto section = r.profiler.section(clock_, "upload sat");
+      glNamedBufferSubData(targets_.sat, 0, GLsizeiptr(sat_.values.size() * sizeof(std::uint32_t)), sat_.values.data());
+      return;
+    }
+    // A float format: its bits as the reference defines them, entries then trailer.
+    std::vector<std::uint8_t> table;
     {
       auto section = r.profiler.section(clock_, "sat", kSatAlgorithm);
-      reference::computeSat(*satInput, sat_);  // into last frame's table: no allocation
+      table = reference::satTableBytesOf(reference::computeSat(*satInput, targets_.satFormat));
     }
     auto section = r.profiler.section(clock_, "upload sat");
-    glNamedBufferSubData(targets_.sat, 0, GLsizeiptr(sat_.values.size() * sizeof(std::uint32_t)), sat_.values.data());
+    glNamedBufferSubData(targets_.sat, 0, GLsizeiptr(table.size()), table.data());
   }
 
   std::vector<FilterImplementation> filterImplementations() const override { return cpuFilterImplementations(); }

@@ -121,30 +121,34 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
 
   // The layered DoF's field SATs: both fields and both tables in one map, the selected
   // SAT algorithm straight from each field's surface.
-  void buildFieldSats(const Targets& t, Profiler& profiler) override {
+  void buildFieldSats(const Targets&, Profiler& profiler) override {
+    auto mapSection = profiler.section(clock_, "fields map");
+    auto mapped = session_.map({Target::NearField, Target::FarField, Target::NearSat, Target::FarSat}, stream_.get());
+    mapSection.end();
+    buildFieldSats(mapped, profiler);
+    auto unmapSection = profiler.section(clock_, "fields unmap");
+    mapped.unmap();
+  }
+
+  void buildFieldSats(const interop::Session::Mapped& mapped, Profiler& profiler) override {
     const cudaStream_t s = stream_.get();
     SatArgs args = satArgs();
     args.format = SatFormat::Uint32;
     if (auto why = sat_->whyNot(args.format)) throw std::runtime_error(std::string(sat_->name) + ": " + *why);
-    if (const std::size_t need = sat_->scratchBytes(args); fieldScratch_.size() < need) fieldScratch_.resize(need);
-    auto mapSection = profiler.section(clock_, "fields map");
-    auto mapped = session_.map({Target::NearField, Target::FarField, Target::NearSat, Target::FarSat}, s);
-    mapSection.end();
-    std::vector<interop::SurfaceObject> surfaces;
-    surfaces.reserve(2);
+    if (const std::size_t need = sat_->scratchBytes(args); fieldScratch_.size() < need) {
+      SATDOF_CUDA_CHECK(cudaStreamSynchronize(s));
+      fieldScratch_.resize(need);
+    }
+    fieldSurfaces_.clear();  // last frame's: its work finished before this frame's map
     {
       auto section = profiler.section(clock_, "field sats", satTag());
       for (const auto [field, table] : {std::pair{Target::NearField, Target::NearSat}, {Target::FarField, Target::FarSat}}) {
-        const interop::SurfaceObject& surface =
-            surfaces.emplace_back(interop::createSurface(mapped.array(field)));  // alive until the unmap
+        const interop::SurfaceObject& surface = fieldSurfaces_.emplace_back(interop::createSurface(mapped.array(field)));
         args.source = SatSource::fromSurface(surface.get());
         args.table = mapped.pointer(table);
         SATDOF_CUDA_CHECK(sat_->launch(args, fieldScratch_.data(), fieldScratch_.size(), s));
       }
     }
-    (void)t;
-    auto unmapSection = profiler.section(clock_, "fields unmap");
-    mapped.unmap();
   }
 
   std::vector<FilterImplementation> filterImplementations() const override {
@@ -235,6 +239,7 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
   DeviceBuffer<uchar4> input_, outA_, outB_;  // linear images for the convolutions
   DeviceBuffer<unsigned char> satScratch_, convScratchA_, convScratchB_, fieldScratch_;
   std::vector<Target> shared_;                            // shareFrameMapping
+  std::vector<interop::SurfaceObject> fieldSurfaces_;     // kept until the next frame
   std::unique_ptr<interop::Session::Mapped> frameMapping_;  // left open for a later stage
 };
 
@@ -243,7 +248,17 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
 bool probeInterop(std::string& whyNot) {
   int devices = 0;
   if (const cudaError_t e = cudaGetDeviceCount(&devices); e != cudaSuccess || devices == 0) {
-    whyNot = std::string("no CUDA device (") + (e != cudaSuccess ? cudaGetErrorString(e) : "none found") + ")";
+    int driver = 0, runtime = 0;
+    cudaDriverGetVersion(&driver);
+    cudaRuntimeGetVersion(&runtime);
+    auto version = [](int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); };
+    if (e == cudaErrorInsufficientDriver)
+      whyNot = "the NVIDIA driver is too old for this build (it runs CUDA " + version(driver) + ", the build needs " +
+               version(runtime) + "): update the NVIDIA driver";
+    else if (e == cudaSuccess || e == cudaErrorNoDevice)
+      whyNot = "no CUDA device (no NVIDIA GPU, or its driver is not loaded)";
+    else
+      whyNot = std::string("CUDA cannot start here (") + cudaGetErrorString(e) + ")";
     cudaGetLastError();
     return false;
   }
@@ -253,7 +268,8 @@ bool probeInterop(std::string& whyNot) {
   if (e != cudaSuccess || glDevices == 0) {
     const char* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
     whyNot = std::string("the GL context (") + (renderer ? renderer : "?") +
-             ") is not on a CUDA device, so CUDA-GL interop is impossible";
+             ") is not on the NVIDIA GPU, so CUDA-GL interop is impossible; to render on it, run with "
+             "__NV_PRIME_RENDER_OFFLOAD=1 __GLX_VENDOR_LIBRARY_NAME=nvidia";
     cudaGetLastError();
     return false;
   }

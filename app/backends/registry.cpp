@@ -13,14 +13,34 @@ bool BackendOption::has(std::string_view name) const {
   return false;
 }
 
+// gl_compute_backend.cpp (declared here: the one place that lists the backends).
+std::vector<BackendOption> glComputeBackendOptions();
+std::vector<FilterImplementation> glComputeFilterImplementations();
+std::unique_ptr<ComputeBackend> createGlComputeBackend(const Context&, const BackendSelections&, std::string&);
+
 namespace {
 
 const std::array kBackends{
     ComputeBackendInfo{"cuda", "CUDA", "CUDA-GL interop: filter and SAT on the GPU, no host round trip",
                        cudaBackendOptions, cudaFilterImplementations, createCudaBackend},
+    ComputeBackendInfo{"gl-compute", "GL-compute", "GLSL compute shaders: filter and SAT on any GL 4.3+ GPU, no CUDA",
+                       glComputeBackendOptions, glComputeFilterImplementations, createGlComputeBackend},
     ComputeBackendInfo{"cpu", "CPU", "read back, the reference library, upload (works everywhere)",
                        cpuBackendOptions, cpuFilterImplementations, createCpuBackend},
 };
+
+// What `auto` passes over although it could run: gl-compute on a software GL, where
+// the cpu backend is faster (measured on Mesa's llvmpipe, 2 shared cores, 3840x2160,
+// medians: the GLSL SAT 3.4 s a frame, the reference's 26 ms; docs/PERFORMANCE.md).
+// `--backend gl-compute` still runs there.
+std::optional<std::string> autoPassesOver(const ComputeBackendInfo& info, const Context& context) {
+  if (info.name != "gl-compute") return std::nullopt;
+  for (const char* software : {"llvmpipe", "softpipe", "SwiftShader", "swrast"})
+    if (context.renderer.find(software) != std::string::npos)
+      return "GL runs in software here (" + context.renderer +
+             "), where the cpu backend is faster than GL compute shaders (--backend gl-compute to use them anyway)";
+  return std::nullopt;
+}
 
 }  // namespace
 
@@ -34,10 +54,14 @@ BackendChoice chooseComputeBackend(std::string_view requested, const Context& co
   for (const ComputeBackendInfo& info : kBackends) {
     if (requested != "auto" && requested != info.name) continue;
     std::string whyNot;
+    if (auto skip = requested == "auto" ? autoPassesOver(info, context) : std::nullopt) {
+      whyNots += (whyNots.empty() ? "" : "; ") + *skip;
+      continue;
+    }
     if (auto backend = info.create(context, selections, whyNot)) {
-      std::string why = !whyNots.empty() ? whyNots
-                        : !whyNot.empty() ? whyNot
-                                          : "requested with --backend " + std::string(info.name);
+      // Why the earlier ones could not run, then what this one says of itself.
+      std::string why = whyNots + (!whyNots.empty() && !whyNot.empty() ? "; " : "") + whyNot;
+      if (why.empty()) why = "requested with --backend " + std::string(info.name);
       return {std::move(backend), std::string(info.label) + " backend: " + why};
     }
     if (requested != "auto")

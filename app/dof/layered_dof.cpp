@@ -1,13 +1,21 @@
-// app/dof/layered_dof.cpp — the `layered` DoF entry (satdof/reference/layered_dof.h): the
-// split pass (GL compute) writes the near and far fields and each tile's near radius, a
-// dilation pass spreads the radii, the compute backend builds the two field SATs
-// (ComputeBackend::buildFieldSats: CUDA on the cuda backend, the CPU elsewhere), and the
-// composite pass blends near over far into the DoF output. Works with every backend.
+// app/dof/layered_dof.cpp — the `layered` DoF entry (satdof/reference/layered_dof.h):
+//   split    each pixel into the near or far field, each tile's near radius, dilated;
+//   SATs     of the two fields, by the compute backend;
+//   compose  near over far into the DoF output (GL compute, dof_layered.comp).
+// On the cuda backend the split is a CUDA kernel (satdof/dof.h) and the SATs the backend's
+// algorithm, inside the backend's own mapping of the frame (interop/stage_host.h): one
+// GL-CUDA hand-over per frame. Elsewhere the split is two GL compute passes and the SATs
+// ComputeBackend::buildFieldSats (the CPU by default). Both give the same bytes.
 #include "backends/compute_backend.h"
 #include "dof/dof_implementation.h"
 #include "gl/handles.h"
 #include "gl/program.h"
 #include "satdof/reference/layered_dof.h"
+#if SATDOF_HAVE_CUDA
+#include "interop/stage_host.h"
+#include "satdof/device_buffer.h"
+#include "satdof/dof.h"
+#endif
 
 namespace satdof {
 namespace {
@@ -18,7 +26,19 @@ class LayeredDof final : public DofImplementation {
  public:
   LayeredDof(const std::filesystem::path& shaderDir, ComputeBackend& backend) : backend_(backend) {
     reloadShaders(shaderDir);
+#if SATDOF_HAVE_CUDA
+    using interop::Target;
+    host_ = dynamic_cast<interop::StageHost*>(&backend);
+    if (host_)
+      host_->shareFrameMapping({Target::Depth, Target::SceneColour, Target::Filtered, Target::NearField,
+                                Target::FarField, Target::NearSat, Target::FarSat, Target::NearTileRadius});
+#endif
   }
+#if SATDOF_HAVE_CUDA
+  ~LayeredDof() override {
+    if (host_) host_->shareFrameMapping({});
+  }
+#endif
 
   void attach(const Targets& t) override {
     const bool formatChanged = t.satFormat != targets_.satFormat;
@@ -26,7 +46,6 @@ class LayeredDof final : public DofImplementation {
     if (formatChanged) reloadShaders(shaderDir_);
     const int tx = (t.extent.width + kLayerTile - 1) / kLayerTile, ty = (t.extent.height + kLayerTile - 1) / kLayerTile;
     tileMax_ = gl::createTexture2D(GL_R32I, tx, ty);
-    tileReach_ = gl::createTexture2D(GL_R32I, tx, ty);
   }
 
   void reloadShaders(const std::filesystem::path& dir) override {
@@ -48,8 +67,8 @@ class LayeredDof final : public DofImplementation {
     const GLuint groupsX = GLuint((e.width + kLayerTile - 1) / kLayerTile);
     const GLuint groupsY = GLuint((e.height + kLayerTile - 1) / kLayerTile);
     glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 3, -1, "dof (layered)");
-    {
-      auto timed = profiler.section(profiler.gl(), "dof split", "layered");
+    if (!splitInCuda(s, ramp, profiler)) {
+      auto timed = profiler.section(profiler.gl(), "dof split", "layered (GL)");
       setRamp(split_.get(), ramp, e);
       glBindTextureUnit(0, t.depth);
       glBindTextureUnit(1, s.source ? s.source : t.sceneColour);
@@ -60,20 +79,21 @@ class LayeredDof final : public DofImplementation {
       glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
       setRamp(dilate_.get(), ramp, e);
       glBindImageTexture(2, tileMax_.get(), 0, GL_FALSE, 0, GL_READ_ONLY, GL_R32I);
-      glBindImageTexture(3, tileReach_.get(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R32I);
+      glBindImageTexture(3, t.nearTileRadius, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R32I);
       glDispatchCompute((groupsX + 7) / 8, (groupsY + 7) / 8, 1);
       // The fields are read next by the backend: CUDA (mapping orders it), a read back or
       // a GL compute pass.
       glMemoryBarrier(GL_ALL_BARRIER_BITS);
+      timed.end();
+      backend_.buildFieldSats(t, profiler);
     }
-    backend_.buildFieldSats(t, profiler);
     {
       auto timed = profiler.section(profiler.gl(), "dof", "layered");
       setRamp(compose_.get(), ramp, e);
       glBindTextureUnit(0, t.depth);
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, t.sat);
       glBindImageTexture(0, t.dofOutput, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
-      glBindImageTexture(3, tileReach_.get(), 0, GL_FALSE, 0, GL_READ_ONLY, GL_R32I);
+      glBindImageTexture(3, t.nearTileRadius, 0, GL_FALSE, 0, GL_READ_ONLY, GL_R32I);
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, t.nearSat);
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, t.farSat);
       glDispatchCompute(GLuint((e.width + 15) / 16), GLuint((e.height + 15) / 16), 1);
@@ -87,6 +107,44 @@ class LayeredDof final : public DofImplementation {
   }
 
  private:
+  // The cuda backend's path: split and SATs inside the frame's mapping. False elsewhere.
+  bool splitInCuda(const DofSettings& s, const reference::CocRamp& ramp, Profiler& profiler) {
+#if SATDOF_HAVE_CUDA
+    if (!host_) return false;
+    using interop::Target;
+    std::unique_ptr<interop::Session::Mapped> mapped = host_->takeFrameMapping();
+    if (!mapped) return false;  // the backend did not run this frame: the GL path
+    const Targets& t = targets_;
+    const cudaStream_t stream = host_->stream();
+    {
+      auto timed = profiler.section(host_->clock(), "dof split", "layered (CUDA)");
+      surfaces_.clear();
+      auto surface = [&](Target target) {
+        return surfaces_.emplace_back(interop::createSurface(mapped->array(target))).get();
+      };
+      LayerSplitArgs a;
+      a.depth = surface(Target::Depth);
+      a.colour = surface(s.source == t.filtered ? Target::Filtered : Target::SceneColour);
+      a.nearField = surface(Target::NearField);
+      a.farField = surface(Target::FarField);
+      a.tileRadius = surface(Target::NearTileRadius);
+      a.width = t.extent.width;
+      a.height = t.extent.height;
+      a.ramp = ramp;
+      if (const std::size_t need = layerSplitScratchBytes(a.width, a.height); tileScratch_.size() < need)
+        tileScratch_.resize(need);
+      SATDOF_CUDA_CHECK(launchLayerSplit(a, tileScratch_.data(), tileScratch_.size(), stream));
+    }
+    host_->buildFieldSats(*mapped, profiler);
+    auto unmapSection = profiler.section(host_->clock(), "unmap");
+    mapped->unmap();
+    return true;
+#else
+    (void)s, (void)ramp, (void)profiler;
+    return false;
+#endif
+  }
+
   static void setRamp(GLuint program, const reference::CocRamp& ramp, Extent e) {
     glUseProgram(program);
     glUniform1f(0, ramp.focus);
@@ -101,7 +159,12 @@ class LayeredDof final : public DofImplementation {
   std::filesystem::path shaderDir_;
   Targets targets_;
   gl::Program split_, dilate_, compose_;
-  gl::Texture tileMax_, tileReach_;
+  gl::Texture tileMax_;  // the GL path's undilated tile maxima
+#if SATDOF_HAVE_CUDA
+  interop::StageHost* host_ = nullptr;
+  std::vector<interop::SurfaceObject> surfaces_;  // this frame's, kept until the next
+  DeviceBuffer<unsigned char> tileScratch_;
+#endif
 };
 
 }  // namespace

@@ -37,7 +37,9 @@ void FrameTargets::allocate(Extent extent, SatFormat format, bool layers) {
   farField_ = {};
   nearSat_ = {};
   farSat_ = {};
+  nearTileRadius_ = {};
   if (layers) {
+    nearTileRadius_ = gl::createTexture2D(GL_R32I, (w + 15) / 16, (h + 15) / 16);
     nearField_ = gl::createTexture2D(GL_RGBA8, w, h);
     farField_ = gl::createTexture2D(GL_RGBA8, w, h);
     const auto bytes = GLsizeiptr(satTableBytes(SatFormat::Uint32, w, h));
@@ -46,7 +48,7 @@ void FrameTargets::allocate(Extent extent, SatFormat format, bool layers) {
   }
   targets_ = {sceneColour_.get(), depth_.get(), filtered_.get(), compare_.get(), sat_.get(),
               dofOutput_.get(), dofFramebuffer_.get(), nearField_.get(), farField_.get(),
-              nearSat_.get(), farSat_.get(), extent, format};
+              nearSat_.get(), farSat_.get(), nearTileRadius_.get(), extent, format};
 }
 
 }  // namespace satdof

@@ -32,6 +32,7 @@ struct Targets {
   // The layered DoF's fields (0 unless allocated with layers): premultiplied colour and
   // weight, and the SAT of each in the uint32 format.
   GLuint nearField = 0, farField = 0, nearSat = 0, farSat = 0;
+  GLuint nearTileRadius = 0;  // R32I, one texel per 16x16 tile: the dilated near radius
   Extent extent;
   SatFormat satFormat = SatFormat::Uint32;
 };
@@ -50,6 +51,7 @@ class FrameTargets {
   gl::Buffer sat_;
   gl::Texture nearField_, farField_;
   gl::Buffer nearSat_, farSat_;
+  gl::Texture nearTileRadius_;
   gl::Framebuffer dofFramebuffer_;
   Targets targets_;
 };

@@ -31,6 +31,7 @@ void Session::attach(const Targets& t) {
     at(Target::FarField) = registerImage(t.farField, kSurface);
     at(Target::NearSat) = registerBuffer(t.nearSat, cudaGraphicsRegisterFlagsWriteDiscard);
     at(Target::FarSat) = registerBuffer(t.farSat, cudaGraphicsRegisterFlagsWriteDiscard);
+    at(Target::NearTileRadius) = registerImage(t.nearTileRadius, kSurface);
   }
   targets_ = t;
   attached_ = true;

@@ -18,7 +18,11 @@
 namespace satdof::interop {
 
 // The field targets exist only when the targets were allocated with layers.
-enum class Target { SceneColour, Depth, Filtered, Compare, Sat, DofOutput, NearField, FarField, NearSat, FarSat, Count };
+enum class Target {
+  SceneColour, Depth, Filtered, Compare, Sat, DofOutput,
+  NearField, FarField, NearSat, FarSat, NearTileRadius,
+  Count
+};
 
 class Session {
  public:

@@ -32,6 +32,9 @@ class StageHost {
   virtual void shareFrameMapping(std::vector<Target> targets) = 0;
   // This frame's open mapping (null when the backend did not leave one open).
   virtual std::unique_ptr<Session::Mapped> takeFrameMapping() = 0;
+  // The layered DoF's field SATs (uint32) with the backend's SAT algorithm, inside a
+  // mapping that holds the fields and their tables.
+  virtual void buildFieldSats(const Session::Mapped& mapped, Profiler& profiler) = 0;
 };
 
 }  // namespace satdof::interop

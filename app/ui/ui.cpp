@@ -71,6 +71,7 @@ void Ui::drawPanel(UiState& state) {
   panels::pipeline(state);
   panels::focus(state);
   panels::drawDofSection(state);
+  panels::satTable(state);
   panels::view(state);
   panels::convolution(state);
   panels::scene(state);

@@ -65,6 +65,10 @@ struct UiState {
   bool reset = false;
   bool screenshot = false;
   std::optional<std::string> preset;
+  std::string satFormat;           // current; the panel may change it
+  bool measurePrecision = false;   // set by the panel's button
+  std::string precisionLine;       // the last measurement, for a float format
+  GLuint precisionHeatmap = 0;     // its heatmap texture (0: none)
 };
 
 class Ui {
@@ -104,6 +108,7 @@ void drawDofSection(UiState& state);  // dof_panel.cpp: the depth-of-field secti
 void convolution(UiState& state);
 void view(UiState& state);
 void timings(const UiState& state);
+void satTable(UiState& state);  // sat_panel.cpp
 // Drawn on the image, not in the panel.
 void imageLabels(const UiState& state, float imageRight);  // the image's right edge
 void helpOverlay();

@@ -41,6 +41,8 @@ std::span<const SatAlgorithm> satAlgorithms() { return kAlgorithms; }
 
 const SatAlgorithm* findSatAlgorithm(std::string_view name) { return findByName<SatAlgorithm>(kAlgorithms, name); }
 
-const SatAlgorithm& defaultSatAlgorithm() { return kAlgorithms.front(); }
+// The fastest on the H200 at 1080p and up, and it builds every format
+// (docs/PERFORMANCE.md); the list itself stays in the chapter's order.
+const SatAlgorithm& defaultSatAlgorithm() { return *findSatAlgorithm("reduce-then-scan"); }
 
 }  // namespace satdof

@@ -18,9 +18,10 @@
 //                  and looks back up the column of tiles for them, so four look-backs
 //                  run side by side: + the SAT of the row above the tile, per column
 //   6. store       entry = column carry + the tile's column sum through this row, in the
-//                  format (uint32 wrapping, or the exact sum rounded once to float)
+//                  format (uint32 wrapping, or the exact sum rounded once to float),
+//                  through shared memory: each store instruction writes 512 contiguous B
 //
-// Steps 1, 2, 4 and 6 are LaneTile's (tile_rows.cuh), shared with `reduce-then-scan`.
+// Steps 1, 2, 4 and 6 are LaneTile's (tile_rows.cuh).
 //
 // Bytes per pixel: 4 read + 16 written, plus the carries: per tile 32 rows x 2 x 16 B
 // (row aggregate and prefix) and 128 columns x (16 + 16 or 32) B (column aggregate and
@@ -95,6 +96,7 @@ __global__ void __launch_bounds__(kThreads, 4)
   __shared__ unsigned int tileId;
   __shared__ TileColumns columns;
   __shared__ Carry columnCarry[kPxPerLane * 4][32];  // [pixel * 4 + channel][lane]
+  __shared__ uint4 stage[kWarps][kTileCols];         // a row of entries per warp
 
   if (threadIdx.x == 0) tileId = atomicAdd(&ws.head->ticket, 1u);
   __syncthreads();
@@ -180,7 +182,7 @@ __global__ void __launch_bounds__(kThreads, 4)
   for (int i = 0; i < kPxPerLane; ++i)
 #pragma unroll
     for (int c = 0; c < 4; ++c) carry[i][c] = columnCarry[i * 4 + c][t.lane];
-  t.store<Traits>(table, rowBase, carry, above);
+  t.store<Traits>(table, rowBase, carry, above, stage[t.warp]);
 }
 
 template <SatFormat F, class Source>

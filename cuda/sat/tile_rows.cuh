@@ -1,5 +1,5 @@
-// cuda/sat/tile_rows.cuh — the 32 x 128 pixel tile that `single-pass` and
-// `reduce-then-scan` compute in, and the steps both take inside it.
+// cuda/sat/tile_rows.cuh — the 32 x 128 pixel tile that `single-pass` computes in, and
+// the steps it takes inside it.
 //
 // A tile is one block of 4 warps; warp w owns rows 8w .. 8w+7 of the tile, each lane 4
 // adjacent pixels of each row, read as one 16-byte vector and kept packed (a uint4 of 4
@@ -11,7 +11,8 @@
 //                         and the tile's row totals (lane r holds row r's)
 //   LaneTile::columnSums  adds each pixel's full-row prefix (rowBase + pixels so far) of
 //                         the warp's 8 rows to per-column sums
-//   LaneTile::store       entry = column carry + running column sum, in the format
+//   LaneTile::store       entry = column carry + running column sum, in the format,
+//                         staged in shared memory so the stores are coalesced
 #pragma once
 
 #include <cstdint>
@@ -119,23 +120,40 @@ struct LaneTile {
   }
 
   // above: the column sums of the tile's rows above this warp's; carry: SAT(x, tile top - 1).
+  // Each row of entries goes through the warp's `stage` (kTileCols entries of shared
+  // memory) so that every store instruction writes 512 contiguous bytes: lane l holds
+  // entries 4l .. 4l+3, and stores entries l, 32+l, 64+l, 96+l.
   template <class Traits>
   __device__ void store(uint4* table, const std::uint32_t (&rowBase)[kRowsPerWarp][4],
                         const typename Traits::Carry (&carry)[kPxPerLane][4],
-                        std::uint32_t (&above)[kPxPerLane][4]) const {
+                        std::uint32_t (&above)[kPxPerLane][4], uint4* stage) const {
+    const int tileX = x0 - lane * kPxPerLane;
 #pragma unroll
     for (int r = 0; r < kRowsPerWarp; ++r) {
       const int y = y0 + r;
       addRowPrefixes(r, rowBase[r], above);
-      uint4 entry[kPxPerLane];
-#pragma unroll
-      for (int i = 0; i < kPxPerLane; ++i) entry[i] = Traits::entry(carry[i], above[i]);
-      if (y >= height) continue;
-      uint4* row = table + static_cast<std::size_t>(y) * width;
 #pragma unroll
       for (int i = 0; i < kPxPerLane; ++i)
-        if (insideX[i]) row[x0 + i] = entry[i];
+        stage[stagedIndex(kPxPerLane * lane + i)] = Traits::entry(carry[i], above[i]);
+      __syncwarp();
+      if (y < height) {
+        uint4* row = table + static_cast<std::size_t>(y) * width + tileX;
+#pragma unroll
+        for (int j = 0; j < kPxPerLane; ++j) {
+          const int p = 32 * j + lane;
+          if (tileX + p < width) __stcs(row + p, stage[stagedIndex(p)]);
+        }
+      }
+      __syncwarp();
     }
+  }
+
+  // Where entry p of a staged row lives: the four entries of a lane are rotated by
+  // (lane / 2) % 4, so that the 8 lanes of each 16-byte store phase cover all 32 banks,
+  // and the read-back (8 consecutive entries per phase) is conflict-free as well.
+  __device__ static int stagedIndex(int p) {
+    const int quad = p >> 2;
+    return 4 * quad + (((p & 3) + (quad >> 1)) & 3);
   }
 };
 

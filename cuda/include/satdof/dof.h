@@ -26,3 +26,25 @@ struct DofKernelArgs {
 cudaError_t launchDepthOfField(const DofKernelArgs& args, cudaStream_t stream);
 
 }  // namespace satdof
+
+namespace satdof {
+
+// The layered DoF's split (satdof/reference/layered_dof.h, splitLayers): each pixel's
+// premultiplied colour and weight into the near or far field image, each 16x16 tile's
+// largest near radius, dilated over the tiles within maxRadius. The same bytes as the
+// reference and the GLSL passes.
+struct LayerSplitArgs {
+  cudaSurfaceObject_t depth = 0;       // R32F
+  cudaSurfaceObject_t colour = 0;      // RGBA8: the image the SATs blur
+  cudaSurfaceObject_t nearField = 0;   // RGBA8 out
+  cudaSurfaceObject_t farField = 0;    // RGBA8 out
+  cudaSurfaceObject_t tileRadius = 0;  // R32I out, ceil(width / 16) x ceil(height / 16)
+  int width = 0, height = 0;
+  reference::CocRamp ramp;
+};
+
+// Scratch for the undilated tile maxima.
+std::size_t layerSplitScratchBytes(int width, int height);
+cudaError_t launchLayerSplit(const LayerSplitArgs& args, void* scratch, std::size_t scratchBytes, cudaStream_t stream);
+
+}  // namespace satdof

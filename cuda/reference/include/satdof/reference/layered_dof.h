@@ -42,7 +42,7 @@ namespace satdof::reference {
 constexpr int kLayerTile = 16;  // pixels per side of a near-radius tile
 
 // The field weight of an integer radius: 0, 128, then 255.
-inline int fieldWeight(int r) { return r >= 2 ? 255 : r * 128; }
+SATDOF_HD inline int fieldWeight(int r) { return r >= 2 ? 255 : r * 128; }
 
 struct LayerSplit {
   ImageRgba8 nearField, farField;  // premultiplied colour and weight
