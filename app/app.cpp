@@ -71,7 +71,8 @@ App::App(const Options& options, const std::map<std::string, std::string>& uiSet
     bool offered = false;
     for (const BackendOption& o : backend.options()) offered = offered || o.key == key;
     if (!offered)
-      std::printf("satdof: --%s does not apply to the %s backend: ignored\n", key.c_str(),
+      std::printf("satdof: %s%s does not apply to the %s backend: ignored\n",
+                  options_.given.count(key) ? "--" : "the settings file's ", key.c_str(),
                   std::string(backend.name()).c_str());
   }
 

@@ -36,12 +36,12 @@ bool runsHeadless(const Options& o) { return o.headless || !displayAvailable(); 
 
 std::optional<std::string> checkCombination(const Options& o) {
   const bool headless = runsHeadless(o);
-  const std::string why = o.headless ? "with --headless" : "without a display (DISPLAY unset: headless)";
+  const std::string why = o.headless ? "with --headless" : "in this headless run (no display: DISPLAY unset)";
   if (headless) {
     for (const char* flag : {"screenshot", "script", "no-vsync", "panel"})
       if (given(o, flag))
         return "--" + std::string(flag) + ": applies to the window only, not " + why +
-               (std::string(flag) == "screenshot" ? " (frames go to --out)" : "");
+               (std::string(flag) == "screenshot" ? "; frames go to --out" : "");
   } else {
     for (const char* flag : {"out", "save"})
       if (given(o, flag))

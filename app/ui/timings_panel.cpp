@@ -43,7 +43,7 @@ void timings(const UiState& s) {
     if (name == "sat" && s.satBytesPerPixel > 0 && *ms > 0) {
       // Written once (the table) and the image read once (4 B/px): the least it must move.
       const double bytes = pixels * double(s.satBytesPerPixel + 4);
-      ImGui::Text("%-10s %8.3f ms  %6.1f GB/s", name.c_str(), *ms, bytes / (*ms * 1e-3) / 1e9);
+      ImGui::Text("%-10s %8.3f ms  %.3g GB/s", name.c_str(), *ms, bytes / (*ms * 1e-3) / 1e9);
       widgets::tooltip("GB/s: (table bytes per pixel + 4 B/px read) x pixels / time");
     } else {
       ImGui::Text("%-10s %8.3f ms", name.c_str(), *ms);
@@ -55,9 +55,11 @@ void timings(const UiState& s) {
     widgets::tooltip("frame time minus the stages' own work: interop map/unmap, hand-overs, waits");
   }
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("%s", cpu ? "scene, dof: GPU times (GL timer queries); the CPU backend's stages: "
-                                  "host wall times, the read back its own stage"
-                                : "GPU times: GL timer queries and CUDA events");
+  const bool cuda = s.backend->name() == "cuda";
+  ImGui::TextDisabled("%s", cpu    ? "scene, dof: GPU times (GL timer queries); the CPU backend's stages: "
+                                     "host wall times, the read back its own stage"
+                            : cuda ? "GPU times: GL timer queries and CUDA events"
+                                   : "GPU times: GL timer queries");
   ImGui::PopTextWrapPos();
   const auto& sat = s.history->tagTimes("sat");
   if (!sat.empty() && ImGui::TreeNode("SAT time by algorithm / scan variant")) {
