@@ -27,6 +27,8 @@ void drawDofSection(UiState& s) {
     }
     ImGui::EndCombo();
   }
+  for (const DofEntry& e : dofImplementations())
+    if (e.name == s.dofImplementation) widgets::tooltip(std::string(e.description).c_str());
   auto& p = s.dof->params;
   int model = p.model == reference::CocModel::ThinLens ? 1 : 0;
   ImGui::RadioButton("linear", &model, 0);

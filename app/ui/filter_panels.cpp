@@ -95,6 +95,7 @@ void convolution(UiState& s) {
         ImGui::PushID(i * n + j);
         ImGui::SetNextItemWidth(48);
         ImGui::DragFloat("##w", &f.customWeights[std::size_t(i) * n + j], 0.01f, -100.0f, 100.0f, "%.2f");
+        widgets::tooltip("A weight of the custom kernel: drag, or double-click to type");
         ImGui::PopID();
         if (j + 1 < n) ImGui::SameLine();
       }
@@ -120,8 +121,10 @@ void convolution(UiState& s) {
   std::map<std::string, float> times = s.history->tagTimes("filter A");
   for (const auto& [name, ms] : s.history->tagTimes("filter B")) times.try_emplace(name, ms);
   if (!times.empty()) {
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::Text("filter time by implementation (smoothed)");
     for (const auto& [name, ms] : times) ImGui::Text("  %8.3f ms  %s", ms, name.c_str());
+    ImGui::PopTextWrapPos();
   }
 }
 

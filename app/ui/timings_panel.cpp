@@ -36,6 +36,7 @@ void timings(const UiState& s) {
     plot(s, "frame");
   }
   const double pixels = double(s.width) * double(s.height);
+  ImGui::PushTextWrapPos(0.0f);  // a narrow panel wraps a row rather than cut it
   for (const std::string& name : s.history->names()) {
     if (name == "frame") continue;
     const auto ms = s.history->smoothed(name);
@@ -50,6 +51,7 @@ void timings(const UiState& s) {
     }
     plot(s, name);
   }
+  ImGui::PopTextWrapPos();
   if (const auto b = s.history->budget("frame", true); b && b->overhead() >= 0) {
     ImGui::Text("lost between stages %.3f ms", b->overhead());
     widgets::tooltip("frame time minus the stages' own work: interop map/unmap, hand-overs, waits");
