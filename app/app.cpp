@@ -87,6 +87,12 @@ App::App(const Options& options, const std::map<std::string, std::string>& uiSet
   setDof(*dof);
   viewPass_ = std::make_unique<ViewPass>(shaderDir_);
   depthProbe_ = std::make_unique<DepthProbe>();
+  bokehPass_ = std::make_unique<BokehPass>(shaderDir_, computePass_->backend());
+  bokeh_ = options_.bokeh;
+  if (const auto why = BokehPass::whyNot(computePass_->backend())) {
+    if (options_.bokehRequested) std::printf("satdof: --bokeh on does not apply: %s\n", why->c_str());
+    bokeh_.enabled = false;
+  }
   backendOptions_ = computePass_->backend().options();
   filterImplementations_ = computePass_->backend().filterImplementations();
   profiler_ = std::make_unique<Profiler>();
@@ -140,6 +146,7 @@ void App::reallocate(Extent extent, SatFormat format) {
   scenePass_->attach(t);
   computePass_->backend().attach(t);
   dofImpl_->attach(t);
+  bokehPass_->attach(t);
   viewPass_->attach(t);
 }
 
@@ -161,6 +168,7 @@ void App::reloadShaders() {
     scenePass_->reloadShaders(shaderDir_);
     dofImpl_->reloadShaders(shaderDir_);
     viewPass_->reloadShaders(shaderDir_);
+    bokehPass_->reloadShaders(shaderDir_);
     shaderError_.clear();
     std::printf("satdof: shaders reloaded from %s\n", shaderDir_.c_str());
   } catch (const std::exception& e) {
@@ -195,6 +203,7 @@ void App::renderFrame() {
   const Targets& t = targets_.targets();
   dof_.source = computePass_->filteredImage(t);
   dofImpl_->run(dof_, *profiler_);
+  if (bokeh_.enabled) bokehPass_->run(bokeh_, reference::cocRamp(dof_.params, extent_.width), dof_.source, *profiler_);
 
   if (view_.mode != ViewMode::Final)
     viewPass_->run(view_, {computePass_->filteredImage(t), computePass_->compareImage(t), dof_.params.focalDistance});
@@ -303,6 +312,9 @@ void App::presentWindow() {
   state.satFormat = std::string(satFormatInfo(targets_.targets().satFormat).name);
   state.precisionLine = precisionLine_;
   state.precisionHeatmap = precisionHeatmap_.get();
+  state.bokeh = &bokeh_;
+  state.bokehWhyNot = BokehPass::whyNot(computePass_->backend());
+  state.bokehCounts = bokehPass_->counts();
   ui_->beginFrame();
   ui_->draw(state);
   ui_->endFrame();
@@ -387,6 +399,9 @@ void App::printSummary() const {
     std::printf("  stages' own work %.3f ms; frame - stages = %.3f ms lost between stages "
                 "(the map/unmap sections, %.3f ms, also hold waits for the stages before them)\n",
                 b->stages, b->overhead(), b->handOvers);
+  if (const auto c = bokehPass_->counts(); c && bokeh_.enabled)
+    std::printf("satdof: bokeh highlights: %u found, %u sprites drawn%s\n", c->found, c->drawn,
+                c->found > c->drawn ? " (capped: raise --bokeh-max)" : "");
   if (!computePass_->filterProblem().empty())
     std::printf("satdof: filter not applied: %s\n", computePass_->filterProblem().c_str());
   if (view_.mode == ViewMode::Difference && viewPass_->maxDifference())

@@ -28,6 +28,7 @@
 #include "focus_controller.h"
 #include "frame/frame_targets.h"
 #include "input.h"
+#include "passes/bokeh_pass.h"
 #include "passes/compute_pass.h"
 #include "passes/depth_probe.h"
 #include "passes/scene_pass.h"
@@ -56,6 +57,9 @@ class App final : private ScriptHost {
   // `satdof precision`: each float SAT format's DoF image against the exact one
   // (precision.cpp).
   int runPrecision();
+  // `satdof soak`: frames with every registry entry switched at random, memory and
+  // fresh-render checks (soak.cpp).
+  int runSoak();
 
  private:
   void resize(Extent extent);
@@ -125,6 +129,8 @@ class App final : private ScriptHost {
   std::unique_ptr<DofImplementation> dofImpl_;
   std::unique_ptr<ViewPass> viewPass_;
   std::unique_ptr<DepthProbe> depthProbe_;
+  std::unique_ptr<BokehPass> bokehPass_;
+  BokehSettings bokeh_;
   std::unique_ptr<Profiler> profiler_;
   ProfileHistory history_;
   std::unique_ptr<Ui> ui_;

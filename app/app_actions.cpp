@@ -31,6 +31,7 @@ Options App::currentOptions() const {
   o.dof = std::string(dofEntry_->name);
   o.autofocus = focus_.autofocus();
   o.panel = ui_ ? ui_->panelShown : options_.panel;
+  o.bokeh = bokeh_;
   for (const BackendOption& b : backendOptions_) o.selections[b.key] = computePass_->backend().selected(b.key);
   return o;
 }
@@ -69,6 +70,9 @@ std::optional<std::string> App::applyOptions(const Options& o) {
   filter_ = o.filter;
   view_ = o.view;
   applyFocusAndScene(o.autofocus, o.animate, o.msaa);
+  if (o.bokeh.enabled && !bokeh_.enabled)
+    if (const auto why = BokehPass::whyNot(computePass_->backend())) return "bokeh: " + *why;
+  bokeh_ = o.bokeh;
   options_.panel = o.panel;
   if (ui_) ui_->panelShown = o.panel;
   if (!o.dof.empty() && o.dof != dofEntry_->name) {

@@ -135,6 +135,12 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
   liveOption("animate", "The teapots turn: on or off [off]");
   liveOption("msaa", "Scene samples per pixel: 1 (none), 2, 4, 8 or 16 [4]");
   liveOption("panel", "Window mode: the panel shown or hidden (H toggles it) [shown]");
+  liveOption("bokeh", "Bokeh highlights (cuda backend): on or off [on]");
+  liveOption("bokeh-threshold", "Luminance 0..254 above which an out-of-focus pixel becomes a bokeh sprite [240]");
+  liveOption("bokeh-min-radius", "Smallest circle of confusion with a sprite, 1..256 [4]");
+  liveOption("bokeh-max", "Most sprites drawn per frame, 1.." + std::to_string(kMaxBokehSprites) + " [8192]");
+  liveOption("bokeh-shape", "Sprite shape: disc or hexagon [disc]");
+  liveOption("bokeh-intensity", "Sprite brightness, 0..1000 [8]");
   std::vector<std::string> sceneNames;
   std::vector<Choice> sceneChoices;
   for (const scene::SceneEntry& s : scene::sceneEntries()) {
@@ -202,6 +208,17 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
         o.headless = true;
       });
 
+  auto* soak = app.add_subcommand("soak",
+                                  "Headless: --frames frames switching every registry entry at random; memory and "
+                                  "fresh-render checks every --check-every frames; exit 1 on a mismatch or growth");
+  soak->fallthrough();
+  soak->add_option("--seed", o.soakSeed, "Random seed [1]");
+  soak->add_option("--check-every", o.soakCheckEvery, "Frames between checks [1000]")->check(CLI::Range(1, 1000000));
+  soak->callback([&o] {
+    o.soak = true;
+    o.headless = true;
+  });
+
   auto* bench = app.add_subcommand("bench", "Benchmark a kernel family (CUDA)");
   bench->require_subcommand(1);
   for (const char* family : {"scan", "conv", "sat", "compact", "sort"}) {
@@ -254,6 +271,7 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
     if (std::find(sceneNames.begin(), sceneNames.end(), o.scene) == sceneNames.end())
       throw CLI::ValidationError("--scene", "no scene " + quoteForMessage(o.scene) + "; valid: " +
                                                 satdof::joinNames(sceneNames));
+    o.bokehRequested = given("bokeh") && o.bokeh.enabled;
     if (o.camera == "thin-lens" && o.focalDistance && *o.focalDistance * 1000.0f <= o.focalLengthMm)
       throw CLI::ValidationError("--focal", "a " + std::to_string(int(o.focalLengthMm)) +
                                                 " mm lens cannot focus closer than its focal length");

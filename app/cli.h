@@ -10,6 +10,7 @@
 #include "context/context.h"
 #include "backends/compute_backend.h"
 #include "focus_controller.h"
+#include "passes/bokeh_pass.h"
 #include "passes/filter_settings.h"
 #include "passes/view_pass.h"
 
@@ -31,8 +32,13 @@ struct Options {
   std::string dof;               // --dof: empty: the registry's default
   std::string satFormat;         // --sat-format: empty: the default format
   std::string scene = "teapots";  // --scene: scene/scenes.h
+  BokehSettings bokeh;            // --bokeh, --bokeh-threshold, --bokeh-shape, ...
+  bool bokehRequested = false;    // --bokeh on given (said so where it does not apply)
   bool quality = false;           // `satdof quality`
   bool precision = false;         // `satdof precision`
+  bool soak = false;              // `satdof soak`
+  unsigned soakSeed = 1;
+  int soakCheckEvery = 1000;
   FilterSettings filter;     // --filter, --radius, --sigma, --weights, --border, --conv, --compare
   ViewSettings view;         // --view, --divider, --diff-gain
   std::string screenshot;    // window mode: save the last presented frame (with the UI)

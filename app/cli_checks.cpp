@@ -55,6 +55,9 @@ std::optional<std::string> checkCombination(const Options& o) {
       if (given(o, flag)) return "--" + std::string(flag) + ": applies only to --camera thin-lens";
   if (o.camera == "thin-lens" && given(o, "focal-range")) return "--focal-range: applies only to --camera linear";
   if (given(o, "sigma") && o.filter.kind != FilterKind::Gaussian) return "--sigma: applies only to --filter gaussian";
+  if (!o.bokeh.enabled)
+    for (const char* flag : {"bokeh-threshold", "bokeh-min-radius", "bokeh-max", "bokeh-shape", "bokeh-intensity"})
+      if (given(o, flag)) return "--" + std::string(flag) + ": applies only with --bokeh on";
   const ViewMode v = o.view.mode;
   const bool comparing = v == ViewMode::Split || v == ViewMode::Difference;
   if ((v == ViewMode::Filtered || comparing) && !o.filter.enabled)

@@ -30,7 +30,10 @@ int main(int argc, char** argv) {
     const auto path = settingsPath();
     const auto ui = useSettings ? loadSettings(path, options) : std::map<std::string, std::string>{};
     App app(options, ui);
-    const int code = options.quality ? app.runQuality() : options.precision ? app.runPrecision() : app.run();
+    const int code = options.quality     ? app.runQuality()
+                     : options.precision ? app.runPrecision()
+                     : options.soak      ? app.runSoak()
+                                         : app.run();
     if (useSettings && !path.empty())
       if (auto why = writeSettings(path, settingsOf(app.currentOptions(), app.uiSettings())))
         std::fprintf(stderr, "satdof: warning: settings not saved: %s\n", why->c_str());

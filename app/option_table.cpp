@@ -207,6 +207,44 @@ const std::vector<Entry>& entries() {
          return std::nullopt;
        },
        [](const Options& o) { return std::string(o.animate ? "on" : "off"); }},
+      {"bokeh",
+       [](Options& o, std::string_view v) -> std::optional<std::string> {
+         std::string name;
+         if (auto e = member(v, {"on", "off"}, "bokeh setting", name)) return e;
+         o.bokeh.enabled = name == "on";
+         return std::nullopt;
+       },
+       [](const Options& o) { return std::string(o.bokeh.enabled ? "on" : "off"); }},
+      {"bokeh-threshold",
+       [](Options& o, std::string_view v) -> std::optional<std::string> {
+         int n = 0;
+         if (auto e = readInteger(v, 0, 254, n)) return e;
+         o.bokeh.select.threshold = std::uint32_t(n);
+         return std::nullopt;
+       },
+       [](const Options& o) { return std::to_string(o.bokeh.select.threshold); }},
+      {"bokeh-min-radius",
+       [](Options& o, std::string_view v) { return readInteger(v, 1, 256, o.bokeh.select.minRadius); },
+       [](const Options& o) { return std::to_string(o.bokeh.select.minRadius); }},
+      {"bokeh-max",
+       [](Options& o, std::string_view v) -> std::optional<std::string> {
+         int n = 0;
+         if (auto e = readInteger(v, 1, kMaxBokehSprites, n)) return e;
+         o.bokeh.select.maxSprites = std::uint32_t(n);
+         return std::nullopt;
+       },
+       [](const Options& o) { return std::to_string(o.bokeh.select.maxSprites); }},
+      {"bokeh-shape",
+       [](Options& o, std::string_view v) -> std::optional<std::string> {
+         std::string name;
+         if (auto e = member(v, {"disc", "hexagon"}, "bokeh shape", name)) return e;
+         o.bokeh.shape = name == "hexagon" ? 1 : 0;
+         return std::nullopt;
+       },
+       [](const Options& o) { return std::string(o.bokeh.shape == 1 ? "hexagon" : "disc"); }},
+      {"bokeh-intensity",
+       [](Options& o, std::string_view v) { return readNumber(v, 0.0f, 1000.0f, o.bokeh.intensity); },
+       [](const Options& o) { return formatNumber(o.bokeh.intensity); }},
       {"panel",
        [](Options& o, std::string_view v) -> std::optional<std::string> {
          std::string name;

@@ -10,6 +10,7 @@
 //   dof                               the DoF implementation
 //   autofocus, animate, msaa          focus controller and scene
 //   panel                             the window's panel: shown or hidden
+//   bokeh, bokeh-threshold, bokeh-min-radius, bokeh-max, bokeh-shape, bokeh-intensity
 //   <backend keys> (scan, sat, ...)   a backend option: the name is checked against the
 //                                     registries here, against the running backend by it
 #pragma once

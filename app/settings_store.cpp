@@ -17,7 +17,8 @@ namespace {
 // Filter settings are left out on purpose: a filter is a deliberate, per-run choice.
 constexpr std::string_view kKept[] = {"focal", "focal-range", "max-blur", "camera", "focal-length", "f-number",
                                       "sensor-width", "view", "divider", "diff-gain",
-                                      "dof", "autofocus", "animate", "msaa", "panel"};
+                                      "dof", "autofocus", "animate", "msaa", "panel", "bokeh", "bokeh-threshold",
+                                      "bokeh-min-radius", "bokeh-max", "bokeh-shape", "bokeh-intensity"};
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);

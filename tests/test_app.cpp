@@ -260,6 +260,17 @@ TEST(App, GlComputeBackendGivesTheCpuImage) {
   }
 }
 
+// satdof soak switches every registry entry at random; each check renders the same
+// settings in a fresh process and compares the bytes; memory stays flat.
+TEST(App, SoakSwitchingEveryEntryMatchesFreshRenders) {
+  const fs::path out = freshDir("soak");
+  const RunResult r = run("soak --backend cpu --frames 90 --check-every 30 --size 160x90 --seed 3 --out " +
+                          out.string());
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("0 mismatches, memory flat"), std::string::npos) << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n') >= 3, true);
+}
+
 // The difference view of an implementation against itself is black, with maximum 0.
 TEST(App, DifferenceOfAnImplementationWithItselfIsZero) {
   const fs::path out = freshDir("diff_self");

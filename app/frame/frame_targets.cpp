@@ -46,9 +46,12 @@ void FrameTargets::allocate(Extent extent, SatFormat format, bool layers) {
     nearSat_ = gl::createBuffer(bytes, nullptr, GL_DYNAMIC_STORAGE_BIT);
     farSat_ = gl::createBuffer(bytes, nullptr, GL_DYNAMIC_STORAGE_BIT);
   }
+  bokehSprites_ = gl::createBuffer(GLsizeiptr(kMaxBokehSprites) * 32, nullptr, 0);
+  bokehCommands_ = gl::createBuffer(GLsizeiptr(kBokehSlots) * kBokehCommandBytes, nullptr, 0);
   targets_ = {sceneColour_.get(), depth_.get(), filtered_.get(), compare_.get(), sat_.get(),
               dofOutput_.get(), dofFramebuffer_.get(), nearField_.get(), farField_.get(),
-              nearSat_.get(), farSat_.get(), nearTileRadius_.get(), extent, format};
+              nearSat_.get(), farSat_.get(), nearTileRadius_.get(), bokehSprites_.get(),
+              bokehCommands_.get(), extent, format};
 }
 
 }  // namespace satdof

@@ -33,9 +33,16 @@ struct Targets {
   // weight, and the SAT of each in the uint32 format.
   GLuint nearField = 0, farField = 0, nearSat = 0, farSat = 0;
   GLuint nearTileRadius = 0;  // R32I, one texel per 16x16 tile: the dilated near radius
+  // Bokeh highlights: the sprite list (satdof/reference/bokeh.h's BokehSprite, room for
+  // kMaxBokehSprites) and a ring of kBokehSlots draw-indirect commands (satdof/bokeh.h).
+  GLuint bokehSprites = 0, bokehCommands = 0;
   Extent extent;
   SatFormat satFormat = SatFormat::Uint32;
 };
+
+inline constexpr int kMaxBokehSprites = 65536;
+inline constexpr int kBokehSlots = 4;
+inline constexpr int kBokehCommandBytes = 32;  // BokehCommand, padded
 
 class FrameTargets {
  public:
@@ -52,6 +59,7 @@ class FrameTargets {
   gl::Texture nearField_, farField_;
   gl::Buffer nearSat_, farSat_;
   gl::Texture nearTileRadius_;
+  gl::Buffer bokehSprites_, bokehCommands_;
   gl::Framebuffer dofFramebuffer_;
   Targets targets_;
 };

@@ -33,6 +33,8 @@ void Session::attach(const Targets& t) {
     at(Target::FarSat) = registerBuffer(t.farSat, cudaGraphicsRegisterFlagsWriteDiscard);
     at(Target::NearTileRadius) = registerImage(t.nearTileRadius, kSurface);
   }
+  at(Target::BokehSprites) = registerBuffer(t.bokehSprites, cudaGraphicsRegisterFlagsWriteDiscard);
+  at(Target::BokehCommands) = registerBuffer(t.bokehCommands, cudaGraphicsRegisterFlagsNone);
   targets_ = t;
   attached_ = true;
 }

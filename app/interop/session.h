@@ -21,6 +21,7 @@ namespace satdof::interop {
 enum class Target {
   SceneColour, Depth, Filtered, Compare, Sat, DofOutput,
   NearField, FarField, NearSat, FarSat, NearTileRadius,
+  BokehSprites, BokehCommands,
   Count
 };
 

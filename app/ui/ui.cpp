@@ -72,6 +72,7 @@ void Ui::drawPanel(UiState& state) {
   panels::focus(state);
   panels::drawDofSection(state);
   panels::satTable(state);
+  panels::bokeh(state);
   panels::view(state);
   panels::convolution(state);
   panels::scene(state);

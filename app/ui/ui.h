@@ -21,6 +21,7 @@
 #include "backends/compute_backend.h"
 #include "dof/dof_implementation.h"
 #include "focus_controller.h"
+#include "passes/bokeh_pass.h"
 #include "passes/filter_settings.h"
 #include "passes/view_pass.h"
 #include "profiling/profiler.h"
@@ -69,6 +70,9 @@ struct UiState {
   bool measurePrecision = false;   // set by the panel's button
   std::string precisionLine;       // the last measurement, for a float format
   GLuint precisionHeatmap = 0;     // its heatmap texture (0: none)
+  BokehSettings* bokeh = nullptr;
+  std::optional<std::string> bokehWhyNot;  // the backend cannot run the pass
+  std::optional<BokehCounts> bokehCounts;  // a few frames late
 };
 
 class Ui {
@@ -112,6 +116,7 @@ void satTable(UiState& state);  // sat_panel.cpp
 // Drawn on the image, not in the panel.
 void imageLabels(const UiState& state, float imageRight);  // the image's right edge
 void helpOverlay();
+void bokeh(UiState& state);     // bokeh_panel.cpp
 }  // namespace panels
 
 }  // namespace satdof

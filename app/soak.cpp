@@ -1,0 +1,180 @@
+// app/soak.cpp — `satdof soak`: many headless frames while every registry entry is
+// switched at random every few frames (scan variant, SAT algorithm and format, filter and
+// convolutions A/B, DoF implementation, camera model, view, bokeh). Every --check-every
+// frames it records the process's resident memory and the GPU's free memory (where GL
+// reports it: GL_NVX_gpu_memory_info), and renders the current settings afresh in a new
+// satdof process to compare the image byte for byte. A failed switch that was not refused
+// with a reason, a mismatch, or memory that keeps growing fails the run (exit 1).
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <unistd.h>
+
+#include "app.h"
+#include "image_io.h"
+
+namespace satdof {
+namespace {
+
+constexpr GLenum kNvxAvailableKb = 0x9049;  // GPU_MEMORY_INFO_CURRENT_AVAILABLE_VIDMEM_NVX
+
+long residentKb() {
+  std::ifstream statm("/proc/self/statm");
+  long pages = 0, resident = 0;
+  statm >> pages >> resident;
+  return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+std::optional<long> gpuAvailableKb() {
+  GLint extensions = 0;
+  glGetIntegerv(GL_NUM_EXTENSIONS, &extensions);
+  bool nvx = false;
+  for (GLint i = 0; i < extensions && !nvx; ++i)
+    nvx = std::string_view(reinterpret_cast<const char*>(glGetStringi(GL_EXTENSIONS, GLuint(i)))) ==
+          "GL_NVX_gpu_memory_info";
+  if (!nvx) return std::nullopt;
+  GLint kb = -1;
+  glGetIntegerv(kNvxAvailableKb, &kb);
+  return kb < 0 ? std::nullopt : std::optional<long>(kb);
+}
+
+std::string quoted(const std::string& s) { return "'" + s + "'"; }
+
+std::string readFileBytes(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+}  // namespace
+
+int App::runSoak() {
+  std::mt19937 rng(options_.soakSeed);
+  auto pick = [&](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng); };
+  const std::filesystem::path outDir = std::filesystem::path(options_.outDir);
+  std::filesystem::create_directories(outDir);
+  const char* views[] = {"final", "filtered", "split", "diff"};
+  const FilterKind kinds[] = {FilterKind::Box, FilterKind::Gaussian, FilterKind::Sharpen};
+  int failures = 0, switches = 0, refused = 0;
+  std::vector<std::pair<long, std::optional<long>>> memory;
+  int nextSwitch = 0;
+  for (int frame = 0; frame < options_.frames; ++frame) {
+    if (frame == nextSwitch) {
+      nextSwitch = frame + 2 + int(pick(7));
+      ++switches;
+      switch (pick(7)) {
+        case 0:  // a backend option: scan variant, SAT algorithm, ...
+          if (!backendOptions_.empty()) {
+            const BackendOption& o = backendOptions_[pick(backendOptions_.size())];
+            if (computePass_->backend().select(o.key, o.choices[pick(o.choices.size())].name)) ++refused;
+          }
+          break;
+        case 1:
+          setSatFormat(std::string(satFormats()[pick(satFormats().size())].name));
+          break;
+        case 2: {  // the filter, its implementations (only those that run it)
+          FilterSettings f = filter_;
+          f.enabled = pick(2) == 0;
+          f.kind = kinds[pick(3)];
+          f.radius = 1 + int(pick(7));
+          std::vector<std::string> usable;
+          if (f.enabled)
+            for (const FilterImplementation& impl : filterImplementations_)
+              if (!impl.whyNot(f.build())) usable.push_back(impl.name);
+          if (f.enabled && usable.empty()) f.enabled = false;
+          if (f.enabled) {
+            f.implementation = usable[pick(usable.size())];
+            f.compare = pick(2) == 0;
+            f.compareImplementation = f.compare ? usable[pick(usable.size())] : "";
+          }
+          if (!computePass_->check(f)) filter_ = f;
+          break;
+        }
+        case 3: {
+          std::vector<const DofEntry*> usable;
+          for (const DofEntry& e : dofImplementations())
+            if (!e.whyNot(computePass_->backend())) usable.push_back(&e);
+          applyChoices(std::string(usable[pick(usable.size())]->name), {});
+          break;
+        }
+        case 4:
+          view_.mode = *viewModeFromName(views[pick(4)]);
+          break;
+        case 5:
+          dof_.params.model = pick(2) ? reference::CocModel::ThinLens : reference::CocModel::Linear;
+          dof_.params.focalDistance = 2.0f + float(pick(30));
+          break;
+        default:
+          bokeh_.enabled = !BokehPass::whyNot(computePass_->backend()) && pick(2) == 0;
+          break;
+      }
+      // Only states the command line can also express (so a fresh process can render them):
+      // the comparison views need a filter, split and diff a second implementation.
+      if (!filter_.enabled) view_.mode = ViewMode::Final;
+      if (!filter_.compare && (view_.mode == ViewMode::Split || view_.mode == ViewMode::Difference))
+        view_.mode = ViewMode::Final;
+    }
+    renderFrame();
+    profiler_->endFrame(history_);
+    if (options_.soakCheckEvery <= 0 || (frame + 1) % options_.soakCheckEvery != 0) continue;
+
+    // Memory, and the same settings rendered by a fresh process.
+    glFinish();
+    memory.push_back({residentKb(), gpuAvailableKb()});
+    const auto shown = outDir / ("soak_" + std::to_string(frame + 1) + ".png");
+    writePng(shown, readFramebuffer(shownFramebuffer(), extent_.width, extent_.height));
+    const auto freshDir = outDir / ("fresh_" + std::to_string(frame + 1));
+    std::ostringstream cmd;
+    cmd << quoted(std::filesystem::read_symlink("/proc/self/exe").string()) << " --headless --frames 2 --save last"
+        << " --size " << extent_.width << "x" << extent_.height << " --out " << quoted(freshDir.string())
+        << " --backend " << computePass_->backend().name() << " --dof " << dofEntry_->name
+        << " --sat-format " << satFormatInfo(targets_.targets().satFormat).name << " --focal "
+        << dof_.params.focalDistance << " --max-blur " << dof_.params.maxRadius << " --camera "
+        << (dof_.params.model == reference::CocModel::ThinLens ? "thin-lens" : "linear")
+        << " --bokeh " << (bokeh_.enabled ? "on" : "off") << " --view " << toString(view_.mode);
+    // The command line refuses a flag that does not apply: the focal range is the linear
+    // model's only.
+    if (dof_.params.model == reference::CocModel::Linear) cmd << " --focal-range " << dof_.params.focalRange;
+    for (const BackendOption& o : backendOptions_) cmd << " --" << o.key << " " << computePass_->backend().selected(o.key);
+    if (filter_.enabled) {
+      cmd << " --filter " << toString(filter_.kind) << " --radius " << filter_.radius;
+      if (!filter_.implementation.empty()) cmd << " --conv " << filter_.implementation;
+      if (filter_.compare) cmd << " --compare " << filter_.compareImplementation;
+    }
+    cmd << " > " << quoted((outDir / "fresh.log").string()) << " 2>&1";
+    const int rc = std::system(cmd.str().c_str());
+    const bool same = rc == 0 && readFileBytes(shown) == readFileBytes(freshDir / "frame_0001.png");
+    if (!same) ++failures;
+    const auto& [rss, gpu] = memory.back();
+    std::printf("satdof soak: frame %d: %s; resident %ld MiB, GPU free %s%s\n", frame + 1,
+                same ? "same as a fresh render" : "DIFFERS from a fresh render", rss / 1024,
+                gpu ? (std::to_string(*gpu / 1024) + " MiB").c_str() : "n/a",
+                same ? "" : (" (" + cmd.str() + ")").c_str());
+    std::fflush(stdout);
+    if (same) {
+      std::filesystem::remove(shown);
+      std::filesystem::remove_all(freshDir);
+    }
+  }
+  profiler_->drain(history_);
+  // Flat: the last check within a small margin of the second (the first may still be
+  // warming caches and pools).
+  bool flat = true;
+  if (memory.size() >= 3) {
+    const long rssGrowth = memory.back().first - memory[1].first;
+    flat = rssGrowth < 64 * 1024;
+    if (memory[1].second && memory.back().second) flat = flat && *memory[1].second - *memory.back().second < 64 * 1024;
+    std::printf("satdof soak: resident memory %+ld MiB and GPU free memory %+ld MiB from check 2 to check %zu\n",
+                rssGrowth / 1024,
+                memory.back().second && memory[1].second ? (*memory.back().second - *memory[1].second) / 1024 : 0L,
+                memory.size());
+  }
+  std::printf("satdof soak: %d frames, %d switches (%d refused with a reason), %d mismatches, memory %s\n",
+              options_.frames, switches, refused, failures, flat ? "flat" : "GROWING");
+  return failures == 0 && flat ? kExitOk : kExitFailure;
+}
+
+}  // namespace satdof
