@@ -536,6 +536,21 @@ TEST(AppScript, PanelLeavesTheImageVisible) {
   }
 }
 
+// Keys pressed by a script act as in the window: H hides the panel (the image takes the
+// whole window), R puts back the settings the run started with.
+TEST(AppScript, KeysHideThePanelAndReset) {
+  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
+  const fs::path dir = freshDir("script_keys");
+  const std::string script = "wait 2\nkey H\nset focal 20\nwait 2\nscreenshot " + (dir / "hidden.png").string() +
+                             "\nkey R\nwait 2\nscreenshot " + (dir / "reset.png").string() + "\nquit\n";
+  const RunResult r = runScript(dir, script, "--msaa 1 --focal 7", 480, 270);
+  ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+  EXPECT_EQ(imageSizeFrom(dir / "hidden.txt"), (std::pair<int, int>{480, 270}));
+  EXPECT_NE(slurp(dir / "hidden.txt").find("focal=20"), std::string::npos) << slurp(dir / "hidden.txt");
+  EXPECT_LT(imageSizeFrom(dir / "reset.txt").first, 480) << "R shows the panel again (it was shown at start)";
+  EXPECT_NE(slurp(dir / "reset.txt").find("focal=7"), std::string::npos) << slurp(dir / "reset.txt");
+}
+
 // Settings are kept between window runs; a corrupt file gives one warning and defaults.
 TEST(AppSettings, KeptBetweenRunsAndCorruptFileWarnsOnce) {
   if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
