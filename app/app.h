@@ -9,7 +9,8 @@
 // --script (script_runner.h) and keeps settings between runs (settings_store.h).
 // Headless mode (EGL) writes each frame as a PNG and prints per-stage times at the end.
 // app_actions.cpp holds what the keys, the panel and the script ask for (options set by
-// name, screenshots, reset, presets).
+// name, screenshots, reset, presets); app_window.cpp the window side (the image beside the
+// docked panel, input, presenting).
 #pragma once
 
 #include <chrono>
