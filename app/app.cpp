@@ -257,6 +257,7 @@ int App::run() {
     animate(step);
     updateFocus(step);
     renderFrame();
+    if (verifyRequested_) verify();  // this frame's targets, before anything draws over them
     if (options_.headless) {
       const bool lastFrame = frame + 1 == options_.frames;
       if (options_.save == Options::Save::All || (options_.save == Options::Save::Last && lastFrame))

@@ -37,6 +37,7 @@
 #include "profiling/profiler.h"
 #include "scene/scene.h"
 #include "script_runner.h"
+#include "verify.h"
 
 namespace satdof {
 
@@ -87,6 +88,9 @@ class App final : private ScriptHost {
   void reloadShaders();  // F5 or the panel's button; keeps the old programs on failure
   void reset();          // R: the camera and the settings as the run started
   void nextPreset();     // P
+  // V or the panel's button: this frame's outputs against the CPU reference (verify.h),
+  // after the frame is rendered; the verdict goes to the panel and stdout.
+  void verify();
   void writeScreenshot(const std::string& path);  // the window as PNG + settings beside it
 
   // ScriptHost: what --script (and the keys, the panel) ask for.
@@ -142,6 +146,8 @@ class App final : private ScriptHost {
   std::optional<ScriptRunner> script_;
   std::vector<std::string> pendingScreenshots_;
   bool quit_ = false;
+  bool verifyRequested_ = false;
+  std::vector<VerifyLine> verifyLines_;
   std::string precisionLine_;    // the last precision measurement (a float format)
   gl::Texture precisionHeatmap_;  // and its heatmap
   std::future<PrecisionReport> precisionJob_;

@@ -32,6 +32,7 @@ Options App::currentOptions() const {
   o.autofocus = focus_.autofocus();
   o.panel = ui_ ? ui_->panelShown : options_.panel;
   o.bokeh = bokeh_;
+  o.satFormat = std::string(satFormatInfo(targets_.targets().satFormat).name);
   for (const BackendOption& b : backendOptions_) o.selections[b.key] = computePass_->backend().selected(b.key);
   return o;
 }
@@ -73,6 +74,10 @@ std::optional<std::string> App::applyOptions(const Options& o) {
   if (o.bokeh.enabled && !bokeh_.enabled)
     if (const auto why = BokehPass::whyNot(computePass_->backend())) return "bokeh: " + *why;
   bokeh_ = o.bokeh;
+  if (!o.satFormat.empty()) {
+    setSatFormat(o.satFormat);
+    if (satFormatInfo(targets_.targets().satFormat).name != o.satFormat) return "sat-format: refused (see the panel)";
+  }
   options_.panel = o.panel;
   if (ui_) ui_->panelShown = o.panel;
   if (!o.dof.empty() && o.dof != dofEntry_->name) {
@@ -134,6 +139,38 @@ void App::nextPreset() {
   const auto all = scene::presets();
   presetIndex_ = (presetIndex_ + 1) % int(all.size());
   applyPreset(std::string(all[std::size_t(presetIndex_)].name));
+}
+
+void App::verify() {
+  verifyRequested_ = false;
+  const Targets& t = targets_.targets();
+  const int w = extent_.width, h = extent_.height;
+  FrameCopy f;
+  auto [source, depth] = readBackColourAndDepth();  // finishes the GL work first
+  f.source = std::move(source);
+  f.depth = std::move(depth);
+  f.scene = readTexture(t.sceneColour, w, h);
+  f.dof = readTexture(t.dofOutput, w, h);
+  f.sat.resize(satTableBytes(t.satFormat, w, h));
+  glGetNamedBufferSubData(t.sat, 0, GLsizeiptr(f.sat.size()), f.sat.data());
+  VerifyRequest r;
+  r.format = t.satFormat;
+  r.params = dof_.params;
+  r.showCoc = dof_.showCoc;
+  r.dofName = std::string(dofEntry_->name);
+  r.layeredDof = dofEntry_->layers;
+  if (bokeh_.enabled) r.dofSkipped = "bokeh sprites are drawn on it";
+  else if (r.layeredDof && dof_.showCoc) r.dofSkipped = "it shows the blur radius";
+  if (computePass_->filteredImage(t) != t.sceneColour) {
+    try {
+      r.filter = filter_.build();
+      r.border = filter_.border;
+      r.filterName = filter_.implementation.empty() ? filterImplementations_.front().name : filter_.implementation;
+    } catch (const std::exception&) {
+    }
+  }
+  verifyLines_ = verifyFrame(f, r);
+  for (const VerifyLine& l : verifyLines_) std::printf("satdof: verify: %s\n", l.text.c_str());
 }
 
 void App::reset() {

@@ -45,6 +45,7 @@ void App::applyInput(const InputActions& a) {
   if (a.screenshot) pendingScreenshots_.push_back("");
   if (a.reset) reset();
   if (a.nextPreset) nextPreset();
+  if (a.verify) verifyRequested_ = true;
   if (a.scanVariant)
     for (const BackendOption& o : backendOptions_)
       if (o.key == "scan" && *a.scanVariant < int(o.choices.size()))
@@ -95,6 +96,7 @@ void App::presentWindow() {
   state.focusAnimating = focus_.animating();
   state.animate = options_.animate;
   state.msaa = options_.msaa;
+  state.verifyLines = verifyLines_;
   const float focalBefore = dof_.params.focalDistance;
   state.satFormat = std::string(satFormatInfo(targets_.targets().satFormat).name);
   state.precisionLine = precisionLine_;
@@ -109,6 +111,7 @@ void App::presentWindow() {
   applyFocusAndScene(state.autofocus, state.animate, state.msaa);
   if (state.reloadShaders) reloadShaders();
   if (state.reset) reset();
+  if (state.verify) verifyRequested_ = true;
   if (state.preset) applyPreset(*state.preset);
   updatePrecision(state.measurePrecision);
   setSatFormat(state.satFormat);

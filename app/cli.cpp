@@ -166,7 +166,7 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
     liveOption(key, listing(option.label + " (" + backends + " backend)", option.defaultChoice, option.choices,
                             [](const Choice& c) { return c.name; }, [](const Choice& c) { return c.description; }));
   }
-  app.add_option("--sat-format", o.satFormat,
+  liveOption("sat-format",
                  listing("SAT format", std::string(defaultSatFormat().name), satFormats(),
                          [](const auto& f) { return f.name; }, [](const auto& f) { return f.description; }));
   liveOption("dof", listing("Depth-of-field implementation", std::string(defaultDofImplementation().name),
@@ -289,11 +289,6 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
     for (const auto& [flag, name] : {std::pair{"--conv", o.filter.implementation},
                                      std::pair{"--compare", o.filter.compareImplementation}})
       if (!name.empty()) checkConvolution(flag, name, o.backend);
-    if (!o.satFormat.empty() && !findSatFormat(o.satFormat)) {
-      std::string valid;
-      for (const SatFormatInfo& f : satFormats()) valid += (valid.empty() ? "" : ", ") + std::string(f.name);
-      throw CLI::ValidationError("--sat-format", "no SAT format '" + o.satFormat + "'; valid: " + valid);
-    }
     // What needs what, and what does not apply to this mode (cli_checks.h); then the
     // files the run will write, before any window or GL work.
     if (auto why = checkCombination(o)) throw CLI::ValidationError(*why);

@@ -6,7 +6,7 @@
 //   right / middle drag   pan
 //   wheel           zoom
 //   F1 help, F5 reload shaders, F12 screenshot, Esc quit, R reset, H hide the panel,
-//   1-9 scan variant, P next scene preset
+//   1-9 scan variant, P next scene preset, V verify against the CPU reference
 // The mouse is ignored while it is over the panel, the keys while ImGui has a text field.
 #pragma once
 
@@ -29,7 +29,7 @@ std::span<const KeyBinding> keyBindings();
 
 struct InputActions {
   bool quit = false, reset = false, screenshot = false, toggleHelp = false, togglePanel = false;
-  bool reloadShaders = false, nextPreset = false;
+  bool reloadShaders = false, nextPreset = false, verify = false;
   std::optional<int> scanVariant;   // 0-based index from the number keys
   std::optional<Pixel> focusClick;  // image pixel of a click on the image
   std::optional<Pixel> hover;       // image pixel under the cursor (not over the panel)
@@ -60,7 +60,7 @@ class InputController {
 
  private:
   bool pressed(GLFWwindow* window, int key, int index);  // true on the frame a key goes down
-  static constexpr int kKeys = 16;
+  static constexpr int kKeys = 32;  // room for every edge-triggered key (input.cpp's KeySlot)
   bool down_[kKeys] = {};
   double lastX_ = 0, lastY_ = 0;
   bool leftDown_ = false, draggingDivider_ = false, moved_ = false;

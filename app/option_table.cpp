@@ -107,6 +107,13 @@ const std::vector<Entry>& entries() {
       number("focal-length", 1.0f, 2000.0f, &Options::focalLengthMm),
       number("f-number", 0.5f, 128.0f, &Options::fNumber),
       number("sensor-width", 1.0f, 200.0f, &Options::sensorWidthMm),
+      {"sat-format",
+       [](Options& o, std::string_view v) {
+         std::vector<std::string> names;
+         for (const SatFormatInfo& f : satFormats()) names.emplace_back(f.name);
+         return member(v, names, "SAT format", o.satFormat);
+       },
+       [](const Options& o) { return o.satFormat; }},
       {"view",
        [](Options& o, std::string_view v) -> std::optional<std::string> {
          std::string name;

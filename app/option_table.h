@@ -5,6 +5,7 @@
 //
 //   focal, focal-range, max-blur      depth of field
 //   camera, focal-length, f-number, sensor-width   the circle-of-confusion model
+//   sat-format                        the table's layout
 //   view, divider, diff-gain          what is shown (diff-gain: a number or "auto")
 //   filter, radius, sigma, border, weights, conv, compare    the convolution
 //   dof                               the DoF implementation

@@ -17,6 +17,7 @@
 #include "backends/compute_backend.h"
 #include "dof/dof_implementation.h"
 #include "passes/view_pass.h"
+#include "satdof/sat_format.h"
 #include "scene/scene.h"
 
 namespace {
@@ -318,4 +319,22 @@ TEST(AppScript, AutofocusPullsTheFocusToTheCentre) {
   const float centre = focalOf(dir / "centre.txt");
   EXPECT_GT(centre, 1.0f);
   EXPECT_LT(centre, 20.0f) << "autofocus did not move the focus from 30 to the centre's depth";
+}
+
+// Verify (V, or the panel's button): the frame's SAT, filter and DoF against the CPU
+// reference, in every SAT format, with and without a filter.
+TEST(AppScript, VerifyFindsTheFrameIdenticalToTheReference) {
+  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
+  const fs::path dir = freshDir("script_verify");
+  std::string script = "wait 2\nkey V\nwait 1\nset filter gaussian\nselect conv cpu-separable\nwait 2\nkey V\nwait 1\n";
+  for (const satdof::SatFormatInfo& f : satdof::satFormats())
+    script += "set sat-format " + std::string(f.name) + "\nwait 2\nkey V\nwait 1\n";
+  script += "quit\n";
+  const RunResult r = runScript(dir, script, "--msaa 1", 320, 180);
+  ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+  EXPECT_NE(r.out.find("verify: filter A (cpu-separable, separable arithmetic): identical"), std::string::npos) << r.out;
+  for (const satdof::SatFormatInfo& f : satdof::satFormats())
+    EXPECT_NE(r.out.find("verify: SAT (" + std::string(f.name) + "): identical"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("verify: DoF ("), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("differ"), std::string::npos) << r.out;
 }

@@ -26,6 +26,12 @@ void pipeline(UiState& s) {
     ImGui::SameLine();  // else on a line of its own, never cut
   if (ImGui::SmallButton("reset (R)")) s.reset = true;
   widgets::tooltip("Camera and settings back to how the run started");
+  if (ImGui::SmallButton("verify (V)")) s.verify = true;
+  widgets::tooltip("Check this frame's SAT, filter and DoF outputs against the CPU reference");
+  ImGui::PushTextWrapPos(0.0f);
+  for (const VerifyLine& l : s.verifyLines)
+    ImGui::TextColored(l.ok ? ImVec4(0.4f, 0.9f, 0.4f, 1) : ImVec4(1, 0.4f, 0.3f, 1), "%s", l.text.c_str());
+  ImGui::PopTextWrapPos();
   if (!s.shaderError.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", s.shaderError.c_str());
   // One combo per option the backend offers; each entry's description is its tooltip.
   for (const BackendOption& o : s.backendOptions) {

@@ -25,6 +25,7 @@
 #include "passes/filter_settings.h"
 #include "passes/view_pass.h"
 #include "profiling/profiler.h"
+#include "verify.h"
 
 struct GLFWwindow;
 
@@ -61,10 +62,13 @@ struct UiState {
   bool animate = false;  // a panel may change these
   int msaa = 1;
 
+  std::vector<VerifyLine> verifyLines;  // the last verify's verdict, a line per stage
+
   // Requests from the panel, carried out by the app after the frame.
   bool reloadShaders = false;
   bool reset = false;
   bool screenshot = false;
+  bool verify = false;
   std::optional<std::string> preset;
   std::string satFormat;           // current; the panel may change it
   bool measurePrecision = false;   // set by the panel's button
