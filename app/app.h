@@ -62,6 +62,9 @@ class App final : private ScriptHost {
   // `satdof soak`: frames with every registry entry switched at random, memory and
   // fresh-render checks (soak.cpp).
   int runSoak();
+  // `satdof resize-storm`: random window sizes, then a frame equal to a fresh start's
+  // (resize_storm.cpp).
+  int runResizeStorm();
 
  private:
   void resize(Extent extent);

@@ -219,6 +219,14 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
     o.headless = true;
   });
 
+  auto* storm = app.add_subcommand("resize-storm",
+                                   "Window: --frames random window sizes (1x1, very wide, very tall, minimised), then "
+                                   "the starting size; its image must equal a fresh start's, memory flat");
+  storm->fallthrough();
+  storm->add_option("--seed", o.soakSeed, "Random seed [1]");
+  storm->add_option("--max-side", o.stormMaxSide, "Largest side in pixels [2048]")->check(CLI::Range(8, 16384));
+  storm->callback([&o] { o.resizeStorm = true; });
+
   auto* bench = app.add_subcommand("bench", "Benchmark a kernel family (CUDA)");
   bench->require_subcommand(1);
   for (const char* family : {"scan", "conv", "sat", "compact", "sort"}) {

@@ -39,6 +39,8 @@ struct Options {
   bool soak = false;              // `satdof soak`
   unsigned soakSeed = 1;
   int soakCheckEvery = 1000;
+  bool resizeStorm = false;  // `satdof resize-storm` (window; --frames sizes, --seed)
+  int stormMaxSide = 2048;
   FilterSettings filter;     // --filter, --radius, --sigma, --weights, --border, --conv, --compare
   ViewSettings view;         // --view, --divider, --diff-gain
   std::string screenshot;    // window mode: save the last presented frame (with the UI)

@@ -42,7 +42,7 @@ std::optional<std::string> checkCombination(const Options& o) {
       if (given(o, flag))
         return "--" + std::string(flag) + ": applies to the window only, not " + why +
                (std::string(flag) == "screenshot" ? "; frames go to --out" : "");
-  } else {
+  } else if (!o.resizeStorm) {  // resize-storm writes its images to --out from a window
     for (const char* flag : {"out", "save"})
       if (given(o, flag))
         return "--" + std::string(flag) + ": applies to --headless only (in a window: --screenshot FILE or F12)";

@@ -25,15 +25,16 @@ int main(int argc, char** argv) {
     }
     // Settings between runs belong to the interactive window; headless and scripted runs
     // are reproducible from their command line (and script) alone.
-    const bool useSettings =
-        !options.noSettings && !runsHeadless(options) && options.script.empty() && !options.quality;
+    const bool useSettings = !options.noSettings && !runsHeadless(options) && options.script.empty() &&
+                             !options.quality && !options.resizeStorm;
     const auto path = settingsPath();
     const auto ui = useSettings ? loadSettings(path, options) : std::map<std::string, std::string>{};
     App app(options, ui);
     const int code = options.quality     ? app.runQuality()
                      : options.precision ? app.runPrecision()
                      : options.soak      ? app.runSoak()
-                                         : app.run();
+                     : options.resizeStorm ? app.runResizeStorm()
+                                           : app.run();
     if (useSettings && !path.empty())
       if (auto why = writeSettings(path, settingsOf(app.currentOptions(), app.uiSettings())))
         std::fprintf(stderr, "satdof: warning: settings not saved: %s\n", why->c_str());

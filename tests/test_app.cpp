@@ -195,6 +195,19 @@ TEST(App, DifferenceOfAnImplementationWithItselfIsZero) {
   for (std::size_t i = 0; i < png.rgba.size(); i += 4) ASSERT_EQ(png.rgba[i] + png.rgba[i + 1] + png.rgba[i + 2], 0);
 }
 
+// Random window sizes (1x1, very wide, very tall, minimised) and back: the last frame's
+// DoF image equals a fresh start's, memory flat.
+TEST(App, ResizeStormUnderXvfbEndsLikeAFreshStart) {
+  if (std::system("command -v xvfb-run >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
+  const fs::path out = freshDir("resize_storm");
+  const RunResult r = run("resize-storm --backend cpu --frames 50 --max-side 400 --size 240x136 --seed 5 --out " +
+                              out.string(),
+                          "xvfb-run -a -s '-screen 0 1024x768x24' ");
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("equal to a fresh start's; resident memory flat"), std::string::npos) << r.out;
+}
+
 TEST(App, WindowUnderXvfbRendersAndExits) {
   if (std::system("command -v xvfb-run >/dev/null 2>&1") != 0)
     GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";

@@ -1,0 +1,93 @@
+// app/resize_storm.cpp — `satdof resize-storm`: the window resized to --frames random
+// sizes (1x1, very wide, very tall, minimised and restored among them), a frame rendered
+// at each, then back to the starting size: that frame's DoF image must equal a fresh
+// headless process's at the same size, and the process's resident memory must stay flat.
+// Run under Xvfb in the tests (xvfb-run); exit 1 on a mismatch or growth.
+#include <GLFW/glfw3.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <unistd.h>
+
+#include "app.h"
+#include "image_io.h"
+
+namespace satdof {
+namespace {
+
+long residentKiB() {
+  std::ifstream statm("/proc/self/statm");
+  long pages = 0, resident = 0;
+  statm >> pages >> resident;
+  return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+std::string fileBytes(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+}  // namespace
+
+int App::runResizeStorm() {
+  if (options_.headless || !context_->window()) throw UsageError("resize-storm needs a window (a display, e.g. xvfb-run)");
+  GLFWwindow* w = context_->window();
+  const int sizes = options_.frames > 0 ? options_.frames : 1000;
+  std::mt19937 rng(options_.soakSeed);
+  std::uniform_int_distribution<int> side(1, options_.stormMaxSide);
+  const Extent start = options_.size;
+  std::vector<long> rss;
+  auto frameAt = [&](int width, int height) {
+    glfwSetWindowSize(w, width, height);
+    for (int i = 0; i < 3; ++i) context_->pollEvents();  // let the server settle the size
+    const Extent fb = context_->framebufferExtent();
+    if (fb.empty()) return;  // minimised: nothing to render into
+    resize(imageExtent(fb));  // the image beside the docked panel
+    renderFrame();
+    presentWindow();
+    context_->swapBuffers();
+    profiler_->endFrame(history_);
+  };
+  for (int i = 0; i < sizes; ++i) {
+    switch (i % 10) {
+      case 3: frameAt(1, 1); break;
+      case 5: frameAt(options_.stormMaxSide, 1 + side(rng) % 8); break;  // very wide
+      case 7: frameAt(1 + side(rng) % 8, options_.stormMaxSide); break;  // very tall
+      case 9:
+        glfwIconifyWindow(w);
+        frameAt(side(rng), side(rng));
+        glfwRestoreWindow(w);
+        break;
+      default: frameAt(side(rng), side(rng));
+    }
+    if (i % 100 == 99) rss.push_back(residentKiB());
+  }
+  frameAt(start.width, start.height);
+  profiler_->drain(history_);
+  glFinish();
+  const Extent fb = context_->framebufferExtent();
+  const std::filesystem::path out = options_.outDir;
+  std::filesystem::create_directories(out);
+  writePng(out / "storm_last.png", readFramebuffer(targets_.targets().dofFramebuffer, extent_.width, extent_.height));
+  std::ostringstream cmd;
+  cmd << "'" << std::filesystem::read_symlink("/proc/self/exe").string() << "' --headless --frames 2 --save last"
+      << " --size " << extent_.width << "x" << extent_.height << " --out '" << (out / "fresh").string() << "'"
+      << " --backend " << computePass_->backend().name() << " > '" << (out / "fresh.log").string() << "' 2>&1";
+  const bool same = std::system(cmd.str().c_str()) == 0 &&
+                    fileBytes(out / "storm_last.png") == fileBytes(out / "fresh" / "frame_0001.png");
+  const bool flat = rss.size() < 3 || rss.back() - rss[1] < 64 * 1024;
+  std::printf("satdof resize-storm: %d sizes (1x1, %dx1..8, 1..8x%d, minimised among them), back to %dx%d "
+              "(framebuffer %dx%d): DoF image %s a fresh start's; resident memory %s (%+ld MiB from the 200th "
+              "size to the last)\n",
+              sizes, options_.stormMaxSide, options_.stormMaxSide, start.width, start.height, fb.width,
+              fb.height, same ? "equal to" : "DIFFERENT from", flat ? "flat" : "GROWING",
+              rss.size() >= 3 ? (rss.back() - rss[1]) / 1024 : 0L);
+  return same && flat ? kExitOk : kExitFailure;
+}
+
+}  // namespace satdof
