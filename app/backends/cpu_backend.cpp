@@ -47,6 +47,7 @@ class CpuBackend final : public ComputeBackend {
   void attach(const Targets& targets) override {
     targets_ = targets;
     scene_ = reference::ImageRgba8(targets.extent.width, targets.extent.height);
+    sat_ = {};  // a table sized for the old extent would keep its capacity
   }
   void detach() override { targets_ = {}; }
 
