@@ -1,15 +1,17 @@
-// app/app.cpp — see app.h.
+// app/app.cpp — see app.h: set-up and the frame. The window side (input, presenting) is
+// in app_window.cpp; what the keys, the panel and the script ask for in app_actions.cpp.
 #include "app.h"
 
 #include <glad/gl.h>
 #include <GLFW/glfw3.h>
-#include <imgui.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+
+#include <glm/gtc/matrix_transform.hpp>
 
 #include "gl/debug.h"
 #include "gl/program.h"
@@ -22,14 +24,16 @@ namespace satdof {
 namespace {
 // The host's time from one frame's start to the next: the one section no stage opens.
 const std::string kFrameSection = "frame";
+constexpr float kTurnRadiansPerSecond = 0.6f;  // the animation's teapot speed
 }  // namespace
 
-App::App(const Options& options) : options_(options) {
+App::App(const Options& options, const std::map<std::string, std::string>& uiSettings) : options_(options) {
   const bool headless = options_.headless || !displayAvailable();
   if (!options_.headless && headless)
     std::printf("satdof: no display found (DISPLAY unset): rendering headless\n");
   options_.headless = headless;
   if (headless && options_.frames == 0) options_.frames = 3;
+  if (!options_.script.empty()) script_.emplace(options_.script, loadScript(options_.script, options_));
 
   context_ = headless ? createHeadlessContext()
                       : createWindowContext(options_.size, "SATDoF", options_.vsync);
@@ -40,6 +44,8 @@ App::App(const Options& options) : options_(options) {
   const scene::SceneEntry* sceneEntry = scene::findScene(options_.scene);
   if (!sceneEntry) throw UsageError("no scene '" + options_.scene + "'");
   scene_ = sceneEntry->make();
+  startCamera_ = scene_.camera;
+  for (const scene::Instance& i : scene_.instances) baseModels_.push_back(i.model);
   dof_.params.focalDistance = options_.focalDistance.value_or(sceneEntry->focalDistances(scene_).front());
   dof_.params.focalRange = options_.focalRange;
   dof_.params.maxRadius = options_.maxBlur;
@@ -48,6 +54,7 @@ App::App(const Options& options) : options_(options) {
   dof_.params.fNumber = options_.fNumber;
   dof_.params.sensorWidthMm = options_.sensorWidthMm;
   if (const char* why = reference::whyNotACamera(dof_.params)) throw UsageError(std::string("camera: ") + why);
+  focus_.setAutofocus(options_.autofocus);
 
   filter_ = options_.filter;
   view_ = options_.view;
@@ -63,12 +70,14 @@ App::App(const Options& options) : options_(options) {
     bool offered = false;
     for (const BackendOption& o : backend.options()) offered = offered || o.key == key;
     if (!offered)
-      std::printf("satdof: --%s does not apply to the %s backend: ignored\n", key.c_str(),
+      std::printf("satdof: %s%s does not apply to the %s backend: ignored\n",
+                  options_.given.count(key) ? "--" : "the settings file's ", key.c_str(),
                   std::string(backend.name()).c_str());
   }
 
   shaderDir_ = gl::findShaderDir();
   scenePass_ = std::make_unique<ScenePass>(shaderDir_, scene_);
+  scenePass_->setSamples(options_.msaa);
   computePass_ = std::make_unique<ComputePass>(std::move(choice.backend));
   if (auto why = computePass_->check(filter_)) throw UsageError(*why);
   const DofEntry* dof = options_.dof.empty() ? &defaultDofImplementation() : findDofImplementation(options_.dof);
@@ -76,6 +85,7 @@ App::App(const Options& options) : options_(options) {
   if (auto why = dof->whyNot(computePass_->backend())) throw UsageError("--dof " + options_.dof + ": " + *why);
   setDof(*dof);
   viewPass_ = std::make_unique<ViewPass>(shaderDir_);
+  depthProbe_ = std::make_unique<DepthProbe>();
   bokehPass_ = std::make_unique<BokehPass>(shaderDir_, computePass_->backend());
   bokeh_ = options_.bokeh;
   if (const auto why = BokehPass::whyNot(computePass_->backend())) {
@@ -85,16 +95,21 @@ App::App(const Options& options) : options_(options) {
   backendOptions_ = computePass_->backend().options();
   filterImplementations_ = computePass_->backend().filterImplementations();
   profiler_ = std::make_unique<Profiler>();
-  if (!headless) ui_ = std::make_unique<Ui>(context_->window());
+  if (!headless) {
+    ui_ = std::make_unique<Ui>(context_->window());
+    ui_->loadState(uiSettings);
+    ui_->panelShown = options_.panel;
+  }
 
   const SatFormat format = options_.satFormat.empty() ? defaultSatFormat().id : findSatFormat(options_.satFormat)->id;
-  const Extent extent = headless ? options_.size : context_->framebufferExtent();
+  const Extent extent = headless ? options_.size : imageExtent(context_->framebufferExtent());
   try {
     FrameTargets::checkExtent(extent, format);  // a size this GL cannot serve is a usage error
   } catch (const std::runtime_error& e) {
     throw UsageError(e.what());
   }
   reallocate(extent, format);
+  startOptions_ = currentOptions();
 }
 
 App::~App() {
@@ -131,7 +146,7 @@ void App::reallocate(Extent extent, SatFormat format) {
   computePass_->backend().attach(t);
   dofImpl_->attach(t);
   bokehPass_->attach(t);
-  viewPass_->resize(extent);
+  viewPass_->attach(t);
 }
 
 void App::applyChoices(const std::string& dof, const BackendSelections& selections) {
@@ -161,6 +176,20 @@ void App::reloadShaders() {
   }
 }
 
+void App::animate(float seconds) {
+  if (!options_.animate) return;
+  animationTime_ += seconds;
+  for (std::size_t i = 0; i < scene_.instances.size(); ++i) {
+    scene::Instance& inst = scene_.instances[i];
+    if (inst.mesh != scene::TeapotMesh) continue;
+    // Turn about the teapot's own vertical axis (through its bounding-box centre).
+    const glm::vec3 centre = glm::vec3(baseModels_[i] * glm::vec4(0, 0, 0, 1));
+    const float angle = kTurnRadiansPerSecond * animationTime_ * (i % 2 ? 1.0f : -1.0f);
+    inst.model = glm::translate(glm::mat4(1.0f), centre) * glm::rotate(glm::mat4(1.0f), angle, {0, 1, 0}) *
+                 glm::translate(glm::mat4(1.0f), -centre) * baseModels_[i];
+  }
+}
+
 void App::renderFrame() {
   scenePass_->run(scene_, *profiler_);
   // With --isolate-stages nothing overlaps: the map does not wait for the scene, and so
@@ -176,77 +205,25 @@ void App::renderFrame() {
   if (bokeh_.enabled) bokehPass_->run(bokeh_, reference::cocRamp(dof_.params, extent_.width), dof_.source, *profiler_);
 
   if (view_.mode != ViewMode::Final)
-    viewPass_->run(view_, computePass_->filteredImage(t), computePass_->compareImage(t));
+    viewPass_->run(view_, {computePass_->filteredImage(t), computePass_->compareImage(t), dof_.params.focalDistance});
+
+  // The depths the focus and the panel need, collected a frame later.
+  std::vector<Pixel> probes;
+  if (auto p = focus_.probePixel(extent_.width, extent_.height)) probes.push_back(*p);
+  if (hover_) probes.push_back(*hover_);
+  depthProbe_->request(t.depth, extent_, probes);
 }
 
 GLuint App::shownFramebuffer() const {
   return view_.mode == ViewMode::Final ? targets_.targets().dofFramebuffer : viewPass_->framebuffer();
 }
 
-void App::handleInput() {
-  GLFWwindow* w = context_->window();
-  double x = 0, y = 0;
-  glfwGetCursorPos(w, &x, &y);
-  const bool pressed = glfwGetMouseButton(w, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
-  if (!pressed) draggingDivider_ = false;
-  if (!ui_->wantsMouse()) {
-    // In the split view a drag that starts on the divider moves it; any other drag orbits.
-    int windowWidth = 0, windowHeight = 0;
-    glfwGetWindowSize(w, &windowWidth, &windowHeight);
-    const double dividerX = view_.divider * windowWidth;
-    if (pressed && view_.mode == ViewMode::Split && std::abs(lastCursorX_ - dividerX) < 8)
-      draggingDivider_ = true;
-    if (draggingDivider_ && windowWidth > 0)
-      view_.divider = std::clamp(float(x / windowWidth), 0.0f, 1.0f);
-    else if (pressed)
-      scene_.camera.orbit(float(x - lastCursorX_), float(y - lastCursorY_));
-    if (const float wheel = ImGui::GetIO().MouseWheel; wheel != 0) scene_.camera.zoom(wheel);
+void App::updateFocus(float seconds) {
+  for (const DepthProbe::Reading& r : depthProbe_->take()) {
+    if (hover_ && r.pixel == *hover_) hoverDepth_ = r.depth;
+    focus_.onDepth(r.pixel, r.depth, dof_.params.focalDistance);
   }
-  lastCursorX_ = x;
-  lastCursorY_ = y;
-  const bool f5 = glfwGetKey(w, GLFW_KEY_F5) == GLFW_PRESS;
-  if (f5 && !f5WasDown_) reloadShaders();
-  f5WasDown_ = f5;
-}
-
-void App::presentWindow() {
-  const Extent fb = context_->framebufferExtent();
-  glBlitNamedFramebuffer(shownFramebuffer(), 0, 0, 0, extent_.width, extent_.height, 0, 0,
-                         fb.width, fb.height, GL_COLOR_BUFFER_BIT, GL_NEAREST);
-  glBindFramebuffer(GL_FRAMEBUFFER, 0);
-  glViewport(0, 0, fb.width, fb.height);
-
-  UiState state;
-  state.dof = &dof_;
-  state.backendReason = backendReason_;
-  state.glRenderer = context_->renderer;
-  state.backend = &computePass_->backend();
-  state.backendOptions = backendOptions_;
-  for (const BackendOption& o : backendOptions_) state.selections[o.key] = computePass_->backend().selected(o.key);
-  state.dofImplementation = std::string(dofEntry_->name);
-  state.filter = &filter_;
-  state.view = &view_;
-  state.filterImplementations = filterImplementations_;
-  state.filterProblem = computePass_->filterProblem();
-  state.maxDifference = viewPass_->maxDifference();
-  state.history = &history_;
-  state.shaderDir = shaderDir_.string();
-  state.shaderError = shaderError_;
-  state.width = extent_.width;
-  state.height = extent_.height;
-  state.satFormat = std::string(satFormatInfo(targets_.targets().satFormat).name);
-  state.precisionLine = precisionLine_;
-  state.precisionHeatmap = precisionHeatmap_.get();
-  state.bokeh = &bokeh_;
-  state.bokehWhyNot = BokehPass::whyNot(computePass_->backend());
-  state.bokehCounts = bokehPass_->counts();
-  ui_->beginFrame();
-  ui_->draw(state);
-  ui_->endFrame();
-  if (state.reloadShaders) reloadShaders();
-  updatePrecision(state.measurePrecision);
-  setSatFormat(state.satFormat);
-  applyChoices(state.dofImplementation, state.selections);  // from the next frame
+  focus_.update(seconds, dof_.params.focalDistance);
 }
 
 void App::saveHeadlessFrame(int index) {
@@ -259,20 +236,28 @@ void App::saveHeadlessFrame(int index) {
 
 int App::run() {
   auto last = std::chrono::steady_clock::now();
+  float seconds = 0;
   for (int frame = 0; options_.frames == 0 || frame < options_.frames; ++frame) {
     if (!options_.headless) {
       context_->pollEvents();
-      if (context_->shouldClose()) break;
+      if (context_->shouldClose() || quit_) break;
       const Extent fb = context_->framebufferExtent();
       if (fb.empty()) {  // minimised: nothing to render into
         glfwWaitEventsTimeout(0.1);
         --frame;
         continue;
       }
-      resize(fb);
+      resize(imageExtent(fb));
       handleInput();
+      if (script_) script_->step(*this);  // a quit ends the loop after this frame is shown
     }
+    // A script's frames are 1/30 s apart whatever the machine's speed, so that `wait N`
+    // means the same everywhere (a focus pull takes 9 frames).
+    const float step = script_ ? 1.0f / 30.0f : seconds;
+    animate(step);
+    updateFocus(step);
     renderFrame();
+    if (verifyRequested_) verify();  // this frame's targets, before anything draws over them
     if (options_.headless) {
       const bool lastFrame = frame + 1 == options_.frames;
       if (options_.save == Options::Save::All || (options_.save == Options::Save::Last && lastFrame))
@@ -280,16 +265,15 @@ int App::run() {
     } else {
       presentWindow();
       const bool lastFrame = options_.frames > 0 && frame + 1 == options_.frames;
-      if (lastFrame && !options_.screenshot.empty()) {
-        const Extent fb = context_->framebufferExtent();
-        writePng(options_.screenshot, readFramebuffer(0, fb.width, fb.height));
-        std::printf("satdof: wrote %s\n", options_.screenshot.c_str());
-      }
+      if (lastFrame && !options_.screenshot.empty()) pendingScreenshots_.push_back(options_.screenshot);
+      for (const std::string& path : pendingScreenshots_) writeScreenshot(path);
+      pendingScreenshots_.clear();
       context_->swapBuffers();
     }
     profiler_->endFrame(history_);
     const auto now = std::chrono::steady_clock::now();
-    if (frame > 0) history_.add(kFrameSection, std::chrono::duration<float, std::milli>(now - last).count());
+    seconds = std::chrono::duration<float>(now - last).count();
+    if (frame > 0) history_.add(kFrameSection, seconds * 1000.0f);
     last = now;
   }
   profiler_->drain(history_);

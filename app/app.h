@@ -1,17 +1,24 @@
 // app/app.h — the application: owns the GL context, the frame's targets, the stages and
 // the UI, and runs frames:
 //   scene (GL) -> filter + SAT (a compute backend) -> depth of field (a DoF entry)
-//   -> view (comparisons) -> present.
+//   -> view (the other images, comparisons) -> present.
 // Each stage opens named profiler sections; the panel and the summary list what ran.
 //
-// Window mode presents to a GLFW window with ImGui panels; headless mode (EGL) writes
-// each frame as a PNG and prints per-stage times at the end.
+// Window mode presents to a GLFW window with ImGui panels, reads the keys and mouse
+// (input.h), focuses where clicked (focus_controller.h, passes/depth_probe.h), runs a
+// --script (script_runner.h) and keeps settings between runs (settings_store.h).
+// Headless mode (EGL) writes each frame as a PNG and prints per-stage times at the end.
+// app_actions.cpp holds what the keys, the panel and the script ask for (options set by
+// name, screenshots, reset, presets); app_window.cpp the window side (the image beside the
+// docked panel, input, presenting).
 #pragma once
 
 #include <chrono>
 #include <filesystem>
 #include <future>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,24 +26,33 @@
 #include "precision.h"
 #include "context/context.h"
 #include "dof/dof_implementation.h"
+#include "focus_controller.h"
 #include "frame/frame_targets.h"
+#include "input.h"
 #include "passes/bokeh_pass.h"
 #include "passes/compute_pass.h"
+#include "passes/depth_probe.h"
 #include "passes/scene_pass.h"
 #include "passes/view_pass.h"
 #include "profiling/profiler.h"
 #include "scene/scene.h"
+#include "script_runner.h"
+#include "verify.h"
 
 namespace satdof {
 
 class Ui;
 
-class App {
+class App final : private ScriptHost {
  public:
-  // Throws std::runtime_error (one-line reason) or BackendUnavailable.
-  explicit App(const Options& options);
-  ~App();
+  // Throws std::runtime_error (one-line reason), UsageError or BackendUnavailable.
+  // `uiSettings`: the settings file's ui.* entries.
+  App(const Options& options, const std::map<std::string, std::string>& uiSettings = {});
+  ~App() override;
   int run();
+  // The live options as they are now (for the settings file).
+  Options currentOptions() const;
+  std::map<std::string, std::string> uiSettings() const;
   // `satdof quality`: every DoF implementation against the scattering ground truth, on
   // every scene of the registry (quality.cpp).
   int runQuality();
@@ -52,18 +68,41 @@ class App {
 
  private:
   void resize(Extent extent);
+  // The window's framebuffer less the docked panel: what the frame is rendered at.
+  Extent imageExtent(Extent framebuffer) const;
   // (Re)allocates the targets and re-attaches every stage to them (re-registration).
   void reallocate(Extent extent, SatFormat format);
   // Applies the panel's choices of DoF implementation and backend options.
   void applyChoices(const std::string& dof, const BackendSelections& selections);
+  // Makes the live parts of `o` the app's state; the reason when something is refused.
+  std::optional<std::string> applyOptions(const Options& o);
+  void applyFocusAndScene(Autofocus autofocus, bool animate, int msaa);
   void renderFrame();
   void presentWindow();
   void saveHeadlessFrame(int index);
   void handleInput();
-  GLuint shownFramebuffer() const;  // the DoF output or the comparison view
+  // What the keys and the mouse (or the script's `key`) asked for.
+  void applyInput(const InputActions& actions);
+  void updateFocus(float seconds);
+  void animate(float seconds);
+  GLuint shownFramebuffer() const;  // the DoF output or the view pass's
   void setDof(const DofEntry& entry);
   void printSummary() const;
   void reloadShaders();  // F5 or the panel's button; keeps the old programs on failure
+  void reset();          // R: the camera and the settings as the run started
+  void nextPreset();     // P
+  // V or the panel's button: this frame's outputs against the CPU reference (verify.h),
+  // after the frame is rendered; the verdict goes to the panel and stdout.
+  void verify();
+  void writeScreenshot(const std::string& path);  // the window as PNG + settings beside it
+
+  // ScriptHost: what --script (and the keys, the panel) ask for.
+  std::optional<std::string> setOption(const std::string& name, const std::string& value) override;
+  void focusAt(Pixel pixel) override;
+  std::optional<std::string> applyPreset(const std::string& name) override;
+  void screenshot(const std::string& path) override { pendingScreenshots_.push_back(path); }
+  void quit() override { quit_ = true; }
+  void pressKey(const InputActions& actions) override { applyInput(actions); }
   // The frame's SAT source image and depth, read back (after renderFrame).
   std::pair<reference::ImageRgba8, reference::ImageR32F> readBackColourAndDepth();
   // While a float SAT format is in use: every two seconds (or on the panel's button) the
@@ -74,8 +113,13 @@ class App {
   void setSatFormat(const std::string& name);
 
   Options options_;
+  Options startOptions_;  // for reset
   std::unique_ptr<Context> context_;  // first: destroyed last, after every GL object
   scene::Scene scene_;
+  scene::Camera startCamera_;
+  std::vector<glm::mat4> baseModels_;  // the instances' models before the animation
+  float animationTime_ = 0;
+  int presetIndex_ = -1;
   Extent extent_;
   DofSettings dof_;
   FilterSettings filter_;
@@ -92,14 +136,21 @@ class App {
   const DofEntry* dofEntry_ = nullptr;
   std::unique_ptr<DofImplementation> dofImpl_;
   std::unique_ptr<ViewPass> viewPass_;
+  std::unique_ptr<DepthProbe> depthProbe_;
   std::unique_ptr<BokehPass> bokehPass_;
   BokehSettings bokeh_;
   std::unique_ptr<Profiler> profiler_;
   ProfileHistory history_;
   std::unique_ptr<Ui> ui_;
-  double lastCursorX_ = 0, lastCursorY_ = 0;
-  bool draggingDivider_ = false;
-  bool f5WasDown_ = false;
+  InputController input_;
+  FocusController focus_;
+  std::optional<Pixel> hover_;
+  std::optional<float> hoverDepth_;
+  std::optional<ScriptRunner> script_;
+  std::vector<std::string> pendingScreenshots_;
+  bool quit_ = false;
+  bool verifyRequested_ = false;
+  std::vector<VerifyLine> verifyLines_;
   std::string precisionLine_;    // the last precision measurement (a float format)
   gl::Texture precisionHeatmap_;  // and its heatmap
   std::future<PrecisionReport> precisionJob_;

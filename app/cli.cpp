@@ -1,31 +1,21 @@
 // app/cli.cpp — the one place where satdof's flags are declared (CLI11).
 #include "cli.h"
-#include "scene/scenes.h"
 
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
 #include <map>
-#include <regex>
 #include <sstream>
 
+#include "cli_checks.h"
 #include "dof/dof_implementation.h"
+#include "option_table.h"
+#include "parse.h"
 #include "satdof/sat_format.h"
+#include "scene/scenes.h"
 
 namespace satdof {
 namespace {
-
-// "WxH" with both sides in [1, 16384].
-std::string parseExtent(const std::string& text, Extent& out) {
-  static const std::regex form(R"((\d{1,5})[xX](\d{1,5}))");
-  std::smatch m;
-  if (!std::regex_match(text, m, form)) return "expected WxH (e.g. 1920x1080), got '" + text + "'";
-  const int w = std::stoi(m[1].str()), h = std::stoi(m[2].str());
-  if (w < 1 || h < 1 || w > 16384 || h > 16384)
-    return "width and height must be between 1 and 16384, got '" + text + "'";
-  out = {w, h};
-  return {};
-}
 
 // "Label [default]:" then one line per entry with its description, for --help.
 template <class Range, class Name, class Description>
@@ -60,9 +50,9 @@ std::map<std::string, OfferedOption> offeredOptions() {
 }
 
 std::string joinNames(const std::vector<Choice>& choices) {
-  std::string s;
-  for (const Choice& c : choices) s += (s.empty() ? "" : ", ") + c.name;
-  return s;
+  std::vector<std::string> names;
+  for (const Choice& c : choices) names.push_back(c.name);
+  return satdof::joinNames(names);
 }
 
 // --key NAME must name an entry of the backend that will run it (or of some backend with
@@ -112,106 +102,45 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
   Options o;
   CLI::App app{"SATDoF: depth of field from summed-area tables built with parallel scans"};
   app.set_version_flag("--version", "satdof 0.1.0");
+  // Values are taken as text and read by option_table.h / parse.h, which say in words
+  // what is wrong ("'banana' is not a number"); CLI11 only splits the command line.
+  std::map<std::string, std::string> live;  // live option name -> text as given
+  auto liveOption = [&](const std::string& name, const std::string& help) {
+    return app.add_option("--" + name, live[name], help);
+  };
 
   app.add_flag("--headless", o.headless, "Render without a window (EGL); write PNGs to --out");
-  app.add_option("--frames", o.frames, "Render N frames, then exit (window mode too)")
-      ->check(CLI::Range(1, 1000000));
+  std::string frames;
+  app.add_option("--frames", frames, "Render N frames, then exit (window mode too)");
   std::string size;
   app.add_option("--size", size, "Render size WxH (window: initial size) [1280x720]");
-  app.add_option("--out", o.outDir, "Folder for headless PNG frames [out]");
+  app.add_option("--out", o.outDir, "Headless: folder for the PNG frames [out]");
   std::string save = "all";
-  app.add_option("--save", save, "Headless: which frames to write as PNG: all, last or none [all]")
-      ->check(CLI::IsMember({"all", "last", "none"}));
+  app.add_option("--save", save, "Headless: which frames to write as PNG: all, last or none [all]");
   std::vector<std::string> backendNames{"auto"};
   for (const ComputeBackendInfo& b : computeBackends()) backendNames.emplace_back(b.name);
   app.add_option("--backend", o.backend,
                  listing("Compute backend (filter + SAT): auto picks the first that works here", "auto",
                          computeBackends(), [](const auto& b) { return b.name; },
-                         [](const auto& b) { return b.description; }))
-      ->check(CLI::IsMember(backendNames));
-  float focal = 0;
-  auto* focalOpt = app.add_option("--focal", focal, "Focal distance in scene units [scene's]")
-                       ->check(CLI::Range(0.01f, 1000.0f));
-  app.add_option("--focal-range", o.focalRange, "Distance from focus at which blur is maximal [6]")
-      ->check(CLI::Range(0.01f, 1000.0f));
-  app.add_option("--max-blur", o.maxBlur, "Largest blur radius in pixels [12]")
-      ->check(CLI::Range(0.0f, 256.0f));
-  app.add_option("--camera", o.camera, "Circle-of-confusion model: linear (--focal-range) or thin-lens "
-                                       "(--focal-length, --f-number, --sensor-width) [linear]")
-      ->check(CLI::IsMember({"linear", "thin-lens"}));
-  app.add_option("--focal-length", o.focalLengthMm, "Thin lens: focal length in mm [85]")->check(CLI::Range(1.0f, 2000.0f));
-  app.add_option("--f-number", o.fNumber, "Thin lens: f-number (aperture) [1.4]")->check(CLI::Range(0.5f, 128.0f));
-  app.add_option("--sensor-width", o.sensorWidthMm, "Thin lens: sensor width in mm [36: full frame]")
-      ->check(CLI::Range(1.0f, 200.0f));
-  // The options the backends offer, from their registries.
-  const auto offered = offeredOptions();
-  std::map<std::string, std::string> selections;
-  for (const auto& [key, option] : offered) {
-    std::string backends;
-    for (const std::string& b : option.backends) backends += (backends.empty() ? "" : ", ") + b;
-    app.add_option("--" + key, selections[key],
-                   listing(option.label + " (" + backends + " backend)", option.defaultChoice, option.choices,
-                           [](const Choice& c) { return c.name; }, [](const Choice& c) { return c.description; }));
-  }
-  app.add_option("--sat-format", o.satFormat,
-                 listing("SAT format", std::string(defaultSatFormat().name), satFormats(),
-                         [](const auto& f) { return f.name; }, [](const auto& f) { return f.description; }));
-  app.add_option("--dof", o.dof,
-                 listing("Depth-of-field implementation", std::string(defaultDofImplementation().name),
-                         dofImplementations(), [](const auto& e) { return e.name; },
-                         [](const auto& e) { return e.description; }));
-  // The optional convolution between the scene and the SAT, and the comparison views.
-  std::string filter = "none";
-  std::vector<std::string> filterNames = filterKindNames();
-  filterNames.insert(filterNames.begin(), "none");
-  app.add_option("--filter", filter, "Convolution before the SAT: none, box, gaussian, sharpen, "
-                                     "laplacian, emboss, identity, custom [none]")
-      ->check(CLI::IsMember(filterNames));
-  app.add_option("--radius", o.filter.radius, "Filter radius, 1..15 [2]")->check(CLI::Range(1, 15));
-  app.add_option("--sigma", o.filter.sigma, "Gaussian sigma in pixels [radius/2]")
-      ->check(CLI::Range(0.01f, 100.0f));
-  std::string weights;
-  app.add_option("--weights", weights, "Custom filter: (2r+1)^2 comma-separated weights, row-major");
-  std::string border = "clamp";
-  app.add_option("--border", border, "Filter border: zero (ghost cells) or clamp [clamp]")
-      ->check(CLI::IsMember({"zero", "clamp"}));
-  std::vector<Choice> convs;  // every backend's, for --help and the early name check
-  for (const ComputeBackendInfo& b : computeBackends())
-    for (const FilterImplementation& f : b.filterImplementations())
-      convs.push_back({f.name, f.description + " (" + std::string(b.name) + ")"});
-  const std::string convDefault = convs.empty() ? "" : convs.front().name;
-  auto convName = [](const Choice& c) { return c.name; };
-  auto convText = [](const Choice& c) { return c.description; };
-  app.add_option("--conv", o.filter.implementation,
-                 listing("Convolution implementation (A)", "the backend's first", convs, convName, convText));
-  app.add_option("--compare", o.filter.compareImplementation,
-                 "Second convolution implementation (B) for --view split/diff (names as for --conv)");
-  std::string view = "final";
-  app.add_option("--view", view, "What is shown: final, filtered, split (A|B) or diff (|A-B|) [final]")
-      ->check(CLI::IsMember({"final", "filtered", "split", "diff"}));
-  app.add_option("--divider", o.view.divider, "Split view divider, fraction of the width [0.5]")
-      ->check(CLI::Range(0.0f, 1.0f));
-  app.add_option("--diff-gain", o.view.gain, "Difference view amplification [16]")
-      ->check(CLI::Range(1.0f, 255.0f));
-  app.add_option("--screenshot", o.screenshot, "Window mode: save the last frame shown as PNG");
-  app.add_flag("--isolate-stages", o.isolateStages,
-               "Wait for each stage before the next, so each stage's time is its own");
-  app.add_flag("!--no-vsync", o.vsync, "Window mode: do not wait for vertical sync");
-  app.add_flag("-v,--verbose", o.verbose, "Print GL and CUDA details");
-
-  std::string bokeh = "on", bokehShape = "disc";
-  auto* bokehOpt = app.add_option("--bokeh", bokeh, "Bokeh highlights (cuda backend): on or off [on]")
-                       ->check(CLI::IsMember({"on", "off"}));
-  app.add_option("--bokeh-threshold", o.bokeh.select.threshold,
-                 "Luminance (0-255) above which an out-of-focus pixel becomes a bokeh sprite [240]")
-      ->check(CLI::Range(0, 254));
-  app.add_option("--bokeh-min-radius", o.bokeh.select.minRadius, "Smallest circle of confusion with a sprite [4]")
-      ->check(CLI::Range(1, 256));
-  app.add_option("--bokeh-max", o.bokeh.select.maxSprites, "Most sprites drawn per frame [8192]")
-      ->check(CLI::Range(1, kMaxBokehSprites));
-  app.add_option("--bokeh-shape", bokehShape, "Sprite shape: disc or hexagon [disc]")
-      ->check(CLI::IsMember({"disc", "hexagon"}));
-  app.add_option("--bokeh-intensity", o.bokeh.intensity, "Sprite brightness [8]")->check(CLI::Range(0.0f, 1000.0f));
+                         [](const auto& b) { return b.description; }));
+  liveOption("focal", "Focal distance in scene units, 0.01..1000 [scene's]");
+  liveOption("focal-range", "Linear camera: distance from focus at which blur is maximal, 0.01..1000 [6]");
+  liveOption("max-blur", "Largest blur radius in pixels, 0..256 [12]");
+  liveOption("camera", "Circle-of-confusion model: linear (--focal-range) or thin-lens "
+                       "(--focal-length, --f-number, --sensor-width) [linear]");
+  liveOption("focal-length", "Thin lens: focal length in mm, 1..2000 [85]");
+  liveOption("f-number", "Thin lens: f-number (aperture), 0.5..128 [1.4]");
+  liveOption("sensor-width", "Thin lens: sensor width in mm, 1..200 [36: full frame]");
+  liveOption("autofocus", "Keep in focus: off, centre (the image centre) or point (the last click) [off]");
+  liveOption("animate", "The teapots turn: on or off [off]");
+  liveOption("msaa", "Scene samples per pixel: 1 (none), 2, 4, 8 or 16 [4]");
+  liveOption("panel", "Window mode: the panel shown or hidden (H toggles it) [shown]");
+  liveOption("bokeh", "Bokeh highlights (cuda backend): on or off [on]");
+  liveOption("bokeh-threshold", "Luminance 0..254 above which an out-of-focus pixel becomes a bokeh sprite [240]");
+  liveOption("bokeh-min-radius", "Smallest circle of confusion with a sprite, 1..256 [4]");
+  liveOption("bokeh-max", "Most sprites drawn per frame, 1.." + std::to_string(kMaxBokehSprites) + " [8192]");
+  liveOption("bokeh-shape", "Sprite shape: disc or hexagon [disc]");
+  liveOption("bokeh-intensity", "Sprite brightness, 0..1000 [8]");
   std::vector<std::string> sceneNames;
   std::vector<Choice> sceneChoices;
   for (const scene::SceneEntry& s : scene::sceneEntries()) {
@@ -220,8 +149,7 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
   }
   app.add_option("--scene", o.scene,
                  listing("Scene", "teapots", sceneChoices, [](const Choice& c) { return c.name; },
-                         [](const Choice& c) { return c.description; }))
-      ->check(CLI::IsMember(sceneNames));
+                         [](const Choice& c) { return c.description; }));
   app.add_subcommand("quality",
                      "Headless: every DoF implementation against a scattering ground truth (PSNR) on every "
                      "scene at several focal distances; images under --out")
@@ -230,6 +158,46 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
         o.quality = true;
         o.headless = true;
       });
+  // The options the backends offer, from their registries.
+  const auto offered = offeredOptions();
+  for (const auto& [key, option] : offered) {
+    std::string backends;
+    for (const std::string& b : option.backends) backends += (backends.empty() ? "" : ", ") + b;
+    liveOption(key, listing(option.label + " (" + backends + " backend)", option.defaultChoice, option.choices,
+                            [](const Choice& c) { return c.name; }, [](const Choice& c) { return c.description; }));
+  }
+  liveOption("sat-format",
+                 listing("SAT format", std::string(defaultSatFormat().name), satFormats(),
+                         [](const auto& f) { return f.name; }, [](const auto& f) { return f.description; }));
+  liveOption("dof", listing("Depth-of-field implementation", std::string(defaultDofImplementation().name),
+                            dofImplementations(), [](const auto& e) { return e.name; },
+                            [](const auto& e) { return e.description; }));
+  // The optional convolution between the scene and the SAT, and the comparison views.
+  liveOption("filter", "Convolution before the SAT: none, " + satdof::joinNames(filterKindNames()) + " [none]");
+  liveOption("radius", "Filter radius, 1..15 [2]");
+  liveOption("sigma", "Gaussian sigma in pixels, 0..100 (0: radius/2) [0]");
+  liveOption("weights", "Custom filter: (2r+1)^2 comma-separated weights, row-major");
+  liveOption("border", "Filter border: zero (ghost cells) or clamp [clamp]");
+  std::vector<Choice> convs;  // every backend's, for --help
+  for (const ComputeBackendInfo& b : computeBackends())
+    for (const FilterImplementation& f : b.filterImplementations())
+      convs.push_back({f.name, f.description + " (" + std::string(b.name) + ")"});
+  auto convName = [](const Choice& c) { return c.name; };
+  auto convText = [](const Choice& c) { return c.description; };
+  liveOption("conv", listing("Convolution implementation (A)", "the backend's first", convs, convName, convText));
+  liveOption("compare", "Second convolution implementation (B) for --view split/diff (names as for --conv)");
+  std::string viewHelp = "What is shown:";
+  for (ViewMode m : viewModes()) viewHelp += std::string(" ") + toString(m);
+  liveOption("view", viewHelp + " [final]");
+  liveOption("divider", "Split view divider, fraction of the width, 0..1 [0.5]");
+  liveOption("diff-gain", "Difference view amplification, 1..255, or auto (255 / the largest difference) [auto]");
+  app.add_option("--screenshot", o.screenshot, "Window mode: save the last frame shown as PNG");
+  app.add_option("--script", o.script, "Window mode: run the actions in FILE (see README: Scripts)");
+  app.add_flag("--no-settings", o.noSettings, "Neither read nor write the settings file");
+  app.add_flag("--isolate-stages", o.isolateStages,
+               "Wait for each stage before the next, so each stage's time is its own");
+  app.add_flag("!--no-vsync", o.vsync, "Window mode: do not wait for vertical sync");
+  app.add_flag("-v,--verbose", o.verbose, "Print GL and CUDA details");
 
   app.add_subcommand("precision",
                      "Headless: the DoF image from each float SAT format against the exact uint32 one "
@@ -275,34 +243,49 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
-    if (!size.empty()) {
-      if (const std::string err = parseExtent(size, o.size); !err.empty())
-        throw CLI::ValidationError("--size", err);
+    for (const CLI::Option* opt : app.get_options())
+      if (opt->count() > 0 && !opt->get_lnames().empty()) o.given.insert(opt->get_lnames().front());
+    auto given = [&](const std::string& name) { return o.given.count(name) > 0; };
+    auto check = [](const std::string& flag, std::optional<std::string> error) {
+      if (error) throw CLI::ValidationError("--" + flag, *error);
+    };
+    if (given("frames")) check("frames", readInteger(frames, 1, 1000000, o.frames));
+    if (given("size")) {
+      std::string error;
+      const auto extent = parseExtent(size, error);
+      if (!extent) throw CLI::ValidationError("--size", error);
+      o.size = *extent;
     }
-    if (*focalOpt) o.focalDistance = focal;
-    o.bokeh.enabled = bokeh == "on";
-    o.bokehRequested = *bokehOpt && bokeh == "on";
-    o.bokeh.shape = bokehShape == "hexagon" ? 1 : 0;
+    if (given("save")) {
+      static const std::vector<std::string> kinds{"all", "last", "none"};
+      if (std::find(kinds.begin(), kinds.end(), save) == kinds.end())
+        throw CLI::ValidationError("--save", "no choice " + quoteForMessage(save) + "; valid: all, last, none");
+      o.save = save == "last" ? Options::Save::Last : save == "none" ? Options::Save::None : Options::Save::All;
+    }
+    if (std::find(backendNames.begin(), backendNames.end(), o.backend) == backendNames.end())
+      throw CLI::ValidationError("--backend", "no backend " + quoteForMessage(o.backend) +
+                                                  "; valid: " + satdof::joinNames(backendNames));
+    // Live options in the table's order, so that the messages come in a stable order.
+    // A backend option's name is checked against the backend that will run it.
+    for (const std::string& name : liveOptionNames()) {
+      if (!given(name)) continue;
+      if (offered.count(name)) {
+        checkSelection(name, live[name], o.backend);
+        o.selections[name] = live[name];
+      } else {
+        check(name, setLiveOption(o, name, live[name]));
+      }
+    }
+    if (std::find(sceneNames.begin(), sceneNames.end(), o.scene) == sceneNames.end())
+      throw CLI::ValidationError("--scene", "no scene " + quoteForMessage(o.scene) + "; valid: " +
+                                                satdof::joinNames(sceneNames));
+    o.bokehRequested = given("bokeh") && o.bokeh.enabled;
     if (o.camera == "thin-lens" && o.focalDistance && *o.focalDistance * 1000.0f <= o.focalLengthMm)
       throw CLI::ValidationError("--focal", "a " + std::to_string(int(o.focalLengthMm)) +
                                                 " mm lens cannot focus closer than its focal length");
-    o.filter.enabled = filter != "none";
-    if (o.filter.enabled) o.filter.kind = *filterKindFromName(filter);
-    o.filter.border = border == "zero" ? Border::Zero : Border::Clamp;
-    o.view.mode = *viewModeFromName(view);
-    o.filter.compare = !o.filter.compareImplementation.empty();
-    if (!weights.empty()) {
-      if (o.filter.kind != FilterKind::Custom) throw CLI::ValidationError("--weights", "needs --filter custom");
-      std::stringstream list(weights);
-      for (std::string item; std::getline(list, item, ',');) {
-        try {
-          o.filter.customWeights.push_back(std::stof(item));
-        } catch (const std::exception&) {
-          throw CLI::ValidationError("--weights", "not a number: '" + item + "'");
-        }
-      }
-    }
-    if (o.filter.enabled && o.filter.kind == FilterKind::Custom && weights.empty())
+    if (o.filter.kind != FilterKind::Custom && given("weights"))
+      throw CLI::ValidationError("--weights", "needs --filter custom");
+    if (o.filter.enabled && o.filter.kind == FilterKind::Custom && !given("weights"))
       throw CLI::ValidationError("--filter custom", "needs --weights with (2r+1)^2 values");
     if (o.filter.enabled) {  // radius, weights: the filter builders have the last word
       try {
@@ -311,31 +294,13 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
         throw CLI::ValidationError("--filter", e.what());
       }
     }
-    const bool needsFilter = o.view.mode != ViewMode::Final;
-    if (needsFilter && !o.filter.enabled)
-      throw CLI::ValidationError("--view", "filtered, split and diff views need a --filter");
-    if ((o.view.mode == ViewMode::Split || o.view.mode == ViewMode::Difference) && !o.filter.compare)
-      throw CLI::ValidationError("--view", "split and diff views need --compare IMPLEMENTATION");
-    if (save == "last") o.save = Options::Save::Last;
-    if (save == "none") o.save = Options::Save::None;
-    for (const auto& [key, name] : selections) {
-      if (name.empty()) continue;
-      checkSelection(key, name, o.backend);
-      o.selections[key] = name;
-    }
     for (const auto& [flag, name] : {std::pair{"--conv", o.filter.implementation},
                                      std::pair{"--compare", o.filter.compareImplementation}})
       if (!name.empty()) checkConvolution(flag, name, o.backend);
-    if (!o.satFormat.empty() && !findSatFormat(o.satFormat)) {
-      std::string valid;
-      for (const SatFormatInfo& f : satFormats()) valid += (valid.empty() ? "" : ", ") + std::string(f.name);
-      throw CLI::ValidationError("--sat-format", "no SAT format '" + o.satFormat + "'; valid: " + valid);
-    }
-    if (!o.dof.empty() && !findDofImplementation(o.dof)) {
-      std::string valid;
-      for (const DofEntry& e : dofImplementations()) valid += (valid.empty() ? "" : ", ") + std::string(e.name);
-      throw CLI::ValidationError("--dof", "no depth-of-field implementation '" + o.dof + "'; valid: " + valid);
-    }
+    // What needs what, and what does not apply to this mode (cli_checks.h); then the
+    // files the run will write, before any window or GL work.
+    if (auto why = checkCombination(o)) throw CLI::ValidationError(*why);
+    if (auto why = checkOutputs(o)) throw CLI::ValidationError(*why);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == int(CLI::ExitCodes::Success)) {  // --help, --version
       app.exit(e);

@@ -2,12 +2,14 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 
 #include "../bench/bench.h"
 #include "context/context.h"
 #include "backends/compute_backend.h"
+#include "focus_controller.h"
 #include "passes/bokeh_pass.h"
 #include "passes/filter_settings.h"
 #include "passes/view_pass.h"
@@ -42,6 +44,15 @@ struct Options {
   FilterSettings filter;     // --filter, --radius, --sigma, --weights, --border, --conv, --compare
   ViewSettings view;         // --view, --divider, --diff-gain
   std::string screenshot;    // window mode: save the last presented frame (with the UI)
+  Autofocus autofocus = Autofocus::Off;  // --autofocus off|centre|point
+  bool animate = false;      // --animate: the teapots turn
+  int msaa = 4;              // --msaa N: scene samples per pixel (1: none)
+  bool panel = true;         // --panel shown|hidden (H toggles it)
+  std::string script;        // --script FILE: actions to run (script.h)
+  bool noSettings = false;   // --no-settings: neither read nor write the settings file
+  // The long names of the flags given on the command line ("focal", "view", ...): the
+  // settings file does not override them.
+  std::set<std::string> given;
   bool vsync = true;
   bool isolateStages = false;  // finish each stage before the next: per-stage times alone
   bool verbose = false;

@@ -1,17 +1,19 @@
-// app/main.cpp — satdof: parse the command line, then run the app or a benchmark.
-// Errors end as one line on stderr and a non-zero exit code (see cli.h).
+// app/main.cpp — satdof: parse the command line, read the settings file, then run the app
+// or a benchmark. Errors end as one line on stderr and a non-zero exit code (see cli.h).
 #include <cstdio>
 #include <exception>
 #include <string>
 
 #include "app.h"
 #include "cli.h"
+#include "cli_checks.h"
+#include "settings_store.h"
 
 int main(int argc, char** argv) {
   using namespace satdof;
   const ParseOutcome parsed = parseCommandLine(argc, argv);
   if (!parsed.options) return parsed.exitCode;
-  const Options& options = *parsed.options;
+  Options options = *parsed.options;
   try {
     if (!options.benchFamily.empty()) {
 #if SATDOF_HAVE_BENCH
@@ -21,12 +23,22 @@ int main(int argc, char** argv) {
       return kExitFailure;
 #endif
     }
-    App app(options);
-    if (options.quality) return app.runQuality();
-    if (options.precision) return app.runPrecision();
-    if (options.soak) return app.runSoak();
-    if (options.resizeStorm) return app.runResizeStorm();
-    return app.run();
+    // Settings between runs belong to the interactive window; headless and scripted runs
+    // are reproducible from their command line (and script) alone.
+    const bool useSettings = !options.noSettings && !runsHeadless(options) && options.script.empty() &&
+                             !options.quality && !options.resizeStorm;
+    const auto path = settingsPath();
+    const auto ui = useSettings ? loadSettings(path, options) : std::map<std::string, std::string>{};
+    App app(options, ui);
+    const int code = options.quality     ? app.runQuality()
+                     : options.precision ? app.runPrecision()
+                     : options.soak      ? app.runSoak()
+                     : options.resizeStorm ? app.runResizeStorm()
+                                           : app.run();
+    if (useSettings && !path.empty())
+      if (auto why = writeSettings(path, settingsOf(app.currentOptions(), app.uiSettings())))
+        std::fprintf(stderr, "satdof: warning: settings not saved: %s\n", why->c_str());
+    return code;
   } catch (const UsageError& e) {
     std::fprintf(stderr, "satdof: %s (see --help)\n", e.what());
     return kExitUsage;

@@ -89,6 +89,29 @@ std::optional<float> parseNumber(std::string_view text, std::string& error) {
   return value;
 }
 
+std::optional<int> parseInteger(std::string_view text, std::string& error) {
+  std::string_view s = trimSpaces(text);
+  bool negative = false;
+  if (!s.empty() && (s.front() == '+' || s.front() == '-')) {
+    negative = s.front() == '-';
+    s.remove_prefix(1);
+  }
+  bool digits = !s.empty();
+  for (char c : s) digits = digits && isDigit(c);
+  if (!digits) {
+    error = "not a whole number: " + quoteForMessage(text);
+    return std::nullopt;
+  }
+  while (s.size() > 1 && s.front() == '0') s.remove_prefix(1);
+  if (s.size() > 9) {
+    error = "out of range: " + quoteForMessage(text);
+    return std::nullopt;
+  }
+  int value = 0;
+  for (char c : s) value = value * 10 + (c - '0');
+  return negative ? -value : value;
+}
+
 std::optional<std::vector<float>> parseWeights(std::string_view list, std::string& error) {
   std::vector<float> values;
   std::size_t item = 1;

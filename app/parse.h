@@ -29,6 +29,12 @@ std::optional<Extent> parseExtent(std::string_view text, std::string& error);
 //                             (1e39) or too small to be told from zero (1e-50)
 std::optional<float> parseNumber(std::string_view text, std::string& error);
 
+// A whole number written in full: optional spaces around it, an optional sign, 1 to 9
+// decimal digits ("30", "-3", "+7"). Errors:
+//   "not a whole number: '...'"   anything else, including "1.5", "1e3", "" and "0x10"
+//   "out of range: '...'"         more than 9 digits
+std::optional<int> parseInteger(std::string_view text, std::string& error);
+
 // A comma-separated list of numbers (parseNumber each), e.g. the --weights of a custom
 // filter: "0,1,0, 1,-4,1, 0,1,0". At least one item; an empty item is an error. An
 // item's error names its position: "not a number: 'x' (item 3)". How many values a

@@ -28,7 +28,7 @@ int App::runResizeStorm() {
     for (int i = 0; i < 3; ++i) context_->pollEvents();  // let the server settle the size
     const Extent fb = context_->framebufferExtent();
     if (fb.empty()) return;  // minimised: nothing to render into
-    resize(fb);
+    resize(imageExtent(fb));  // the image beside the docked panel
     renderFrame();
     presentWindow();
     context_->swapBuffers();

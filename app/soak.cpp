@@ -121,10 +121,12 @@ int App::runSoak() {
         << " --size " << extent_.width << "x" << extent_.height << " --out " << quoted(freshDir.string())
         << " --backend " << computePass_->backend().name() << " --dof " << dofEntry_->name
         << " --sat-format " << satFormatInfo(targets_.targets().satFormat).name << " --focal "
-        << dof_.params.focalDistance << " --focal-range " << dof_.params.focalRange << " --max-blur "
-        << dof_.params.maxRadius << " --camera "
+        << dof_.params.focalDistance << " --max-blur " << dof_.params.maxRadius << " --camera "
         << (dof_.params.model == reference::CocModel::ThinLens ? "thin-lens" : "linear")
         << " --bokeh " << (bokeh_.enabled ? "on" : "off") << " --view " << toString(view_.mode);
+    // The command line refuses a flag that does not apply: the focal range is the linear
+    // model's only.
+    if (dof_.params.model == reference::CocModel::Linear) cmd << " --focal-range " << dof_.params.focalRange;
     for (const BackendOption& o : backendOptions_) cmd << " --" << o.key << " " << computePass_->backend().selected(o.key);
     if (filter_.enabled) {
       cmd << " --filter " << toString(filter_.kind) << " --radius " << filter_.radius;

@@ -1,7 +1,15 @@
-# The satdof executable end to end (label gl: needs EGL, or Xvfb for the window test).
-satdof_test(test_app gl test_app.cpp)
+# The satdof executable end to end (label gl: needs EGL, or Xvfb for the window tests).
 find_library(STB_TEST_LIBRARY NAMES libstb.a stb REQUIRED)
-target_link_libraries(test_app PRIVATE ${STB_TEST_LIBRARY})
-target_compile_definitions(test_app PRIVATE SATDOF_BINARY="$<TARGET_FILE:satdof>"
-                                            SATDOF_TEST_OUT="${CMAKE_BINARY_DIR}/test-output")
-add_dependencies(test_app satdof satdof_shaders)
+function(satdof_app_test name)
+  satdof_test(${name} gl ${ARGN})
+  target_link_libraries(${name} PRIVATE ${STB_TEST_LIBRARY})
+  target_compile_definitions(${name} PRIVATE SATDOF_BINARY="$<TARGET_FILE:satdof>"
+                                             SATDOF_TEST_OUT="${CMAKE_BINARY_DIR}/test-output")
+  add_dependencies(${name} satdof satdof_shaders)
+endfunction()
+
+satdof_app_test(test_app test_app.cpp)
+# The window a user drives. satdof_app: the registries (every entry selected in turn) and
+# the scene (where the teapots land on screen), the same code the binary runs.
+satdof_app_test(test_app_window test_app_window.cpp)
+target_link_libraries(test_app_window PRIVATE satdof_app)

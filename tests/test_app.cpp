@@ -6,93 +6,15 @@
 //     filtering or not;
 //   * the window app under Xvfb renders N frames, exits 0 and saves a screenshot
 //     (kept as an artefact in the build folder: artifacts/window.png).
-#include <gtest/gtest.h>
-
-#include <stb/stb_image.h>
-
-#include <cmath>
+// The window a user drives (scripts, focus, panel, settings): test_app_window.cpp.
 #include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
-#include <sys/wait.h>
 #include <vector>
 
-namespace fs = std::filesystem;
+#include "app_run_support.h"
 
 namespace {
-
-// Where the binary and the outputs are: compile-time paths, overridable through the
-// environment (SATDOF_BINARY, SATDOF_TEST_OUT) when the build folder was moved.
-std::string envOr(const char* name, const char* fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? v : fallback;
-}
-const std::string kBinary = envOr("SATDOF_BINARY", SATDOF_BINARY);
-const std::string kTestOut = envOr("SATDOF_TEST_OUT", SATDOF_TEST_OUT);
-
-struct RunResult {
-  int exitCode = -1;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-RunResult run(const std::string& args, const std::string& prefix = "") {
-  const fs::path dir = fs::temp_directory_path() / ("satdof_test_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  const std::string cmd = prefix + kBinary + " " + args + " >" + (dir / "out").string() +
-                          " 2>" + (dir / "err").string();
-  const int status = std::system(cmd.c_str());
-  RunResult r;
-  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.out = slurp(dir / "out");
-  r.err = slurp(dir / "err");
-  return r;
-}
-
-struct Png {
-  int width = 0, height = 0;
-  std::vector<unsigned char> rgba;
-};
-
-Png loadPng(const fs::path& p) {
-  Png png;
-  int channels = 0;
-  unsigned char* data = stbi_load(p.c_str(), &png.width, &png.height, &channels, 4);
-  if (!data) return png;
-  png.rgba.assign(data, data + std::size_t(png.width) * png.height * 4);
-  stbi_image_free(data);
-  return png;
-}
-
-// Not blank: the luminance varies (several distinct values, a real spread).
-void expectNotBlank(const Png& png) {
-  ASSERT_GT(png.width, 0);
-  double sum = 0, sum2 = 0;
-  const std::size_t n = png.rgba.size() / 4;
-  for (std::size_t i = 0; i < n; ++i) {
-    const double y = 0.3 * png.rgba[i * 4] + 0.59 * png.rgba[i * 4 + 1] + 0.11 * png.rgba[i * 4 + 2];
-    sum += y;
-    sum2 += y * y;
-  }
-  const double mean = sum / double(n);
-  EXPECT_GT(std::sqrt(sum2 / double(n) - mean * mean), 10.0) << "image looks blank";
-}
-
-fs::path freshDir(const std::string& name) {
-  const fs::path d = fs::path(kTestOut) / name;
-  fs::remove_all(d);
-  return d;
-}
 
 TEST(App, HeadlessCpuWritesNonBlankPngs) {
   const fs::path out = freshDir("headless_cpu");

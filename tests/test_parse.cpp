@@ -1,5 +1,5 @@
 // tests/test_parse.cpp — the pure text parsers: render sizes, numbers and weight lists
-// (app/parse.h) with their exact messages, and the shader #include expansion
+// (app/parse.h) with their exact messages, --script files (app/script.h), and the shader #include expansion
 // (app/gl/shader_source.h) over an in-memory set of files: aliases, #line markers,
 // cycles, depth and size limits. Inputs that broke the code, found by the fuzzers in
 // fuzz/ or while writing them, are kept as regressions (section "regressions").
@@ -11,6 +11,7 @@
 
 #include "gl/shader_source.h"
 #include "parse.h"
+#include "script.h"
 
 using satdof::Extent;
 namespace gl = satdof::gl;
@@ -207,4 +208,77 @@ TEST(ShaderSourceRegression, LongLinesDoNotRecurse) {
   EXPECT_EQ(expand({{"a", line}, {"b", "b\n"}}, "a").text, "b\n#line 2 0\n");
   const std::string noise(1 << 20, ' ');
   EXPECT_EQ(expand({{"a", noise}}, "a").text, noise + "\n");
+}
+
+// =====================================================================================
+// parseInteger
+// =====================================================================================
+
+TEST(ParseInteger, AcceptsWholeNumbers) {
+  std::string error;
+  EXPECT_EQ(satdof::parseInteger("30", error), 30);
+  EXPECT_EQ(satdof::parseInteger(" -3 ", error), -3);
+  EXPECT_EQ(satdof::parseInteger("+7", error), 7);
+  EXPECT_EQ(satdof::parseInteger("000000000000012", error), 12);
+  EXPECT_EQ(satdof::parseInteger("999999999", error), 999999999);
+  EXPECT_TRUE(error.empty());
+}
+
+TEST(ParseInteger, SaysNotAWholeNumberOrOutOfRange) {
+  for (const char* bad : {"", "1.5", "1e3", "0x10", "banana", "-", "+", "1 2", "--1"}) {
+    std::string error;
+    EXPECT_FALSE(satdof::parseInteger(bad, error)) << bad;
+    EXPECT_EQ(error, "not a whole number: '" + std::string(bad) + "'") << bad;
+  }
+  std::string error;
+  EXPECT_FALSE(satdof::parseInteger("1234567890", error));
+  EXPECT_EQ(error, "out of range: '1234567890'");
+}
+
+// =====================================================================================
+// parseScript
+// =====================================================================================
+
+TEST(ParseScript, ReadsEveryCommandWithItsLine) {
+  std::string error;
+  const auto c = satdof::parseScript(
+      "# a comment\n\nset weights 0,1,0, 1,-4,1\nselect scan cub\nfocus 10 20\nview depth\n"
+      "preset macro\nscreenshot out/a b.png\nwait 3  # trailing comment\r\nquit\n",
+      error);
+  ASSERT_TRUE(c) << error;
+  ASSERT_EQ(c->size(), 8u);
+  using K = satdof::ScriptCommand::Kind;
+  EXPECT_EQ((*c)[0].kind, K::Set);
+  EXPECT_EQ((*c)[0].name, "weights");
+  EXPECT_EQ((*c)[0].value, "0,1,0, 1,-4,1");  // the rest of the line, spaces kept single
+  EXPECT_EQ((*c)[0].line, 3);
+  EXPECT_EQ((*c)[1].kind, K::Select);
+  EXPECT_EQ((*c)[1].value, "cub");
+  EXPECT_EQ((*c)[2].kind, K::Focus);
+  EXPECT_EQ((*c)[2].x, 10);
+  EXPECT_EQ((*c)[2].y, 20);
+  EXPECT_EQ((*c)[3].name, "depth");
+  EXPECT_EQ((*c)[4].kind, K::Preset);
+  EXPECT_EQ((*c)[5].name, "out/a b.png");
+  EXPECT_EQ((*c)[6].kind, K::Wait);
+  EXPECT_EQ((*c)[6].x, 3);
+  EXPECT_EQ((*c)[7].kind, K::Quit);
+  EXPECT_EQ((*c)[7].line, 10);
+}
+
+TEST(ParseScript, ErrorsNameTheLine) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"quit\nfly away\n", "line 2: no command 'fly'; valid: set, select, focus, view, preset, key, screenshot, wait, quit"},
+      {"set focal\n", "line 1: expected 'set OPTION VALUE', got 'set focal'"},
+      {"focus 1 2 3\n", "line 1: expected 'focus X Y', got 'focus 1 2 3'"},
+      {"focus -1 2\n", "line 1: focus: '-1' is out of range: must be between 0 and 65535"},
+      {"focus x 2\n", "line 1: focus: not a whole number: 'x'"},
+      {"\n\nwait 0\n", "line 3: wait: '0' is out of range: must be between 1 and 100000"},
+      {"quit now\n", "line 1: expected 'quit', got 'quit now'"},
+  };
+  for (const auto& [text, expected] : cases) {
+    std::string error;
+    EXPECT_FALSE(satdof::parseScript(text, error)) << text;
+    EXPECT_EQ(error, expected) << text;
+  }
 }

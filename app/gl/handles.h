@@ -68,6 +68,14 @@ inline Texture createTexture2D(GLenum internalFormat, int width, int height) {
   return Texture(n);
 }
 
+// A multisampled 2D texture (fixed sample locations), e.g. a scene target before resolve.
+inline Texture createTexture2DMultisample(GLenum internalFormat, int samples, int width, int height) {
+  GLuint n = 0;
+  glCreateTextures(GL_TEXTURE_2D_MULTISAMPLE, 1, &n);
+  glTextureStorage2DMultisample(n, samples, internalFormat, width, height, GL_TRUE);
+  return Texture(n);
+}
+
 inline Buffer createBuffer(GLsizeiptr bytes, const void* data, GLbitfield flags) {
   GLuint n = 0;
   glCreateBuffers(1, &n);

@@ -1,7 +1,9 @@
 // app/passes/scene_pass.cpp — see scene_pass.h.
 #include "passes/scene_pass.h"
 
+#include <algorithm>
 #include <cstddef>
+#include <string>
 #include <stdexcept>
 
 #include <glm/gtc/type_ptr.hpp>
@@ -13,6 +15,13 @@ namespace satdof {
 namespace {
 const std::vector<gl::ShaderStage> kScenePassStages = {{GL_VERTEX_SHADER, "scene.vert"},
                                                    {GL_FRAGMENT_SHADER, "scene.frag"}};
+const std::vector<gl::ShaderStage> kResolveStages = {{GL_VERTEX_SHADER, "fullscreen.vert"},
+                                                     {GL_FRAGMENT_SHADER, "scene_resolve.frag"}};
+
+void checkComplete(GLuint fb, const char* what) {
+  if (glCheckNamedFramebufferStatus(fb, GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+    throw std::runtime_error(std::string(what) + " framebuffer incomplete");
+}
 }  // namespace
 namespace {
 
@@ -48,6 +57,8 @@ gl::Texture makeCheckerTexture() {
 
 ScenePass::ScenePass(const std::filesystem::path& shaderDir, const scene::Scene& scene)
     : program_(gl::loadProgram(shaderDir, kScenePassStages)),
+      resolve_(gl::loadProgram(shaderDir, kResolveStages)),
+      empty_(gl::createVertexArray()),
       floorTexture_(makeCheckerTexture()) {
   for (const scene::Mesh& mesh : scene.meshes) {
     GpuMesh m;
@@ -73,21 +84,51 @@ ScenePass::ScenePass(const std::filesystem::path& shaderDir, const scene::Scene&
 }
 
 void ScenePass::reloadShaders(const std::filesystem::path& shaderDir) {
-  program_ = gl::loadProgram(shaderDir, kScenePassStages);
+  gl::Program program = gl::loadProgram(shaderDir, kScenePassStages);
+  resolve_ = gl::loadProgram(shaderDir, kResolveStages);
+  program_ = std::move(program);
+}
+
+void ScenePass::setSamples(int samples) {
+  GLint colourMax = 1, depthMax = 1, fbMax = 1;
+  glGetIntegerv(GL_MAX_COLOR_TEXTURE_SAMPLES, &colourMax);
+  glGetIntegerv(GL_MAX_DEPTH_TEXTURE_SAMPLES, &depthMax);
+  glGetIntegerv(GL_MAX_FRAMEBUFFER_SAMPLES, &fbMax);
+  samples_ = std::clamp(samples, 1, std::max(1, std::min({colourMax, depthMax, fbMax})));
 }
 
 void ScenePass::attach(const Targets& targets) {
   extent_ = targets.extent;
+  const int w = extent_.width, h = extent_.height;
   framebuffer_ = gl::createFramebuffer();
-  depth_ = gl::createRenderbuffer(GL_DEPTH_COMPONENT32F, extent_.width, extent_.height);
   const GLuint fb = framebuffer_.get();
-  glNamedFramebufferTexture(fb, GL_COLOR_ATTACHMENT0, targets.sceneColour, 0);
-  glNamedFramebufferTexture(fb, GL_COLOR_ATTACHMENT1, targets.depth, 0);
-  glNamedFramebufferRenderbuffer(fb, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, depth_.get());
   const GLenum buffers[2] = {GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1};
+  if (samples_ > 1) {
+    msColour_ = gl::createTexture2DMultisample(GL_RGBA8, samples_, w, h);
+    msDistance_ = gl::createTexture2DMultisample(GL_R32F, samples_, w, h);
+    GLuint rb = 0;
+    glCreateRenderbuffers(1, &rb);
+    depth_ = gl::Renderbuffer(rb);
+    glNamedRenderbufferStorageMultisample(rb, samples_, GL_DEPTH_COMPONENT32F, w, h);
+    glNamedFramebufferTexture(fb, GL_COLOR_ATTACHMENT0, msColour_.get(), 0);
+    glNamedFramebufferTexture(fb, GL_COLOR_ATTACHMENT1, msDistance_.get(), 0);
+    resolveFramebuffer_ = gl::createFramebuffer();
+    const GLuint resolve = resolveFramebuffer_.get();
+    glNamedFramebufferTexture(resolve, GL_COLOR_ATTACHMENT0, targets.sceneColour, 0);
+    glNamedFramebufferTexture(resolve, GL_COLOR_ATTACHMENT1, targets.depth, 0);
+    glNamedFramebufferDrawBuffers(resolve, 2, buffers);
+    checkComplete(resolve, "scene resolve");
+  } else {
+    msColour_ = {};
+    msDistance_ = {};
+    resolveFramebuffer_ = {};
+    depth_ = gl::createRenderbuffer(GL_DEPTH_COMPONENT32F, w, h);
+    glNamedFramebufferTexture(fb, GL_COLOR_ATTACHMENT0, targets.sceneColour, 0);
+    glNamedFramebufferTexture(fb, GL_COLOR_ATTACHMENT1, targets.depth, 0);
+  }
+  glNamedFramebufferRenderbuffer(fb, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, depth_.get());
   glNamedFramebufferDrawBuffers(fb, 2, buffers);
-  if (glCheckNamedFramebufferStatus(fb, GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
-    throw std::runtime_error("scene framebuffer incomplete");
+  checkComplete(fb, "scene");
 }
 
 void ScenePass::run(const scene::Scene& scene, Profiler& profiler) {
@@ -121,6 +162,16 @@ void ScenePass::run(const scene::Scene& scene, Profiler& profiler) {
   }
   glBindVertexArray(0);
   glDisable(GL_DEPTH_TEST);
+  if (samples_ > 1) {  // colour: the mean of the samples; depth: the nearest sample
+    glBindFramebuffer(GL_FRAMEBUFFER, resolveFramebuffer_.get());
+    glUseProgram(resolve_.get());
+    glUniform1i(0, samples_);
+    glBindTextureUnit(0, msColour_.get());
+    glBindTextureUnit(1, msDistance_.get());
+    glBindVertexArray(empty_.get());
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glBindVertexArray(0);
+  }
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   glPopDebugGroup();
 }

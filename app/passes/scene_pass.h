@@ -1,6 +1,13 @@
 // app/passes/scene_pass.h — renders the scene into the frame's colour RGBA8 (the SAT's
 // input) and linear view depth R32F (the DoF's input) targets, with a 32-bit float depth
 // buffer of its own for the z-test.
+//
+// Anti-aliasing (setSamples > 1): the scene is drawn into multisampled colour, linear
+// depth and z-buffer of its own, then resolved into the frame's targets by a full-screen
+// pass (shaders/scene_resolve.frag): the colour is the mean of the samples, the linear
+// depth the nearest sample's (a mean across a silhouette would be a depth where nothing
+// is). The frame's targets stay single-sampled: multisample textures cannot be
+// registered with CUDA.
 #pragma once
 
 #include <filesystem>
@@ -22,6 +29,9 @@ class ScenePass {
   // Recompiles the shaders; on failure throws and keeps the current program.
   void reloadShaders(const std::filesystem::path& shaderDir);
   void run(const scene::Scene& scene, Profiler& profiler);
+  // Samples per pixel (1: none); clamped to what the GL offers. Takes effect at attach().
+  void setSamples(int samples);
+  int samples() const { return samples_; }
 
   // Linear depth written where nothing was drawn (the sky): far, so maximally blurred.
   static constexpr float kSkyDepth = 1000.0f;
@@ -33,11 +43,17 @@ class ScenePass {
     GLsizei indexCount = 0;
   };
   gl::Program program_;
+  gl::Program resolve_;
+  gl::VertexArray empty_;
   std::vector<GpuMesh> meshes_;
   gl::Texture floorTexture_;
   Extent extent_;
   gl::Renderbuffer depth_;
-  gl::Framebuffer framebuffer_;
+  gl::Framebuffer framebuffer_;  // what the scene is drawn into
+  int samples_ = 1;
+  // Multisampled only: the samples, and the frame's targets as the resolve's output.
+  gl::Texture msColour_, msDistance_;
+  gl::Framebuffer resolveFramebuffer_;
 };
 
 }  // namespace satdof

@@ -121,6 +121,13 @@ std::optional<float> ProfileHistory::median(const std::string& name) const {
   return m;
 }
 
+std::vector<float> ProfileHistory::recent(const std::string& name, std::size_t n) const {
+  const auto it = stats_.find(name);
+  if (it == stats_.end()) return {};
+  const std::vector<float>& v = it->second.samples;
+  return {v.end() - std::ptrdiff_t(std::min(n, v.size())), v.end()};
+}
+
 std::optional<float> ProfileHistory::smoothed(const std::string& name) const {
   const auto it = stats_.find(name);
   if (it == stats_.end() || it->second.samples.empty()) return std::nullopt;

@@ -131,6 +131,8 @@ class ProfileHistory {
   std::optional<float> median(const std::string& name) const;
   std::optional<float> smoothed(const std::string& name) const;  // for on-screen display
   std::size_t count(const std::string& name) const;
+  // The last `n` samples of a section, oldest first (the panel's rolling plots).
+  std::vector<float> recent(const std::string& name, std::size_t n) const;
   // Smoothed time per tag (implementation) of a section, as used so far.
   const std::map<std::string, float>& tagTimes(const std::string& name) const;
 

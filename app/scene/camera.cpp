@@ -26,8 +26,16 @@ glm::mat4 Camera::view() const {
   return glm::lookAt(position(), target, glm::vec3(0.0f, 1.0f, 0.0f));
 }
 
+float Camera::fovYFor(float aspect) const {
+  aspect = std::max(aspect, 1e-6f);
+  if (aspect >= kFramedAspect) return fovY;
+  // Same horizontal half-width as at kFramedAspect: tan(x/2) = aspect * tan(y/2).
+  const float tanHalfX = std::tan(0.5f * fovY) * kFramedAspect;
+  return std::min(2.0f * std::atan(tanHalfX / aspect), glm::radians(150.0f));
+}
+
 glm::mat4 Camera::projection(float aspect) const {
-  return glm::perspective(fovY, std::max(aspect, 1e-6f), nearPlane, farPlane);
+  return glm::perspective(fovYFor(aspect), std::max(aspect, 1e-6f), nearPlane, farPlane);
 }
 
 float Camera::viewDepth(glm::vec3 worldPoint) const {
@@ -45,6 +53,14 @@ void Camera::orbit(float dxPixels, float dyPixels) {
 
 void Camera::zoom(float wheel) {
   distance = std::clamp(distance * std::pow(kZoomStep, wheel), kMinDistance, kMaxDistance);
+}
+
+void Camera::pan(float dxPixels, float dyPixels) {
+  const glm::vec3 f = forward();
+  const glm::vec3 right = glm::normalize(glm::cross(f, glm::vec3(0.0f, 1.0f, 0.0f)));
+  const glm::vec3 up = glm::cross(right, f);
+  const float scale = kPanPerPixel * distance;
+  target += (-dxPixels * right + dyPixels * up) * scale;
 }
 
 }  // namespace satdof::scene

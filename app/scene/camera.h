@@ -18,6 +18,7 @@ struct Camera {
   static constexpr float kMaxDistance = 80.0f;
   static constexpr float kRadiansPerPixel = 0.005f;  // orbit() sensitivity
   static constexpr float kZoomStep = 0.9f;           // distance factor per wheel notch
+  static constexpr float kPanPerPixel = 0.0015f;     // pan() speed, per unit of distance
 
   glm::vec3 target{0.0f};
   float distance = 10.0f;
@@ -32,7 +33,12 @@ struct Camera {
   // Unit vector the camera looks along (from the eye towards the target).
   glm::vec3 forward() const;
   glm::mat4 view() const;
-  glm::mat4 projection(float aspect) const;  // aspect = width / height
+  // aspect = width / height. Narrower than kFramedAspect (a window beside a docked
+  // panel, a portrait window), the vertical field of view widens so that what a 16:9
+  // image shows left to right stays in view.
+  glm::mat4 projection(float aspect) const;
+  static constexpr float kFramedAspect = 16.0f / 9.0f;
+  float fovYFor(float aspect) const;
 
   // Depth of a world-space point along the view direction (the linear depth the scene
   // pass writes, -z in view space). Positive in front of the camera.
@@ -43,6 +49,9 @@ struct Camera {
   void orbit(float dxPixels, float dyPixels);
   // Mouse wheel notches: positive moves closer. Distance is clamped.
   void zoom(float wheel);
+  // Mouse drag in pixels with the pan button: the target (and the eye with it) follows
+  // the cursor sideways and up, at a speed that grows with the distance.
+  void pan(float dxPixels, float dyPixels);
 };
 
 }  // namespace satdof::scene

@@ -4,13 +4,16 @@
 
 #include "frame/frame_targets.h"
 #include "ui/ui.h"
+#include "ui/widgets.h"
 
 namespace satdof::panels {
 
 void bokeh(UiState& s) {
   if (!ImGui::CollapsingHeader("Bokeh highlights")) return;
   if (s.bokehWhyNot) {
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("%s", s.bokehWhyNot->c_str());
+    ImGui::PopTextWrapPos();
     return;
   }
   BokehSettings& b = *s.bokeh;
@@ -18,19 +21,23 @@ void bokeh(UiState& s) {
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("bright out-of-focus pixels drawn as the lens's aperture: compaction + radix sort on the GPU");
   int threshold = int(b.select.threshold);
-  ImGui::SliderInt("threshold", &threshold, 128, 254);
+  widgets::label("threshold", nullptr);
+  ImGui::SliderInt("##threshold", &threshold, 128, 254);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("luminance (0-255) above which a pixel is a highlight");
   b.select.threshold = std::uint32_t(threshold);
-  ImGui::SliderInt("min radius (px)", &b.select.minRadius, 1, 32);
+  widgets::label("min radius (px)", nullptr);
+  ImGui::SliderInt("##minradius", &b.select.minRadius, 1, 32);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("pixels blurred less than this stay points (no sprite)");
   ImGui::RadioButton("disc", &b.shape, 0);
   ImGui::SameLine();
   ImGui::RadioButton("hexagon", &b.shape, 1);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("the aperture's shape: round, or six blades");
-  ImGui::SliderFloat("intensity", &b.intensity, 0.0f, 200.0f, "%.0f", ImGuiSliderFlags_Logarithmic);
+  widgets::label("intensity", nullptr);
+  ImGui::SliderFloat("##intensity", &b.intensity, 0.0f, 200.0f, "%.0f", ImGuiSliderFlags_Logarithmic);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("how much of each highlight's excess brightness its sprite carries");
   int cap = int(b.select.maxSprites);
-  ImGui::SliderInt("max sprites", &cap, 64, kMaxBokehSprites, "%d", ImGuiSliderFlags_Logarithmic);
+  widgets::label("max sprites", nullptr);
+  ImGui::SliderInt("##maxsprites", &cap, 64, kMaxBokehSprites, "%d", ImGuiSliderFlags_Logarithmic);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("a cap, so a bright scene cannot stall the frame");
   b.select.maxSprites = std::uint32_t(cap);
   if (s.bokehCounts && b.enabled) {

@@ -1,6 +1,6 @@
-// app/ui/filter_panels.cpp — the convolution panel (filter, radius, border, custom
-// matrix, implementations A and B, per-implementation times) and the view panel (final,
-// filtered, split with a draggable divider, amplified difference with its maximum).
+// app/ui/filter_panels.cpp — the convolution section (filter, radius, border, custom
+// matrix, implementations A and B, per-implementation times) and the view section (which
+// image is shown; the split divider; the difference's gain and maximum; the depth range).
 #include <imgui.h>
 
 #include <algorithm>
@@ -9,6 +9,7 @@
 
 #include "profiling/profiler.h"
 #include "ui/ui.h"
+#include "ui/widgets.h"
 
 namespace satdof::panels {
 namespace {
@@ -29,16 +30,20 @@ void resizeCustom(std::vector<float>& w, int oldRadius, int newRadius) {
 }
 
 // A combo of implementations; those that cannot run `filter` are greyed out with why.
-void implementationCombo(const char* label, std::string& choice, const UiState& s, const Filter* filter) {
+void implementationCombo(const char* label, const char* tip, std::string& choice, const UiState& s,
+                         const Filter* filter) {
   const std::string shown = choice.empty() ? s.filterImplementations.front().name : choice;
-  if (!ImGui::BeginCombo(label, shown.c_str())) return;
+  widgets::label(label, tip);
+  const bool open = ImGui::BeginCombo((std::string("##") + label).c_str(), shown.c_str());
+  for (const FilterImplementation& impl : s.filterImplementations)
+    if (!open && impl.name == shown) widgets::tooltip(impl.description.c_str());
+  if (!open) return;
   for (const FilterImplementation& impl : s.filterImplementations) {
     const auto why = filter ? impl.whyNot(*filter) : std::nullopt;
     ImGui::BeginDisabled(why.has_value());
     if (ImGui::Selectable(impl.name.c_str(), impl.name == shown)) choice = impl.name;
     ImGui::EndDisabled();
-    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-      ImGui::SetTooltip("%s", why ? why->c_str() : impl.description.c_str());
+    widgets::tooltip(why ? why->c_str() : impl.description.c_str());
   }
   ImGui::EndCombo();
 }
@@ -50,24 +55,34 @@ void convolution(UiState& s) {
   if (!ImGui::CollapsingHeader("Convolution (before the SAT)", f.enabled ? ImGuiTreeNodeFlags_DefaultOpen : 0))
     return;
   ImGui::Checkbox("filter the scene", &f.enabled);
+  widgets::tooltip("Convolve the scene colour before the SAT is built");
   const auto& names = filterKindNames();
   int kind = int(std::find(names.begin(), names.end(), std::string(toString(f.kind))) - names.begin());
-  if (ImGui::BeginCombo("filter", names[kind].c_str())) {
+  widgets::label("filter", "The convolution kernel");
+  if (ImGui::BeginCombo("##filter", names[kind].c_str())) {
     for (int i = 0; i < int(names.size()); ++i)
       if (ImGui::Selectable(names[i].c_str(), i == kind)) f.kind = *filterKindFromName(names[i]);
     ImGui::EndCombo();
   }
+  widgets::tooltip("The convolution kernel");
   int radius = f.radius;
-  if (ImGui::SliderInt("radius", &radius, kMinFilterRadius, kMaxFilterRadius)) {
+  widgets::label("radius", "Kernel half-size: (2r+1) x (2r+1) taps");
+  if (ImGui::SliderInt("##radius", &radius, kMinFilterRadius, kMaxFilterRadius)) {
     if (f.kind == FilterKind::Custom || !f.customWeights.empty()) resizeCustom(f.customWeights, f.radius, radius);
     f.radius = radius;
   }
-  if (f.kind == FilterKind::Gaussian)
-    ImGui::SliderFloat("sigma (0: r/2)", &f.sigma, 0.0f, 16.0f, "%.2f");
+  widgets::tooltip("Kernel half-size: (2r+1) x (2r+1) taps");
+  if (f.kind == FilterKind::Gaussian) {
+    widgets::label("sigma", "Gaussian width in pixels; 0: radius / 2");
+    ImGui::SliderFloat("##sigma", &f.sigma, 0.0f, 16.0f, "%.2f");
+    widgets::tooltip("Gaussian width in pixels; 0: radius / 2");
+  }
   int border = f.border == Border::Zero ? 0 : 1;
   ImGui::RadioButton("zero border", &border, 0);
+  widgets::tooltip("Pixels outside the image count as zero (ghost cells)");
   ImGui::SameLine();
-  ImGui::RadioButton("clamp to edge", &border, 1);
+  ImGui::RadioButton("clamp", &border, 1);
+  widgets::tooltip("Pixels outside the image repeat the nearest edge pixel");
   f.border = border == 0 ? Border::Zero : Border::Clamp;
 
   if (f.kind == FilterKind::Custom) {
@@ -80,6 +95,7 @@ void convolution(UiState& s) {
         ImGui::PushID(i * n + j);
         ImGui::SetNextItemWidth(48);
         ImGui::DragFloat("##w", &f.customWeights[std::size_t(i) * n + j], 0.01f, -100.0f, 100.0f, "%.2f");
+        widgets::tooltip("A weight of the custom kernel: drag, or double-click to type");
         ImGui::PopID();
         if (j + 1 < n) ImGui::SameLine();
       }
@@ -92,37 +108,56 @@ void convolution(UiState& s) {
   } catch (const std::exception& e) {
     ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", e.what());
   }
-  implementationCombo("implementation A", f.implementation, s, filter ? &*filter : nullptr);
+  implementationCombo("A", "Implementation A: its output feeds the SAT", f.implementation, s,
+                      filter ? &*filter : nullptr);
   ImGui::Checkbox("compare with B", &f.compare);
-  if (f.compare) implementationCombo("implementation B", f.compareImplementation, s, filter ? &*filter : nullptr);
+  widgets::tooltip("Run a second implementation on the same input, for the split and diff views");
+  if (f.compare)
+    implementationCombo("B", "Implementation B: compared with A in the split and diff views", f.compareImplementation,
+                        s, filter ? &*filter : nullptr);
   if (f.enabled && !s.filterProblem.empty())
     ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "not filtering: %s", s.filterProblem.c_str());
 
   std::map<std::string, float> times = s.history->tagTimes("filter A");
   for (const auto& [name, ms] : s.history->tagTimes("filter B")) times.try_emplace(name, ms);
   if (!times.empty()) {
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::Text("filter time by implementation (smoothed)");
-    for (const auto& [name, ms] : times) ImGui::Text("  %-20s %8.3f ms", name.c_str(), ms);
+    for (const auto& [name, ms] : times) ImGui::Text("  %8.3f ms  %s", ms, name.c_str());
+    ImGui::PopTextWrapPos();
   }
 }
 
 void view(UiState& s) {
   ViewSettings& v = *s.view;
-  if (!ImGui::CollapsingHeader("View", v.mode != ViewMode::Final ? ImGuiTreeNodeFlags_DefaultOpen : 0)) return;
-  int mode = int(v.mode);
-  ImGui::RadioButton("final", &mode, int(ViewMode::Final));
-  ImGui::SameLine();
-  ImGui::RadioButton("filtered (A)", &mode, int(ViewMode::Filtered));
-  ImGui::RadioButton("split A | B", &mode, int(ViewMode::Split));
-  ImGui::SameLine();
-  ImGui::RadioButton("|A - B|", &mode, int(ViewMode::Difference));
-  v.mode = ViewMode(mode);
-  if (v.mode != ViewMode::Final && !s.filter->enabled) ImGui::TextDisabled("(turn the filter on)");
-  if (v.mode == ViewMode::Split) ImGui::SliderFloat("divider (or drag it)", &v.divider, 0.0f, 1.0f);
-  if (v.mode == ViewMode::Difference) {
-    ImGui::SliderFloat("gain", &v.gain, 1.0f, 255.0f, "%.0f", ImGuiSliderFlags_Logarithmic);
-    if (s.maxDifference) ImGui::Text("max difference: %u grey levels", *s.maxDifference);
+  if (!ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  widgets::label("show", describe(v.mode));
+  if (ImGui::BeginCombo("##view", toString(v.mode))) {
+    for (ViewMode m : viewModes()) {
+      if (ImGui::Selectable(toString(m), m == v.mode)) v.mode = m;
+      widgets::tooltip(describe(m));
+    }
+    ImGui::EndCombo();
   }
+  widgets::tooltip(describe(v.mode));
+  if (showsFilterOutput(v.mode) && !s.filter->enabled) ImGui::TextDisabled("(turn the filter on)");
+  if (v.mode == ViewMode::Split) {
+    widgets::label("divider", "Where A ends and B begins; or drag it on the image");
+    ImGui::SliderFloat("##divider", &v.divider, 0.0f, 1.0f);
+    widgets::tooltip("Where A ends and B begins; or drag it on the image");
+  }
+  if (v.mode == ViewMode::Difference) {
+    ImGui::Checkbox("automatic gain", &v.autoGain);
+    widgets::tooltip("Scale the largest difference to full brightness");
+    if (!v.autoGain) {
+      widgets::label("gain", "Difference amplification");
+      ImGui::SliderFloat("##gain", &v.gain, 1.0f, 255.0f, "%.0f", ImGuiSliderFlags_Logarithmic);
+      widgets::tooltip("Difference amplification");
+    }
+    if (s.maxDifference) ImGui::Text("max difference: %u grey levels (gain %.0f)", *s.maxDifference, s.gainUsed);
+  }
+  if (v.mode == ViewMode::Depth && s.depthRange)
+    ImGui::Text("near %.2f, far %.2f", s.depthRange->nearest, s.depthRange->farthest);
   if ((v.mode == ViewMode::Split || v.mode == ViewMode::Difference) && !s.filter->compare)
     ImGui::TextDisabled("(turn on 'compare with B')");
 }

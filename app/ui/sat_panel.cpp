@@ -5,12 +5,14 @@
 
 #include "satdof/sat_format.h"
 #include "ui/ui.h"
+#include "ui/widgets.h"
 
 namespace satdof::panels {
 
 void satTable(UiState& s) {
   if (!ImGui::CollapsingHeader("Summed-area table", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  if (ImGui::BeginCombo("format", s.satFormat.c_str())) {
+  widgets::label("format", "how the table stores its sums: exact integers or floats");
+  if (ImGui::BeginCombo("##satformat", s.satFormat.c_str())) {
     for (const SatFormatInfo& f : satFormats()) {
       if (ImGui::Selectable(std::string(f.name).c_str(), f.name == s.satFormat)) s.satFormat = std::string(f.name);
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(f.description).c_str());

@@ -1,7 +1,18 @@
 // app/ui/ui.h — Dear ImGui on the window: set-up and tear-down (GLFW + OpenGL3 backends
-// from Debian's libimgui) and the panels, one function per concern (panels.cpp).
+// from Debian's libimgui, scaled for HiDPI), the docked panel and what is drawn on the
+// image (labels, the help overlay). One file per section of the panel:
+//   panels.cpp        pipeline (backend, its registries' combos), scene (presets, animation)
+//   focus_panel.cpp   focus: click-to-focus, autofocus, depth under the cursor, overlay
+//   dof_panel.cpp     depth of field (implementation, the camera model's controls)
+//   filter_panels.cpp convolution and view
+//   timings_panel.cpp per-stage times with rolling plots, FPS, SAT bandwidth
+// The panel is docked: the app renders the image beside it (panelWidthFor), not under it.
+//   overlay.cpp       on the image: A | B labels, the difference's maximum, the depth
+//                     range, the help overlay (F1)
+//   widgets.h         a labelled row that never cuts its label, one-line tooltips
 #pragma once
 
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -9,10 +20,12 @@
 
 #include "backends/compute_backend.h"
 #include "dof/dof_implementation.h"
+#include "focus_controller.h"
 #include "passes/bokeh_pass.h"
 #include "passes/filter_settings.h"
 #include "passes/view_pass.h"
 #include "profiling/profiler.h"
+#include "verify.h"
 
 struct GLFWwindow;
 
@@ -33,11 +46,30 @@ struct UiState {
   std::span<const FilterImplementation> filterImplementations;
   std::string filterProblem;            // why the filter did not run (empty: it did)
   std::optional<unsigned> maxDifference;  // of the difference view, a frame late
+  float gainUsed = 1;                     // the difference view's gain this frame
+  std::optional<DepthRange> depthRange;   // of the depth view, a frame late
   const ProfileHistory* history = nullptr;
   std::string shaderDir;
   std::string shaderError;     // the last reload's compile error
-  bool reloadShaders = false;  // set by the panel's button
+  std::size_t satBytesPerPixel = 0;  // the SAT format's entry (for GB/s)
   int width = 0, height = 0;
+
+  // Focus.
+  Autofocus autofocus = Autofocus::Off;  // a panel may change it
+  std::optional<float> hoverDepth;       // depth under the cursor (nullopt: not over the image)
+  bool focusAnimating = false;
+  // Scene.
+  bool animate = false;  // a panel may change these
+  int msaa = 1;
+
+  std::vector<VerifyLine> verifyLines;  // the last verify's verdict, a line per stage
+
+  // Requests from the panel, carried out by the app after the frame.
+  bool reloadShaders = false;
+  bool reset = false;
+  bool screenshot = false;
+  bool verify = false;
+  std::optional<std::string> preset;
   std::string satFormat;           // current; the panel may change it
   bool measurePrecision = false;   // set by the panel's button
   std::string precisionLine;       // the last measurement, for a float format
@@ -58,15 +90,36 @@ class Ui {
   void draw(UiState& state);
   void endFrame();  // renders the draw data into the bound framebuffer
   bool wantsMouse() const;
+  bool wantsKeyboard() const;
+
+  // The panel's width in window coordinates for a window this wide (0 while hidden): the
+  // image is rendered into the rest, so the panel never covers it.
+  float panelWidthFor(float windowWidth) const;
+
+  bool panelShown = true;
+  bool helpShown = false;
+  float panelWidth = 0;  // logical pixels before HiDPI scale; 0: the default
+  // The panel's own settings for the settings file (ui.*: its width), and back.
+  std::map<std::string, std::string> saveState() const;
+  void loadState(const std::map<std::string, std::string>& values);
+
+ private:
+  void drawPanel(UiState& state);
+  float scale_ = 1.0f;  // HiDPI content scale
 };
 
 namespace panels {
 void pipeline(UiState& state);
-void depthOfField(UiState& state);
+void scene(UiState& state);
+void focus(UiState& state);
+void drawDofSection(UiState& state);  // dof_panel.cpp: the depth-of-field section
 void convolution(UiState& state);
 void view(UiState& state);
 void timings(const UiState& state);
 void satTable(UiState& state);  // sat_panel.cpp
+// Drawn on the image, not in the panel.
+void imageLabels(const UiState& state, float imageRight);  // the image's right edge
+void helpOverlay();
 void bokeh(UiState& state);     // bokeh_panel.cpp
 }  // namespace panels
 

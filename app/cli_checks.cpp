@@ -1,0 +1,91 @@
+// app/cli_checks.cpp — see cli_checks.h.
+#include "cli_checks.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <system_error>
+
+#include "parse.h"
+
+namespace satdof {
+namespace {
+
+// Paths in full (a cut path does not say where), control bytes escaped.
+std::string quoted(const std::filesystem::path& p) {
+  std::string s;
+  for (std::size_t i = 0; i < p.native().size(); i += 40) {
+    const std::string q = quoteForMessage(p.native().substr(i, 40));  // '...' around 40 or fewer
+    s += q.substr(1, q.size() - 2);
+  }
+  return "'" + s + "'";
+}
+
+bool given(const Options& o, const char* name) { return o.given.count(name) > 0; }
+
+std::optional<std::string> writableFolder(const std::string& flag, const std::filesystem::path& folder) {
+  if (::access(folder.c_str(), W_OK) != 0)
+    return flag + ": cannot write into " + quoted(folder) + ": " +
+           std::generic_category().message(errno);
+  return std::nullopt;
+}
+
+}  // namespace
+
+bool runsHeadless(const Options& o) { return o.headless || !displayAvailable(); }
+
+std::optional<std::string> checkCombination(const Options& o) {
+  const bool headless = runsHeadless(o);
+  const std::string why = o.headless ? "with --headless" : "in this headless run (no display: DISPLAY unset)";
+  if (headless) {
+    for (const char* flag : {"screenshot", "script", "no-vsync", "panel"})
+      if (given(o, flag))
+        return "--" + std::string(flag) + ": applies to the window only, not " + why +
+               (std::string(flag) == "screenshot" ? "; frames go to --out" : "");
+  } else if (!o.resizeStorm) {  // resize-storm writes its images to --out from a window
+    for (const char* flag : {"out", "save"})
+      if (given(o, flag))
+        return "--" + std::string(flag) + ": applies to --headless only (in a window: --screenshot FILE or F12)";
+  }
+  if (!o.filter.enabled)
+    for (const char* flag : {"radius", "sigma", "border", "conv", "compare"})
+      if (given(o, flag)) return "--" + std::string(flag) + ": applies only with --filter (no convolution runs without one)";
+  if (o.camera != "thin-lens")
+    for (const char* flag : {"focal-length", "f-number", "sensor-width"})
+      if (given(o, flag)) return "--" + std::string(flag) + ": applies only to --camera thin-lens";
+  if (o.camera == "thin-lens" && given(o, "focal-range")) return "--focal-range: applies only to --camera linear";
+  if (given(o, "sigma") && o.filter.kind != FilterKind::Gaussian) return "--sigma: applies only to --filter gaussian";
+  if (!o.bokeh.enabled)
+    for (const char* flag : {"bokeh-threshold", "bokeh-min-radius", "bokeh-max", "bokeh-shape", "bokeh-intensity"})
+      if (given(o, flag)) return "--" + std::string(flag) + ": applies only with --bokeh on";
+  const ViewMode v = o.view.mode;
+  const bool comparing = v == ViewMode::Split || v == ViewMode::Difference;
+  if ((v == ViewMode::Filtered || comparing) && !o.filter.enabled)
+    return "--view: the filtered, split and diff views need a --filter";
+  if (comparing && !o.filter.compare) return "--view: split and diff views need --compare IMPLEMENTATION";
+  if (given(o, "divider") && v != ViewMode::Split) return "--divider: applies only to --view split";
+  if (given(o, "diff-gain") && v != ViewMode::Difference) return "--diff-gain: applies only to --view diff";
+  return std::nullopt;
+}
+
+std::optional<std::string> checkOutputs(const Options& o) {
+  if (runsHeadless(o) && o.save != Options::Save::None && o.benchFamily.empty()) {
+    std::error_code ec;
+    const std::filesystem::path out = o.outDir.empty() ? "." : o.outDir;
+    std::filesystem::create_directories(out, ec);
+    if (ec) return "--out: cannot create the folder " + quoted(out) + ": " + ec.message();
+    if (!std::filesystem::is_directory(out, ec)) return "--out: " + quoted(out) + " is not a folder";
+    if (auto e = writableFolder("--out", out)) return e;
+  }
+  if (!o.screenshot.empty()) {
+    std::filesystem::path folder = std::filesystem::path(o.screenshot).parent_path();
+    if (folder.empty()) folder = ".";
+    std::error_code ec;
+    std::filesystem::create_directories(folder, ec);
+    if (ec) return "--screenshot: cannot create the folder " + quoted(folder) + ": " + ec.message();
+    if (auto e = writableFolder("--screenshot", folder)) return e;
+  }
+  return std::nullopt;
+}
+
+}  // namespace satdof

@@ -1,0 +1,84 @@
+// app/script_runner.cpp — see script_runner.h.
+#include "script_runner.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "option_table.h"
+#include "scene/presets.h"
+
+namespace satdof {
+namespace {
+
+std::string where(const std::string& file, int line) { return file + ":" + std::to_string(line) + ": "; }
+
+// `select KEY NAME` takes registry keys only; `view NAME` is `set view NAME`.
+std::optional<std::string> checkSelectKey(const std::string& key) {
+  if (key == "dof" || key == "conv" || key == "compare") return std::nullopt;
+  for (const ComputeBackendInfo& b : computeBackends())
+    for (const BackendOption& o : b.options())
+      if (o.key == key) return std::nullopt;
+  return "select: no registry '" + key + "'; valid: dof, conv, compare and the backends' keys (scan, sat, ...)";
+}
+
+}  // namespace
+
+std::vector<ScriptCommand> loadScript(const std::string& file, const Options& options) {
+  std::ifstream in(file);
+  if (!in) throw UsageError("--script: cannot read " + file);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string error;
+  auto commands = parseScript(text.str(), error);
+  if (!commands) throw UsageError(file + ":" + error.substr(5));  // "line N: ..." -> "FILE:N: ..."
+  Options scratch = options;
+  for (const ScriptCommand& c : *commands) {
+    std::optional<std::string> why;
+    switch (c.kind) {
+      case ScriptCommand::Kind::Select:
+        why = checkSelectKey(c.name);
+        if (!why) why = setLiveOption(scratch, c.name, c.value);
+        break;
+      case ScriptCommand::Kind::Set: why = setLiveOption(scratch, c.name, c.value); break;
+      case ScriptCommand::Kind::View: why = setLiveOption(scratch, "view", c.name); break;
+      case ScriptCommand::Kind::Preset:
+        if (!scene::findPreset(c.name)) why = "no preset '" + c.name + "'; valid: portrait, landscape, macro";
+        break;
+      case ScriptCommand::Kind::Key:
+        if (!keyAction(c.name)) why = "no key '" + c.name + "'; valid: F1, F5, F12, Esc, R, H, P, V, 1-9";
+        break;
+      default: break;
+    }
+    if (why) throw UsageError(where(file, c.line) + *why);
+  }
+  return *commands;
+}
+
+void ScriptRunner::step(ScriptHost& host) {
+  if (waiting_ > 0) {
+    --waiting_;
+    return;
+  }
+  while (next_ < commands_.size()) {
+    const ScriptCommand& c = commands_[next_++];
+    std::optional<std::string> why;
+    switch (c.kind) {
+      case ScriptCommand::Kind::Set:
+      case ScriptCommand::Kind::Select: why = host.setOption(c.name, c.value); break;
+      case ScriptCommand::Kind::View: why = host.setOption("view", c.name); break;
+      case ScriptCommand::Kind::Focus: host.focusAt(Pixel{c.x, c.y}); break;
+      case ScriptCommand::Kind::Preset: why = host.applyPreset(c.name); break;
+      case ScriptCommand::Kind::Key: host.pressKey(*keyAction(c.name)); break;
+      case ScriptCommand::Kind::Screenshot:  // of this frame: what follows waits for the next
+        host.screenshot(c.name);
+        return;
+      case ScriptCommand::Kind::Quit: host.quit(); return;
+      case ScriptCommand::Kind::Wait:
+        waiting_ = c.x - 1;  // this frame is the first of the N
+        return;
+    }
+    if (why) throw UsageError(where(file_, c.line) + *why);
+  }
+}
+
+}  // namespace satdof

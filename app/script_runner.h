@@ -1,0 +1,52 @@
+// app/script_runner.h — runs a --script FILE (script.h) in the window, a few commands per
+// frame: everything up to the next `wait N`, then N frames of nothing.
+//
+// loadScript reads and parses the file and checks every value against the registries (a
+// scratch copy of the options takes each `set`), so that a typo stops the run before any
+// window opens: "FILE:LINE: ..." and exit code 2.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli.h"
+#include "focus_controller.h"
+#include "input.h"
+#include "script.h"
+
+namespace satdof {
+
+// Throws UsageError("FILE:LINE: ...") (or "FILE: cannot read it").
+std::vector<ScriptCommand> loadScript(const std::string& file, const Options& options);
+
+// What a script can ask of the app.
+class ScriptHost {
+ public:
+  virtual ~ScriptHost() = default;
+  // A live option (option_table.h) or a registry entry; the reason when refused.
+  virtual std::optional<std::string> setOption(const std::string& name, const std::string& value) = 0;
+  virtual void focusAt(Pixel pixel) = 0;
+  virtual std::optional<std::string> applyPreset(const std::string& name) = 0;
+  virtual void pressKey(const InputActions& actions) = 0;  // as if from the window
+  virtual void screenshot(const std::string& path) = 0;  // after this frame is shown
+  virtual void quit() = 0;
+};
+
+class ScriptRunner {
+ public:
+  ScriptRunner(std::string file, std::vector<ScriptCommand> commands)
+      : file_(std::move(file)), commands_(std::move(commands)) {}
+  // Once per frame, before it renders. Throws UsageError("FILE:LINE: ...") when the app
+  // refuses a command.
+  void step(ScriptHost& host);
+  bool finished() const { return next_ >= commands_.size() && waiting_ == 0; }
+
+ private:
+  std::string file_;
+  std::vector<ScriptCommand> commands_;
+  std::size_t next_ = 0;
+  int waiting_ = 0;
+};
+
+}  // namespace satdof

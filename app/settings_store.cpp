@@ -1,0 +1,133 @@
+// app/settings_store.cpp — see settings_store.h.
+#include "settings_store.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+#include "option_table.h"
+#include "parse.h"
+
+namespace satdof {
+namespace {
+
+// The live options the file keeps: what the panel, the keys and the script change.
+// Filter settings are left out on purpose: a filter is a deliberate, per-run choice.
+constexpr std::string_view kKept[] = {"focal", "focal-range", "max-blur", "sat-format", "camera", "focal-length", "f-number",
+                                      "sensor-width", "view", "divider", "diff-gain",
+                                      "dof", "autofocus", "animate", "msaa", "panel", "bokeh", "bokeh-threshold",
+                                      "bokeh-min-radius", "bokeh-max", "bokeh-shape", "bokeh-intensity"};
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+std::filesystem::path settingsPath() {
+  if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg)
+    return std::filesystem::path(xdg) / "satdof" / "settings.ini";
+  if (const char* home = std::getenv("HOME"); home && *home)
+    return std::filesystem::path(home) / ".config" / "satdof" / "settings.ini";
+  return {};
+}
+
+std::optional<SettingsEntries> parseSettings(std::string_view text, std::string& error) {
+  SettingsEntries entries;
+  int number = 0;
+  for (std::size_t begin = 0; begin < text.size();) {
+    const std::size_t end = std::min(text.find('\n', begin), text.size());
+    const std::string_view raw = text.substr(begin, end - begin);
+    begin = end + 1;
+    ++number;
+    const std::string where = "line " + std::to_string(number) + ": ";
+    for (char c : raw)
+      if ((static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\r') || c == 0x7f) {
+        error = where + "a control character in " + quoteForMessage(raw);
+        return std::nullopt;
+      }
+    const std::string_view line = trim(raw);
+    if (line.empty() || line.front() == '#') continue;
+    const std::size_t eq = line.find('=');
+    if (eq == std::string_view::npos) {
+      error = where + "expected key=value, got " + quoteForMessage(line);
+      return std::nullopt;
+    }
+    const std::string key(trim(line.substr(0, eq)));
+    if (key.empty()) {
+      error = where + "a value without a key: " + quoteForMessage(line);
+      return std::nullopt;
+    }
+    for (const auto& [k, v] : entries)
+      if (k == key) {
+        error = where + "'" + key + "' is given twice";
+        return std::nullopt;
+      }
+    entries.emplace_back(key, std::string(trim(line.substr(eq + 1))));
+  }
+  return entries;
+}
+
+std::string formatSettings(const SettingsEntries& entries) {
+  std::string text = "# satdof settings (key=value; see README: Settings)\n";
+  for (const auto& [k, v] : entries) text += k + "=" + v + "\n";
+  return text;
+}
+
+std::map<std::string, std::string> loadSettings(const std::filesystem::path& path, Options& o) {
+  std::error_code ec;
+  if (path.empty() || !std::filesystem::exists(path, ec)) return {};
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string error;
+  const auto entries = in ? parseSettings(text.str(), error) : std::nullopt;
+  if (!in) error = "cannot read it";
+  Options updated = o;
+  std::map<std::string, std::string> ui;
+  if (entries)
+    for (const auto& [key, value] : *entries) {
+      if (key.starts_with("ui.")) {
+        ui[key.substr(3)] = value;
+        continue;
+      }
+      if (o.given.count(key)) continue;  // the command line wins
+      if (auto why = setLiveOption(updated, key, value)) {
+        error = key + ": " + *why;
+        break;
+      }
+    }
+  if (!error.empty()) {
+    std::fprintf(stderr, "satdof: warning: ignoring the settings file %s (%s); using the defaults\n",
+                 path.c_str(), error.c_str());
+    return {};
+  }
+  o = updated;
+  return ui;
+}
+
+SettingsEntries settingsOf(const Options& o, const std::map<std::string, std::string>& ui) {
+  SettingsEntries entries;
+  for (std::string_view key : kKept)
+    if (key == "view" && showsFilterOutput(o.view.mode)) continue;  // needs this run's filter
+    else if (auto v = liveOptionValue(o, key); v && !v->empty() && *v != "scene") entries.emplace_back(key, *v);
+  for (const auto& [key, name] : o.selections) entries.emplace_back(key, name);
+  for (const auto& [key, value] : ui) entries.emplace_back("ui." + key, value);
+  return entries;
+}
+
+std::optional<std::string> writeSettings(const std::filesystem::path& path, const SettingsEntries& entries) {
+  std::error_code ec;
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
+  if (ec) return "cannot create " + path.parent_path().string() + ": " + ec.message();
+  std::ofstream out(path);
+  out << formatSettings(entries);
+  if (!out) return "cannot write " + path.string();
+  return std::nullopt;
+}
+
+}  // namespace satdof

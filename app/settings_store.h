@@ -1,0 +1,47 @@
+// app/settings_store.h — the settings kept between runs: a plain key=value file at
+// $XDG_CONFIG_HOME/satdof/settings.ini (else ~/.config/satdof/settings.ini).
+//
+//   # comments and blank lines are ignored
+//   focal=14          any live option (option_table.h), read by the same parser as --focal
+//   ui.panel-width=380   the panel's own state (keys starting with "ui.")
+//
+// Read at start (flags on the command line win over it), written when the window closes.
+// A file that does not parse, or holds a value that is refused, gives one warning line
+// and the defaults (the whole file is ignored: half a configuration surprises more than
+// none). --no-settings neither reads nor writes it. F12 screenshots write the same format
+// beside the PNG, so a screenshot's settings can be copied into the file.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "cli.h"
+
+namespace satdof {
+
+using SettingsEntries = std::vector<std::pair<std::string, std::string>>;
+
+// Where the file lives; empty when neither XDG_CONFIG_HOME nor HOME is set.
+std::filesystem::path settingsPath();
+
+// Pure: key=value lines. Error: "line N: ..." (a line without '=', an empty key, a
+// key given twice, a control character).
+std::optional<SettingsEntries> parseSettings(std::string_view text, std::string& error);
+std::string formatSettings(const SettingsEntries& entries);
+
+// Applies the file's live options that the command line did not give to `o`; returns its
+// ui.* entries (key without the prefix). On any problem: one warning line on stderr,
+// `o` untouched, no ui entries.
+std::map<std::string, std::string> loadSettings(const std::filesystem::path& path, Options& o);
+
+// The live options worth keeping, as entries (plus `ui`, prefixed "ui.").
+SettingsEntries settingsOf(const Options& o, const std::map<std::string, std::string>& ui);
+// Writes the file (creating its folder); the reason on failure.
+std::optional<std::string> writeSettings(const std::filesystem::path& path, const SettingsEntries& entries);
+
+}  // namespace satdof

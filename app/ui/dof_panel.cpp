@@ -1,0 +1,75 @@
+// app/ui/dof_panel.cpp — the panel's depth-of-field section: the implementation (greyed
+// out with the reason where the backend cannot run it) and the focus model's settings.
+// This file is the home of the DoF model's controls: the linear model and the camera
+// model (thin lens: focal length, f-number, sensor), the circle-of-confusion view; the
+// DoF work extends it (see the marked spot below).
+#include <imgui.h>
+
+#include <algorithm>
+#include <string>
+
+#include "ui/ui.h"
+#include "ui/widgets.h"
+
+namespace satdof::panels {
+
+void drawDofSection(UiState& s) {
+  if (!ImGui::CollapsingHeader("Depth of field", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  widgets::label("implementation", "Which depth-of-field implementation blurs the image");
+  if (ImGui::BeginCombo("##dof", s.dofImplementation.c_str())) {
+    for (const DofEntry& e : dofImplementations()) {
+      const auto why = e.whyNot(*s.backend);
+      ImGui::BeginDisabled(why.has_value());
+      if (ImGui::Selectable(std::string(e.name).c_str(), e.name == s.dofImplementation))
+        s.dofImplementation = std::string(e.name);
+      ImGui::EndDisabled();
+      widgets::tooltip(why ? why->c_str() : std::string(e.description).c_str());
+    }
+    ImGui::EndCombo();
+  }
+  for (const DofEntry& e : dofImplementations())
+    if (e.name == s.dofImplementation) widgets::tooltip(std::string(e.description).c_str());
+  auto& p = s.dof->params;
+  int model = p.model == reference::CocModel::ThinLens ? 1 : 0;
+  ImGui::RadioButton("linear", &model, 0);
+  widgets::tooltip("blur grows linearly with distance from focus, maximal at the focal range");
+  ImGui::SameLine();
+  ImGui::RadioButton("thin lens", &model, 1);
+  widgets::tooltip("a real lens: focal length, f-number and sensor width set the blur");
+  p.model = model == 1 ? reference::CocModel::ThinLens : reference::CocModel::Linear;
+  widgets::label("focus (m)", "the view distance that is sharp; click the image to focus there");
+  ImGui::SliderFloat("##focus", &p.focalDistance, 0.2f, 60.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
+  widgets::tooltip("the view distance that is sharp; click the image to focus there");
+  if (p.model == reference::CocModel::Linear) {
+    widgets::label("focal range", "distance from focus at which the blur reaches its maximum");
+    ImGui::SliderFloat("##range", &p.focalRange, 0.1f, 40.0f, "%.2f");
+    widgets::tooltip("distance from focus at which the blur reaches its maximum");
+  } else {
+    widgets::label("focal length", "in mm: longer lenses blur the background more");
+    ImGui::SliderFloat("##focallength", &p.focalLengthMm, 12.0f, 300.0f, "%.0f mm", ImGuiSliderFlags_Logarithmic);
+    widgets::tooltip("in mm: longer lenses blur the background more");
+    widgets::label("f-number", "aperture: smaller numbers, wider aperture, more blur");
+    ImGui::SliderFloat("##fnumber", &p.fNumber, 0.95f, 22.0f, "f/%.1f", ImGuiSliderFlags_Logarithmic);
+    widgets::tooltip("aperture: smaller numbers, wider aperture, more blur");
+    widgets::label("sensor", "sensor width in mm: 36 is full frame, 23.5 APS-C, 6.2 a phone");
+    ImGui::SliderFloat("##sensor", &p.sensorWidthMm, 4.0f, 54.0f, "%.1f mm");
+    widgets::tooltip("sensor width in mm: 36 is full frame, 23.5 APS-C, 6.2 a phone");
+    // A lens cannot focus closer than its focal length.
+    p.focalDistance = std::max(p.focalDistance, p.focalLengthMm / 1000.0f * 1.01f);
+  }
+  widgets::label("max blur (px)", "the largest box half-size either model may reach");
+  ImGui::SliderFloat("##maxblur", &p.maxRadius, 0.0f, 64.0f, "%.1f");
+  widgets::tooltip("the largest box half-size either model may reach");
+  if (const char* why = reference::whyNotACamera(p)) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored({1, 0.4f, 0.3f, 1}, "%s", why);
+    ImGui::PopTextWrapPos();
+  }
+  ImGui::Checkbox("show blur radius", &s.dof->showCoc);
+  widgets::tooltip("draw each pixel's circle of confusion: green sharp, red at max blur");
+
+  // ---- More of the camera model and the circle-of-confusion view's legend: the DoF
+  // ---- work adds its controls here.
+}
+
+}  // namespace satdof::panels

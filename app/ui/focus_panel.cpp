@@ -1,0 +1,31 @@
+// app/ui/focus_panel.cpp — the focus section: how to focus (click, autofocus), the depth
+// under the cursor, and the focus overlay (the view that tints the focal plane).
+#include <imgui.h>
+
+#include "ui/ui.h"
+#include "ui/widgets.h"
+
+namespace satdof::panels {
+
+void focus(UiState& s) {
+  if (!ImGui::CollapsingHeader("Focus", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("click the image to focus there");
+  if (s.hoverDepth)
+    ImGui::Text("depth under cursor: %.2f", *s.hoverDepth);
+  else
+    ImGui::TextDisabled("depth under cursor: (move over the image)");
+  widgets::tooltip("The linear view depth of the pixel under the mouse, scene units");
+  ImGui::Text("focal distance: %.2f%s", s.dof->params.focalDistance, s.focusAnimating ? " (pulling)" : "");
+  ImGui::PopTextWrapPos();
+  widgets::label("autofocus", "Keep a point in focus while the camera moves");
+  int mode = int(s.autofocus);
+  const char* names[] = {"off", "centre", "clicked point"};
+  if (ImGui::Combo("##autofocus", &mode, names, 3)) s.autofocus = Autofocus(mode);
+  widgets::tooltip("off; centre: the image centre stays sharp; clicked point: the last pixel clicked");
+  bool overlay = s.view->mode == ViewMode::Focus;
+  if (ImGui::Checkbox("tint the focal plane", &overlay)) s.view->mode = overlay ? ViewMode::Focus : ViewMode::Final;
+  widgets::tooltip("The focus view: pixels within 5% of the focal distance tinted green");
+}
+
+}  // namespace satdof::panels

@@ -1,0 +1,87 @@
+// app/ui/overlay.cpp — what is drawn on the image rather than in the panel: the split
+// view's A | B labels beside the divider, the difference view's maximum and gain, the
+// depth view's range, the focus view's legend; and the F1 help over everything.
+#include <imgui.h>
+
+#include <algorithm>
+#include <string>
+
+#include "input.h"
+#include "ui/ui.h"
+
+namespace satdof::panels {
+namespace {
+
+// Text on a dark box at (x, y), its top-left corner (or top-right when alignRight).
+void tag(float x, float y, const std::string& text, bool alignRight = false) {
+  ImDrawList* d = ImGui::GetForegroundDrawList();
+  const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+  const float pad = 4.0f;
+  if (alignRight) x -= size.x + 2 * pad;
+  d->AddRectFilled(ImVec2(x, y), ImVec2(x + size.x + 2 * pad, y + size.y + 2 * pad), IM_COL32(0, 0, 0, 170), 3.0f);
+  d->AddText(ImVec2(x + pad, y + pad), IM_COL32(255, 235, 120, 255), text.c_str());
+}
+
+std::string implementationName(const UiState& s, const std::string& chosen) {
+  return chosen.empty() && !s.filterImplementations.empty() ? s.filterImplementations.front().name : chosen;
+}
+
+}  // namespace
+
+void imageLabels(const UiState& s, float imageRight) {
+  const float margin = 10.0f;
+  switch (s.view->mode) {
+    case ViewMode::Split: {
+      const float x = s.view->divider * imageRight;
+      tag(x - margin, margin, "A: " + implementationName(s, s.filter->implementation), true);
+      tag(x + margin, margin, "B: " + implementationName(s, s.filter->compareImplementation));
+      break;
+    }
+    case ViewMode::Difference:
+      if (s.maxDifference) {
+        char text[96];
+        std::snprintf(text, sizeof text, "max |A - B| = %u grey levels (shown x%.0f)", *s.maxDifference, s.gainUsed);
+        tag(margin, margin, text);
+      }
+      break;
+    case ViewMode::Depth:
+      if (s.depthRange) {
+        char text[96];
+        std::snprintf(text, sizeof text, "depth: white %.2f (near) .. black %.2f (far)", s.depthRange->nearest,
+                      s.depthRange->farthest);
+        tag(margin, margin, text);
+      }
+      break;
+    case ViewMode::Focus: {
+      char text[96];
+      std::snprintf(text, sizeof text, "green: within 5%% of the focal distance %.2f", s.dof->params.focalDistance);
+      tag(margin, margin, text);
+      break;
+    }
+    case ViewMode::Sat: tag(margin, margin, "SAT / its total, per channel (origin bottom-left)"); break;
+    case ViewMode::Scene: tag(margin, margin, "scene colour (before the blur)"); break;
+    default: break;
+  }
+}
+
+void helpOverlay() {
+  const ImVec2 window = ImGui::GetIO().DisplaySize;
+  ImGui::SetNextWindowPos(ImVec2(window.x * 0.5f, window.y * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowBgAlpha(0.92f);
+  ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(window.x * 0.95f, window.y * 0.95f));
+  ImGui::Begin("Keys and mouse (F1 closes)", nullptr,
+               ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings);
+  if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {
+    for (const KeyBinding& b : keyBindings()) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(b.keys.data(), b.keys.data() + b.keys.size());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(b.action.data(), b.action.data() + b.action.size());
+    }
+    ImGui::EndTable();
+  }
+  ImGui::End();
+}
+
+}  // namespace satdof::panels

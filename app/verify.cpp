@@ -1,0 +1,78 @@
+// app/verify.cpp — see verify.h.
+#include "verify.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "satdof/reference/layered_dof.h"
+#include "satdof/reference/sat.h"
+
+namespace satdof {
+namespace {
+
+// Largest per-channel difference and how many bytes differ.
+struct Difference {
+  int largest = 0;
+  std::size_t bytes = 0;
+};
+Difference compare(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b) {
+  Difference d;
+  if (a.size() != b.size()) return {255, std::max(a.size(), b.size())};
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i] != b[i]) {
+      ++d.bytes;
+      d.largest = std::max(d.largest, std::abs(int(a[i]) - int(b[i])));
+    }
+  return d;
+}
+
+std::string bytesText(std::size_t n) { return std::to_string(n) + " bytes"; }
+
+VerifyLine imageLine(const std::string& what, const Difference& d, std::size_t total, int allowed) {
+  if (d.bytes == 0) return {true, what + ": identical to the reference (" + bytesText(total) + ")"};
+  return {d.largest <= allowed, what + ": " + std::to_string(d.bytes) + " of " + bytesText(total) +
+                                    " differ from the reference, by up to " + std::to_string(d.largest) +
+                                    " grey levels" + (d.largest <= allowed ? " (within its allowance)" : "")};
+}
+
+}  // namespace
+
+std::vector<VerifyLine> verifyFrame(const FrameCopy& f, const VerifyRequest& r) {
+  std::vector<VerifyLine> lines;
+  const std::string format(satFormatInfo(r.format).name);
+
+  if (r.filter) {  // A against each reference arithmetic; the one it matches names it
+    const ConvMath maths[] = {ConvMath::Direct, ConvMath::Separable,
+                                         ConvMath::BoxSum};
+    std::optional<std::pair<ConvMath, Difference>> best;
+    for (ConvMath m : maths) {
+      if (m == ConvMath::Separable && !r.filter->separable) continue;
+      if (m == ConvMath::BoxSum && r.filter->kind != FilterKind::Box) continue;
+      const Difference d = compare(reference::convolve(f.scene, *r.filter, r.border, m).pixels, f.source.pixels);
+      if (!best || d.bytes < best->second.bytes) best = {m, d};
+    }
+    lines.push_back(imageLine("filter A (" + r.filterName + ", " + std::string(toString(best->first)) +
+                                  " arithmetic)",
+                              best->second, f.source.pixels.size(), 0));
+  }
+
+  const reference::Sat sat = reference::computeSat(f.source, r.format);
+  const Difference satDiff = compare(reference::satTableBytesOf(sat), f.sat);
+  lines.push_back(satDiff.bytes == 0
+                      ? VerifyLine{true, "SAT (" + format + "): identical to the reference (" + bytesText(f.sat.size()) + ")"}
+                      : VerifyLine{false, "SAT (" + format + "): " + std::to_string(satDiff.bytes) + " of " +
+                                              bytesText(f.sat.size()) + " differ from the reference"});
+
+  if (r.dofSkipped) {
+    lines.push_back({true, "DoF (" + r.dofName + "): not checked: " + *r.dofSkipped});
+  } else if (r.layeredDof) {
+    const auto expected = reference::layeredDepthOfField(f.source, f.depth, r.params, r.format);
+    lines.push_back(imageLine("DoF (" + r.dofName + ")", compare(expected.pixels, f.dof.pixels), f.dof.pixels.size(), 1));
+  } else {
+    const auto expected = reference::depthOfField(sat, f.depth, r.params, r.showCoc);
+    lines.push_back(imageLine("DoF (" + r.dofName + ")", compare(expected.pixels, f.dof.pixels), f.dof.pixels.size(), 0));
+  }
+  return lines;
+}
+
+}  // namespace satdof

@@ -1,0 +1,46 @@
+// app/verify.h — "verify": the frame's outputs, read back, against the CPU reference of
+// the same inputs (satdof/reference): the summed-area table byte for byte, convolution
+// A against the reference arithmetic it matches (direct, separable or box sum), the DoF
+// image byte for byte (the layered DoF within one grey level, as its own test allows).
+// Pure: the app reads the frame back (app_actions.cpp) and shows the lines in the panel.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "satdof/reference/conv.h"
+#include "satdof/reference/dof.h"
+#include "satdof/reference/image.h"
+#include "satdof/sat_format.h"
+
+namespace satdof {
+
+struct FrameCopy {
+  reference::ImageRgba8 scene;     // the scene colour
+  reference::ImageRgba8 source;    // the SAT's input: filter A's output, or the scene colour
+  reference::ImageR32F depth;
+  std::vector<std::uint8_t> sat;   // the table's bytes, in `format`
+  reference::ImageRgba8 dof;       // the DoF output
+};
+
+struct VerifyRequest {
+  SatFormat format = SatFormat::Uint32;
+  reference::DofParams params;
+  std::string dofName;
+  bool layeredDof = false;                 // the near/far-field DoF (its own reference)
+  std::optional<std::string> dofSkipped;   // why the DoF image is not checked (bokeh drawn on it)
+  bool showCoc = false;                    // the DoF output shows the blur radius instead
+  std::optional<Filter> filter;  // set when A filtered this frame
+  Border border = Border::Clamp;
+  std::string filterName;
+};
+
+struct VerifyLine {
+  bool ok = false;
+  std::string text;  // "SAT (uint32): identical to the reference, 5,472,000 bytes"
+};
+
+std::vector<VerifyLine> verifyFrame(const FrameCopy& frame, const VerifyRequest& request);
+
+}  // namespace satdof

@@ -1,0 +1,340 @@
+// tests/test_app_window.cpp — issue 12, the window a user drives, end to end (the window
+// tests under xvfb-run, skipped visibly without it):
+//   * bad values said in words, refused before any window;
+//   * scripts: errors with file:line and exit 2; focusing on the near teapot keeps it sharp
+//     and blurs the far one (mean gradient over each teapot's screen box, the box from the
+//     scene's own projection); every registry entry renders when selected; keys (H, R);
+//     autofocus;
+//   * the docked panel's share of the window at 1280x720 and 640x400;
+//   * the settings file kept between runs, a corrupt one ignored with one warning.
+#include <glm/glm.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <utility>
+
+#include "app_run_support.h"
+#include "backends/compute_backend.h"
+#include "dof/dof_implementation.h"
+#include "passes/view_pass.h"
+#include "satdof/sat_format.h"
+#include "scene/scene.h"
+
+namespace {
+
+bool haveXvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
+
+// Runs satdof in an Xvfb window of `w` x `h` with the script `text`; settings in a
+// private folder so that the user's own never matter.
+RunResult runScript(const fs::path& dir, const std::string& text, const std::string& args, int w, int h) {
+  fs::create_directories(dir);
+  const fs::path script = dir / "script.txt";
+  std::ofstream(script) << text;
+  return run("--backend cpu --size " + std::to_string(w) + "x" + std::to_string(h) + " --script " + script.string() +
+                 " " + args,
+             "XDG_CONFIG_HOME=" + (dir / "config").string() + " xvfb-run -a -s '-screen 0 " + std::to_string(w) + "x" +
+                 std::to_string(h) + "x24' ");
+}
+
+struct Box {
+  int x0 = 1 << 30, y0 = 1 << 30, x1 = -1, y1 = -1;
+  int cx() const { return (x0 + x1) / 2; }
+  int cy() const { return (y0 + y1) / 2; }
+};
+
+// Where an instance of the default scene lands in a w x h image (the app's own camera
+// and projection), and where its centre does.
+Box screenBox(const satdof::scene::Scene& s, int instance, int w, int h, int& cx, int& cy) {
+  const auto& inst = s.instances[std::size_t(instance)];
+  const glm::mat4 m = s.camera.projection(float(w) / float(h)) * s.camera.view() * inst.model;
+  auto toPixel = [&](glm::vec3 p, int& x, int& y) {
+    const glm::vec4 c = m * glm::vec4(p, 1.0f);
+    x = int((c.x / c.w * 0.5f + 0.5f) * float(w));
+    y = int((0.5f - c.y / c.w * 0.5f) * float(h));
+  };
+  Box b;
+  for (const auto& v : s.meshes[std::size_t(inst.mesh)].vertices) {
+    int x = 0, y = 0;
+    toPixel(v.position, x, y);
+    b.x0 = std::max(0, std::min(b.x0, x));
+    b.y0 = std::max(0, std::min(b.y0, y));
+    b.x1 = std::min(w - 1, std::max(b.x1, x));
+    b.y1 = std::min(h - 1, std::max(b.y1, y));
+  }
+  toPixel(satdof::scene::computeBounds(s.meshes[std::size_t(inst.mesh)]).centre(), cx, cy);
+  return b;
+}
+
+// Sharpness: the mean magnitude of the luminance gradient over a box.
+double sharpness(const Png& png, const Box& b) {
+  auto lum = [&](int x, int y) {
+    const unsigned char* p = &png.rgba[(std::size_t(y) * png.width + x) * 4];
+    return 0.3 * p[0] + 0.59 * p[1] + 0.11 * p[2];
+  };
+  double sum = 0;
+  int n = 0;
+  for (int y = b.y0; y < b.y1; ++y)
+    for (int x = b.x0; x < b.x1; ++x) {
+      sum += std::hypot(lum(x + 1, y) - lum(x, y), lum(x, y + 1) - lum(x, y));
+      ++n;
+    }
+  return n ? sum / n : 0;
+}
+
+// Stands in for the CPU backend where only its name and kind matter: which DoF entries
+// can run with it (DofEntry::whyNot), without a GL context.
+class CpuBackendStandIn final : public satdof::ComputeBackend {
+ public:
+  std::string_view name() const override { return "cpu"; }
+  void attach(const satdof::Targets&) override {}
+  void detach() override {}
+  void compute(const satdof::ComputeRequest&) override {}
+  std::vector<satdof::FilterImplementation> filterImplementations() const override { return {}; }
+  std::vector<satdof::BackendOption> options() const override { return {}; }
+  std::string selected(const std::string&) const override { return {}; }
+  std::optional<std::string> select(const std::string&, const std::string&) override { return std::nullopt; }
+};
+
+// "image WxH" from a screenshot's settings file.
+std::pair<int, int> imageSizeFrom(const fs::path& sidecar) {
+  const std::string text = slurp(sidecar);
+  const std::size_t at = text.find("image ");
+  int w = 0, h = 0;
+  if (at != std::string::npos) std::sscanf(text.c_str() + at, "image %dx%d", &w, &h);
+  return {w, h};
+}
+
+}  // namespace
+
+TEST(AppCli, BadValuesSayWhatIsWrongInWords) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"--max-blur banana", "satdof: --max-blur: 'banana' is not a number"},
+      {"--max-blur 300", "'300' is out of range: must be between 0 and 256"},
+      {"--frames 1.5", "--frames: '1.5' is not a whole number"},
+      {"--view nope", "no view 'nope'; valid: final, scene, depth, sat, focus, filtered, split, diff"},
+      {"--filter box --conv nosuch", "no convolution implementation 'nosuch'"},
+      {"--conv cpu-direct", "--conv: applies only with --filter"},
+      {"--filter box --sigma 2", "--sigma: applies only to --filter gaussian"},
+      {"--headless --screenshot x.png", "--screenshot: applies to the window only"},
+      {"--headless --script x.txt", "--script: applies to the window only"},
+      {"--headless --out /proc/satdof-test", "--out: cannot create the folder '/proc/satdof-test'"},
+      {"--backend cpu --sat nosuch", "no SAT algorithm 'nosuch' in the cpu backend; valid: reference"},
+      {"--diff-gain 4", "--diff-gain: applies only to --view diff"},
+      {"--msaa 3", "'3' is not a power of two"},
+  };
+  for (const auto& [args, expected] : cases) {
+    SCOPED_TRACE(args);
+    const RunResult r = run(args);
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find(expected), std::string::npos) << r.err;
+  }
+}
+
+// A script is checked before any window opens: the file and line of the first problem.
+TEST(AppScript, ErrorsNameFileAndLineAndExit2) {
+  const fs::path dir = freshDir("script_errors");
+  fs::create_directories(dir);
+  const std::pair<const char*, const char*> cases[] = {
+      {"wait 2\nview final\nfly away\n", ":3: no command 'fly'"},
+      {"set max-blur lots\n", ":1: 'lots' is not a number"},
+      {"# a comment\nselect sat nosuch-algorithm\n", ":2: no SAT algorithm 'nosuch-algorithm'"},
+      {"focus 10\n", ":1: expected 'focus X Y'"},
+      {"wait 0\n", ":1: wait: '0' is out of range"},
+  };
+  for (const auto& [text, expected] : cases) {
+    SCOPED_TRACE(text);
+    const fs::path script = dir / "bad.txt";
+    std::ofstream(script) << text;
+    // DISPLAY set but never used: the script is refused before a window is opened.
+    const RunResult r = run("--backend cpu --script " + script.string(), "DISPLAY=:0 ");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find(script.string() + expected), std::string::npos) << r.err;
+  }
+}
+
+// Focusing on the near teapot leaves it sharp and blurs the far one; focusing on the far
+// one does the opposite.
+TEST(AppScript, FocusOnTheNearTeapotKeepsItSharpAndBlursTheFarOne) {
+  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
+  constexpr int w = 800, h = 450;
+  const satdof::scene::Scene scene = satdof::scene::makeDefaultScene();
+  const std::vector<int> teapots = satdof::scene::teapotsByDepth(scene);
+  int nx = 0, ny = 0, fx = 0, fy = 0;
+  const Box nearBox = screenBox(scene, teapots.front(), w, h, nx, ny);
+  const Box farBox = screenBox(scene, teapots.back(), w, h, fx, fy);
+  const fs::path dir = freshDir("script_focus");
+  const std::string script = "set panel hidden\nset max-blur 16\nwait 2\n"
+                             "focus " + std::to_string(nx) + " " + std::to_string(ny) + "\nwait 14\n"
+                             "screenshot " + (dir / "near.png").string() + "\n"
+                             "focus " + std::to_string(fx) + " " + std::to_string(fy) + "\nwait 14\n"
+                             "screenshot " + (dir / "far.png").string() + "\nquit\n";
+  const RunResult r = runScript(dir, script, "", w, h);
+  ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+  const Png nearShot = loadPng(dir / "near.png"), farShot = loadPng(dir / "far.png");
+  ASSERT_EQ(nearShot.width, w);
+  ASSERT_EQ(farShot.width, w);
+  const double nearWhenNear = sharpness(nearShot, nearBox), farWhenNear = sharpness(nearShot, farBox);
+  const double nearWhenFar = sharpness(farShot, nearBox), farWhenFar = sharpness(farShot, farBox);
+  EXPECT_GT(nearWhenNear, 1.5 * nearWhenFar) << "the near teapot is not sharper when focused on";
+  EXPECT_GT(farWhenFar, 1.5 * farWhenNear) << "the far teapot is not sharper when focused on";
+  // The settings beside the screenshot say where the focus went: the near teapot's depth.
+  const std::string settings = slurp(dir / "near.txt");
+  const float nearDepth = scene.camera.viewDepth(satdof::scene::instanceCentre(scene, scene.instances[std::size_t(teapots.front())]));
+  float focal = 0;
+  ASSERT_EQ(std::sscanf(settings.c_str() + settings.find("focal="), "focal=%f", &focal), 1) << settings;
+  EXPECT_NEAR(focal, nearDepth, 1.0f) << settings;
+}
+
+// Every registry entry the CPU backend offers, every DoF implementation it can run, every
+// convolution and every view, selected in turn by a script: each renders, none fails.
+// (The CPU backend: what CI has. The CUDA backend's longer lists are not covered here.)
+TEST(AppScript, EveryRegistryEntryRendersWhenSelected) {
+  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
+  const fs::path dir = freshDir("script_registries");
+  std::string script = "set filter box\nselect compare cpu-direct\n";
+  std::vector<fs::path> shots;
+  auto shoot = [&](const std::string& name) {
+    shots.push_back(dir / (name + ".png"));
+    script += "wait 2\nscreenshot " + shots.back().string() + "\n";
+  };
+  for (const satdof::BackendOption& o : satdof::cpuBackendOptions())
+    for (const satdof::Choice& c : o.choices) {
+      script += "select " + o.key + " " + c.name + "\n";
+      shoot(o.key + "-" + c.name);
+    }
+  const satdof::ComputeBackendInfo* cpu = satdof::findComputeBackend("cpu");
+  const CpuBackendStandIn standIn;
+  for (const satdof::DofEntry& e : satdof::dofImplementations()) {
+    if (e.whyNot(standIn)) continue;  // a CUDA entry: refused on the CPU backend, with its reason
+    script += "select dof " + std::string(e.name) + "\n";
+    shoot("dof-" + std::string(e.name));
+  }
+  for (const satdof::FilterImplementation& f : cpu->filterImplementations()) {
+    script += "select conv " + f.name + "\n";
+    shoot("conv-" + f.name);
+  }
+  for (satdof::ViewMode m : satdof::viewModes()) {
+    script += "view " + std::string(satdof::toString(m)) + "\n";
+    shoot(std::string("view-") + satdof::toString(m));
+  }
+  script += "quit\n";
+  const RunResult r = runScript(dir, script, "--msaa 1", 480, 270);
+  ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+  for (const fs::path& p : shots) {
+    SCOPED_TRACE(p.string());
+    const Png png = loadPng(p);
+    ASSERT_EQ(png.width, 480);
+    expectNotBlank(png);
+  }
+}
+
+// The docked panel takes at most a third of the window; the image keeps the rest.
+TEST(AppScript, PanelLeavesTheImageVisible) {
+  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
+  for (const auto& [w, h] : {std::pair{1280, 720}, std::pair{640, 400}}) {
+    SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h));
+    const fs::path dir = freshDir("layout_" + std::to_string(w));
+    const RunResult r = runScript(dir, "wait 3\nscreenshot " + (dir / "shot.png").string() + "\nquit\n", "", w, h);
+    ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+    const auto [iw, ih] = imageSizeFrom(dir / "shot.txt");
+    EXPECT_GE(3 * iw, 2 * w) << "the panel covers more than a third";
+    EXPECT_EQ(ih, h);
+    Png png = loadPng(dir / "shot.png");
+    ASSERT_EQ(png.width, w);
+    Png image;  // the image's part of the window
+    image.width = iw;
+    image.height = ih;
+    for (int y = 0; y < ih; ++y)
+      for (int x = 0; x < iw; ++x)
+        for (int c = 0; c < 4; ++c) image.rgba.push_back(png.rgba[(std::size_t(y) * w + x) * 4 + c]);
+    expectNotBlank(image);
+  }
+}
+
+// Keys pressed by a script act as in the window: H hides the panel (the image takes the
+// whole window), R puts back the settings the run started with.
+TEST(AppScript, KeysHideThePanelAndReset) {
+  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
+  const fs::path dir = freshDir("script_keys");
+  const std::string script = "wait 2\nkey H\nset focal 20\nwait 2\nscreenshot " + (dir / "hidden.png").string() +
+                             "\nkey R\nwait 2\nscreenshot " + (dir / "reset.png").string() + "\nquit\n";
+  const RunResult r = runScript(dir, script, "--msaa 1 --focal 7", 480, 270);
+  ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+  EXPECT_EQ(imageSizeFrom(dir / "hidden.txt"), (std::pair<int, int>{480, 270}));
+  EXPECT_NE(slurp(dir / "hidden.txt").find("focal=20"), std::string::npos) << slurp(dir / "hidden.txt");
+  EXPECT_LT(imageSizeFrom(dir / "reset.txt").first, 480) << "R shows the panel again (it was shown at start)";
+  EXPECT_NE(slurp(dir / "reset.txt").find("focal=7"), std::string::npos) << slurp(dir / "reset.txt");
+}
+
+// Settings are kept between window runs; a corrupt file gives one warning and defaults.
+TEST(AppSettings, KeptBetweenRunsAndCorruptFileWarnsOnce) {
+  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
+  const fs::path dir = freshDir("settings");
+  const fs::path config = dir / "config";
+  const std::string env = "XDG_CONFIG_HOME=" + config.string() + " xvfb-run -a -s '-screen 0 640x360x24' ";
+  const fs::path file = config / "satdof" / "settings.ini";
+  // Run 1 sets focal 11 on the command line; run 2 starts from the file.
+  RunResult r = run("--backend cpu --size 640x360 --frames 2 --focal 11 --max-blur 9", env);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  ASSERT_TRUE(fs::exists(file));
+  EXPECT_NE(slurp(file).find("focal=11"), std::string::npos) << slurp(file);
+  r = run("--backend cpu --size 640x360 --frames 2 --screenshot " + (dir / "second.png").string(), env);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(slurp(dir / "second.txt").find("max-blur=9"), std::string::npos) << slurp(dir / "second.txt");
+  // A corrupt file: one warning line, the defaults, and the run goes on.
+  std::ofstream(file) << "focal=11\nthis line has no equals sign\n";
+  r = run("--backend cpu --size 640x360 --frames 2 --screenshot " + (dir / "third.png").string(), env);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find("warning: ignoring the settings file"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("line 2: expected key=value"), std::string::npos) << r.err;
+  EXPECT_NE(slurp(dir / "third.txt").find("max-blur=12"), std::string::npos) << slurp(dir / "third.txt");
+  // --no-settings: neither read nor written.
+  fs::remove(file);
+  r = run("--backend cpu --size 640x360 --frames 2 --no-settings", env);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_FALSE(fs::exists(file));
+}
+
+// Autofocus keeps the image centre in focus: a focal distance set by hand is pulled back
+// to the centre's depth; without autofocus it stays where it was set.
+TEST(AppScript, AutofocusPullsTheFocusToTheCentre) {
+  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
+  const fs::path dir = freshDir("script_autofocus");
+  auto focalOf = [](const fs::path& sidecar) {
+    const std::string text = slurp(sidecar);
+    float focal = 0;
+    const std::size_t at = text.find("focal=");
+    if (at != std::string::npos) std::sscanf(text.c_str() + at, "focal=%f", &focal);
+    return focal;
+  };
+  const std::string script = "set panel hidden\nset focal 30\nwait 20\nscreenshot " + (dir / "off.png").string() +
+                             "\nset autofocus centre\nset focal 30\nwait 20\nscreenshot " +
+                             (dir / "centre.png").string() + "\nquit\n";
+  const RunResult r = runScript(dir, script, "--msaa 1", 320, 180);
+  ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+  EXPECT_EQ(focalOf(dir / "off.txt"), 30.0f);
+  const float centre = focalOf(dir / "centre.txt");
+  EXPECT_GT(centre, 1.0f);
+  EXPECT_LT(centre, 20.0f) << "autofocus did not move the focus from 30 to the centre's depth";
+}
+
+// Verify (V, or the panel's button): the frame's SAT, filter and DoF against the CPU
+// reference, in every SAT format, with and without a filter.
+TEST(AppScript, VerifyFindsTheFrameIdenticalToTheReference) {
+  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
+  const fs::path dir = freshDir("script_verify");
+  std::string script = "wait 2\nkey V\nwait 1\nset filter gaussian\nselect conv cpu-separable\nwait 2\nkey V\nwait 1\n";
+  for (const satdof::SatFormatInfo& f : satdof::satFormats())
+    script += "set sat-format " + std::string(f.name) + "\nwait 2\nkey V\nwait 1\n";
+  script += "quit\n";
+  const RunResult r = runScript(dir, script, "--msaa 1", 320, 180);
+  ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+  EXPECT_NE(r.out.find("verify: filter A (cpu-separable, separable arithmetic): identical"), std::string::npos) << r.out;
+  for (const satdof::SatFormatInfo& f : satdof::satFormats())
+    EXPECT_NE(r.out.find("verify: SAT (" + std::string(f.name) + "): identical"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("verify: DoF ("), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("differ"), std::string::npos) << r.out;
+}

@@ -1,0 +1,101 @@
+// tests/test_settings.cpp — the live options (app/option_table.h) and the settings file
+// (app/settings_store.h): each option's value reads back as it was written, messages say
+// what is wrong in words, the file's format and its errors, the command line winning over
+// the file, and a refused value making the whole file ignored (one warning, defaults).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "option_table.h"
+#include "settings_store.h"
+
+namespace fs = std::filesystem;
+using satdof::Options;
+
+TEST(LiveOptions, EveryValueReadsBackAsWritten) {
+  Options o;
+  ASSERT_FALSE(satdof::setLiveOption(o, "focal", "14.5"));
+  ASSERT_FALSE(satdof::setLiveOption(o, "view", "depth"));
+  ASSERT_FALSE(satdof::setLiveOption(o, "diff-gain", "auto"));
+  ASSERT_FALSE(satdof::setLiveOption(o, "camera", "thin-lens"));
+  ASSERT_FALSE(satdof::setLiveOption(o, "msaa", "8"));
+  ASSERT_FALSE(satdof::setLiveOption(o, "panel", "hidden"));
+  for (const std::string& name : satdof::liveOptionNames()) {
+    SCOPED_TRACE(name);
+    const auto value = satdof::liveOptionValue(o, name);
+    if (!value || value->empty() || *value == "scene") continue;  // unset: nothing to read back
+    Options copy = o;
+    EXPECT_FALSE(satdof::setLiveOption(copy, name, *value));
+    EXPECT_EQ(satdof::liveOptionValue(copy, name), value);
+  }
+  EXPECT_EQ(*o.focalDistance, 14.5f);
+  EXPECT_EQ(o.msaa, 8);
+  EXPECT_FALSE(o.panel);
+}
+
+TEST(LiveOptions, SayWhatIsWrongInWords) {
+  Options o;
+  EXPECT_EQ(satdof::setLiveOption(o, "max-blur", "banana"), "'banana' is not a number");
+  EXPECT_EQ(satdof::setLiveOption(o, "radius", "2.5"), "'2.5' is not a whole number");
+  EXPECT_EQ(satdof::setLiveOption(o, "divider", "2"), "'2' is out of range: must be between 0 and 1");
+  EXPECT_EQ(satdof::setLiveOption(o, "autofocus", "left"),
+            "no autofocus mode 'left'; valid: off, centre, point");
+  EXPECT_EQ(satdof::setLiveOption(o, "msaa", "3"), "'3' is not a power of two (1, 2, 4, 8 or 16)");
+  const auto unknown = satdof::setLiveOption(o, "colour", "red");
+  ASSERT_TRUE(unknown);
+  EXPECT_EQ(unknown->rfind("no option 'colour'; valid: ", 0), 0u) << *unknown;
+}
+
+TEST(SettingsFile, ParsesKeyValueLines) {
+  std::string error;
+  const auto e = satdof::parseSettings("# comment\n\n focal = 14 \nview=depth\r\nui.panel-width=300\n", error);
+  ASSERT_TRUE(e) << error;
+  ASSERT_EQ(e->size(), 3u);
+  EXPECT_EQ((*e)[0], (std::pair<std::string, std::string>{"focal", "14"}));
+  EXPECT_EQ((*e)[1], (std::pair<std::string, std::string>{"view", "depth"}));
+  // What is written reads back.
+  const auto again = satdof::parseSettings(satdof::formatSettings(*e), error);
+  ASSERT_TRUE(again) << error;
+  EXPECT_EQ(*again, *e);
+}
+
+TEST(SettingsFile, ErrorsNameTheLine) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"focal=1\nnonsense\n", "line 2: expected key=value, got 'nonsense'"},
+      {"=5\n", "line 1: a value without a key: '=5'"},
+      {"focal=1\nfocal=2\n", "line 2: 'focal' is given twice"},
+      {"focal=\x01\n", "line 1: a control character in 'focal=\\x01'"},
+  };
+  for (const auto& [text, expected] : cases) {
+    std::string error;
+    EXPECT_FALSE(satdof::parseSettings(text, error)) << text;
+    EXPECT_EQ(error, expected);
+  }
+}
+
+TEST(SettingsFile, CommandLineWinsAndARefusedValueIgnoresTheFile) {
+  const fs::path dir = fs::temp_directory_path() / ("satdof_settings_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path file = dir / "settings.ini";
+  std::ofstream(file) << "focal=14\nmax-blur=20\nui.panel-width=280\n";
+  Options o;
+  o.given.insert("max-blur");
+  o.maxBlur = 5;
+  const auto ui = satdof::loadSettings(file, o);
+  EXPECT_EQ(*o.focalDistance, 14.0f);
+  EXPECT_EQ(o.maxBlur, 5.0f);  // given on the command line
+  EXPECT_EQ(ui.at("panel-width"), "280");
+
+  std::ofstream(file) << "focal=14\nview=sideways\n";
+  Options defaults;
+  testing::internal::CaptureStderr();
+  const auto none = satdof::loadSettings(file, defaults);
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_TRUE(none.empty());
+  EXPECT_FALSE(defaults.focalDistance) << "a refused file must leave every default";
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+  EXPECT_NE(err.find("view: no view 'sideways'"), std::string::npos) << err;
+  fs::remove_all(dir);
+}
