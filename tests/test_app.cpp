@@ -37,7 +37,9 @@ TEST(App, BadFlagsGiveOneLineAndExitCode2) {
                            "bench", "bench nosuch", "--filter blur", "--filter box --radius 16",
                            "--filter custom --weights 1,2", "--filter box --conv no-such-kernel",
                            "--view diff --filter box", "--weights 1 --filter box",
-                           "--filter sharpen --conv cpu-separable --backend cpu"}) {
+                           "--filter sharpen --conv cpu-separable --backend cpu",
+                           "--camera thin-lens --f-number 0", "--camera thin-lens --focal 0.05",
+                           "--camera fisheye", "--dof nosuch", "--scene nosuch", "--sat-format nosuch"}) {
     SCOPED_TRACE(args);
     const RunResult r = run(args);
     EXPECT_EQ(r.exitCode, 2);
