@@ -1,4 +1,4 @@
-// tests/test_app_window.cpp — issue 12, the window a user drives, end to end (the window
+// tests/test_app_window.cpp — the window a user drives, end to end (the window
 // tests under xvfb-run, skipped visibly without it):
 //   * bad values said in words, refused before any window;
 //   * scripts: errors with file:line and exit 2; focusing on the near teapot keeps it sharp
