@@ -24,5 +24,8 @@ struct PrecisionReport {
 
 PrecisionReport measurePrecision(const reference::ImageRgba8& colour, const reference::ImageR32F& depth,
                                  const reference::DofParams& params, SatFormat format);
+// The same from the two DoF images (the exact one computed once for several formats).
+PrecisionReport comparePrecision(const reference::ImageRgba8& exact, const reference::ImageRgba8& approx,
+                                 SatFormat format);
 
 }  // namespace satdof

@@ -13,16 +13,6 @@
 #include "scene/scenes.h"
 
 namespace satdof {
-namespace {
-
-reference::ImageR32F readDepth(GLuint texture, Extent e) {
-  reference::ImageR32F depth(e.width, e.height);
-  glPixelStorei(GL_PACK_ALIGNMENT, 4);
-  glGetTextureImage(texture, 0, GL_RED, GL_FLOAT, GLsizei(depth.pixels.size() * sizeof(float)), depth.pixels.data());
-  return depth;
-}
-
-}  // namespace
 
 int App::runQuality() {
   const std::filesystem::path outDir = options_.outDir;
@@ -52,11 +42,10 @@ int App::runQuality() {
         }
         if (&e != dofEntry_) setDof(e);
         renderFrame();
-        glFinish();
         const Targets& t = targets_.targets();
         if (truth.width == 0) {  // the same scene and SAT source for every implementation
-          const auto colour = readTexture(computePass_->filteredImage(t), extent_.width, extent_.height);
-          truth = reference::scatterDepthOfField(colour, readDepth(t.depth, extent_), dof_.params);
+          const auto [colour, depth] = readBackColourAndDepth();
+          truth = reference::scatterDepthOfField(colour, depth, dof_.params);
           writePng(outDir / (std::string(stem) + "_truth.png"), truth);
         }
         const auto image = readTexture(t.dofOutput, extent_.width, extent_.height);

@@ -8,9 +8,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <random>
-#include <sstream>
 
 #include "app.h"
+#include "fresh_render.h"
 #include "image_io.h"
 #include "process_memory.h"
 
@@ -57,12 +57,9 @@ int App::runResizeStorm() {
   const std::filesystem::path out = options_.outDir;
   std::filesystem::create_directories(out);
   writePng(out / "storm_last.png", readFramebuffer(targets_.targets().dofFramebuffer, extent_.width, extent_.height));
-  std::ostringstream cmd;
-  cmd << "'" << std::filesystem::read_symlink("/proc/self/exe").string() << "' --headless --frames 2 --save last"
-      << " --size " << extent_.width << "x" << extent_.height << " --out '" << (out / "fresh").string() << "'"
-      << " --backend " << computePass_->backend().name() << " > '" << (out / "fresh.log").string() << "' 2>&1";
-  const bool same = std::system(cmd.str().c_str()) == 0 &&
-                    readFileBytes(out / "storm_last.png") == readFileBytes(out / "fresh" / "frame_0001.png");
+  const bool same = renderFreshAndCompare("--backend " + std::string(computePass_->backend().name()), extent_,
+                                          out / "fresh", out / "storm_last.png")
+                        .same;
   // At the same size before and after: what the storm left behind.
   const bool flat = !kResidentMemoryMeaningful || rssAfter - rssBefore < 32 * 1024;
   std::printf("satdof resize-storm: %d sizes (1x1, %dx1..8, 1..8x%d, minimised among them), back to %dx%d "

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "app.h"
+#include "fresh_render.h"
 #include "image_io.h"
 #include "process_memory.h"
 
@@ -33,10 +34,6 @@ std::optional<long> gpuAvailableKb() {
   glGetIntegerv(kNvxAvailableKb, &kb);
   return kb < 0 ? std::nullopt : std::optional<long>(kb);
 }
-
-std::string quoted(const std::string& s) { return "'" + s + "'"; }
-
-
 
 }  // namespace
 
@@ -117,9 +114,7 @@ int App::runSoak() {
     writePng(shown, readFramebuffer(shownFramebuffer(), extent_.width, extent_.height));
     const auto freshDir = outDir / ("fresh_" + std::to_string(frame + 1));
     std::ostringstream cmd;
-    cmd << quoted(std::filesystem::read_symlink("/proc/self/exe").string()) << " --headless --frames 2 --save last"
-        << " --size " << extent_.width << "x" << extent_.height << " --out " << quoted(freshDir.string())
-        << " --backend " << computePass_->backend().name() << " --dof " << dofEntry_->name
+    cmd << "--backend " << computePass_->backend().name() << " --dof " << dofEntry_->name
         << " --sat-format " << satFormatInfo(targets_.targets().satFormat).name << " --focal "
         << dof_.params.focalDistance << " --max-blur " << dof_.params.maxRadius << " --camera "
         << (dof_.params.model == reference::CocModel::ThinLens ? "thin-lens" : "linear")
@@ -133,15 +128,14 @@ int App::runSoak() {
       if (!filter_.implementation.empty()) cmd << " --conv " << filter_.implementation;
       if (filter_.compare) cmd << " --compare " << filter_.compareImplementation;
     }
-    cmd << " > " << quoted((outDir / "fresh.log").string()) << " 2>&1";
-    const int rc = std::system(cmd.str().c_str());
-    const bool same = rc == 0 && readFileBytes(shown) == readFileBytes(freshDir / "frame_0001.png");
+    const FreshRender fresh = renderFreshAndCompare(cmd.str(), extent_, freshDir, shown);
+    const bool same = fresh.same;
     if (!same) ++failures;
     const auto& [rss, gpu] = memory.back();
     std::printf("satdof soak: frame %d: %s; resident %ld MiB, GPU free %s%s\n", frame + 1,
                 same ? "same as a fresh render" : "DIFFERS from a fresh render", rss / 1024,
                 gpu ? (std::to_string(*gpu / 1024) + " MiB").c_str() : "n/a",
-                same ? "" : (" (" + cmd.str() + ")").c_str());
+                same ? "" : (" (" + fresh.command + ")").c_str());
     std::fflush(stdout);
     if (same) {
       std::filesystem::remove(shown);

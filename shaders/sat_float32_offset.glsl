@@ -30,9 +30,3 @@ vec4 satBoxSum(ivec2 lo, ivec2 hi, int width) {
 }
 
 #include "sat_float_mean.glsl"
-
-uvec3 satBoxMean(ivec2 lo, ivec2 hi, int width) {
-  precise float area = float(hi.x - lo.x + 1) * float(hi.y - lo.y + 1);
-  vec4 sum = satBoxSum(lo, hi, width);
-  return uvec3(roundedFloatMean(sum.r, area), roundedFloatMean(sum.g, area), roundedFloatMean(sum.b, area));
-}

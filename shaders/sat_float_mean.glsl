@@ -1,5 +1,5 @@
 // shaders/sat_float_mean.glsl — the float SAT readers' rounded mean (sat_float32.glsl,
-// sat_float32_offset.glsl).
+// sat_float32_offset.glsl include it after their satBoxSum).
 
 // The rounded 8-bit mean, without a division (satdof/reference/box_mean.h): the k with
 // (k - 1/2) * area <= sum < (k + 1/2) * area, each product one rounded multiply.
@@ -18,4 +18,10 @@ uint roundedFloatMean(float sum, float area) {
     above = (float(k) + 0.5) * area;
   }
   return uint(k);
+}
+
+uvec3 satBoxMean(ivec2 lo, ivec2 hi, int width) {
+  precise float area = float(hi.x - lo.x + 1) * float(hi.y - lo.y + 1);
+  vec4 sum = satBoxSum(lo, hi, width);
+  return uvec3(roundedFloatMean(sum.r, area), roundedFloatMean(sum.g, area), roundedFloatMean(sum.b, area));
 }

@@ -13,6 +13,8 @@
 // on attach, on a change of SAT algorithm or scan variant, or when a newly chosen
 // convolution needs more, never per frame.
 #include <algorithm>
+#include <array>
+#include <span>
 
 #include "backends/compute_backend.h"
 #include "gl/handles.h"
@@ -75,14 +77,19 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
     const std::size_t rowBytes = std::size_t(t.extent.width) * sizeof(uchar4);
 
     // Only what this frame uses, plus what a later CUDA stage asked to share.
-    std::vector<Target> targets{Target::SceneColour, Target::Sat};
-    if (a) targets.push_back(Target::Filtered);
-    if (b) targets.push_back(Target::Compare);
-    for (Target t : shared_)
-      if (std::find(targets.begin(), targets.end(), t) == targets.end()) targets.push_back(t);
+    // (A fixed list: no allocation per frame.)
+    std::array<Target, std::size_t(Target::Count)> targets{Target::SceneColour, Target::Sat};
+    std::size_t count = 2;
+    auto add = [&](Target t) {
+      if (std::find(targets.begin(), targets.begin() + count, t) == targets.begin() + count) targets[count++] = t;
+    };
+    if (a) add(Target::Filtered);
+    if (b) add(Target::Compare);
+    for (Target t : shared_) add(t);
     frameMapping_.reset();  // a mapping left open and never taken (the stage went away)
     auto mapSection = r.profiler.section(clock_, "map");
-    auto mappedOwner = std::make_unique<interop::Session::Mapped>(session_, targets, s);
+    auto mappedOwner =
+        std::make_unique<interop::Session::Mapped>(session_, std::span<const Target>(targets.data(), count), s);
     mapSection.end();
     interop::Session::Mapped& mapped = *mappedOwner;
 

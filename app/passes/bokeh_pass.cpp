@@ -37,6 +37,8 @@ struct BokehPass::Cuda {
       a.height = t.extent.height;
       a.ramp = ramp;
       a.settings = s.select;
+      // Never more than the sprite buffer holds (the option and the panel stop there too).
+      a.settings.maxSprites = std::min<std::uint32_t>(a.settings.maxSprites, kMaxBokehSprites);
       a.sprites = static_cast<reference::BokehSprite*>(mapped.pointer(Target::BokehSprites));
       a.command = reinterpret_cast<BokehCommand*>(static_cast<unsigned char*>(mapped.pointer(Target::BokehCommands)) +
                                                   std::size_t(slot) * kBokehCommandBytes);
@@ -97,11 +99,7 @@ void BokehPass::run(const BokehSettings& s, const reference::CocRamp& ramp, GLui
     pending_[oldest] = false;
   }
 #if SATDOF_HAVE_CUDA
-  reference::BokehSettings select = s.select;
-  select.maxSprites = std::min<std::uint32_t>(select.maxSprites, kMaxBokehSprites);
-  BokehSettings clamped = s;
-  clamped.select = select;
-  cuda_->run(t, clamped, ramp, source, slot_, profiler);
+  cuda_->run(t, s, ramp, source, slot_, profiler);
 #endif
   {
     auto timed = profiler.section(profiler.gl(), "bokeh draw");

@@ -25,10 +25,6 @@ struct DofKernelArgs {
 // empty image or a missing surface).
 cudaError_t launchDepthOfField(const DofKernelArgs& args, cudaStream_t stream);
 
-}  // namespace satdof
-
-namespace satdof {
-
 // The layered DoF's split (satdof/reference/layered_dof.h, splitLayers): each pixel's
 // premultiplied colour and weight into the near or far field image, each 16x16 tile's
 // largest near radius, dilated over the tiles within maxRadius. The same bytes as the
