@@ -27,7 +27,9 @@ int App::runQuality() {
   const DofEntry* original = dofEntry_;
   for (const scene::SceneEntry& entry : scene::sceneEntries()) {
     scene_ = entry.make();
+    const int samples = scenePass_->samples();  // --msaa holds for every scene
     scenePass_ = std::make_unique<ScenePass>(shaderDir_, scene_);
+    scenePass_->setSamples(samples);
     scenePass_->attach(targets_.targets());
     for (const float focus : entry.focalDistances(scene_)) {
       dof_.params.focalDistance = focus;
