@@ -132,6 +132,11 @@ void ScenePass::attach(const Targets& targets) {
 }
 
 void ScenePass::run(const scene::Scene& scene, Profiler& profiler) {
+  draw(scene, profiler);
+  if (samples_ > 1) resolve(profiler);
+}
+
+void ScenePass::draw(const scene::Scene& scene, Profiler& profiler) {
   auto timed = profiler.section(profiler.gl(), "scene");
   glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 1, -1, "scene");
   glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_.get());
@@ -162,16 +167,24 @@ void ScenePass::run(const scene::Scene& scene, Profiler& profiler) {
   }
   glBindVertexArray(0);
   glDisable(GL_DEPTH_TEST);
-  if (samples_ > 1) {  // colour: the mean of the samples; depth: the nearest sample
-    glBindFramebuffer(GL_FRAMEBUFFER, resolveFramebuffer_.get());
-    glUseProgram(resolve_.get());
-    glUniform1i(0, samples_);
-    glBindTextureUnit(0, msColour_.get());
-    glBindTextureUnit(1, msDistance_.get());
-    glBindVertexArray(empty_.get());
-    glDrawArrays(GL_TRIANGLES, 0, 3);
-    glBindVertexArray(0);
-  }
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glPopDebugGroup();
+}
+
+// Colour: the mean of the samples; depth: the nearest sample. Its own section, so that
+// what the multisampling costs shows apart from the drawing.
+void ScenePass::resolve(Profiler& profiler) {
+  auto timed = profiler.section(profiler.gl(), "resolve");
+  glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 2, -1, "scene resolve");
+  glBindFramebuffer(GL_FRAMEBUFFER, resolveFramebuffer_.get());
+  glViewport(0, 0, extent_.width, extent_.height);
+  glUseProgram(resolve_.get());
+  glUniform1i(0, samples_);
+  glBindTextureUnit(0, msColour_.get());
+  glBindTextureUnit(1, msDistance_.get());
+  glBindVertexArray(empty_.get());
+  glDrawArrays(GL_TRIANGLES, 0, 3);
+  glBindVertexArray(0);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   glPopDebugGroup();
 }

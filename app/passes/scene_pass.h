@@ -37,6 +37,8 @@ class ScenePass {
   static constexpr float kSkyDepth = 1000.0f;
 
  private:
+  void draw(const scene::Scene& scene, Profiler& profiler);  // section "scene"
+  void resolve(Profiler& profiler);                          // section "resolve"
   struct GpuMesh {
     gl::Buffer vertices, indices;
     gl::VertexArray layout;
