@@ -155,6 +155,7 @@ void ScenePass::draw(const scene::Scene& scene, Profiler& profiler) {
     glUniformMatrix4fv(0, 1, GL_FALSE, glm::value_ptr(instance.model));
     glUniform3fv(3, 1, glm::value_ptr(instance.albedo));
     glUniform1i(5, instance.mesh == scene::FloorMesh ? 1 : 0);
+    glUniform1i(7, instance.emissive ? 1 : 0);
     glBindVertexArray(m.layout.get());
     glDrawElements(GL_TRIANGLES, m.indexCount, GL_UNSIGNED_INT, nullptr);
   }
