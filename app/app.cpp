@@ -93,12 +93,8 @@ App::App(const Options& options, const std::map<std::string, std::string>& uiSet
   setDof(*dof);
   viewPass_ = std::make_unique<ViewPass>(shaderDir_);
   depthProbe_ = std::make_unique<DepthProbe>();
-  bokehPass_ = std::make_unique<BokehPass>(shaderDir_, computePass_->backend());
+  bokehPass_ = std::make_unique<BokehPass>(shaderDir_);
   bokeh_ = options_.bokeh;
-  if (const auto why = BokehPass::whyNot(computePass_->backend())) {
-    if (options_.bokehRequested) std::printf("satdof: --bokeh on does not apply: %s\n", why->c_str());
-    bokeh_.enabled = false;
-  }
   backendOptions_ = computePass_->backend().options();
   filterImplementations_ = computePass_->backend().filterImplementations();
   profiler_ = std::make_unique<Profiler>();
@@ -203,13 +199,17 @@ void App::renderFrame() {
   // the map/unmap time is the interop cost alone. Normal frames let the stages overlap.
   if (options_.isolateStages) glFinish();
 
-  computePass_->run(filter_, *profiler_);
+  // The bokeh sprite list is built by the backend with the SAT (on the cuda backend in
+  // the same mapping) and drawn over the DoF output.
+  std::optional<BokehRequest> bokeh;
+  if (bokeh_.enabled) bokeh = bokehPass_->request(bokeh_, reference::cocRamp(dof_.params, extent_.width));
+  computePass_->run(filter_, bokeh ? &*bokeh : nullptr, *profiler_);
   if (options_.isolateStages) glFinish();
 
   const Targets& t = targets_.targets();
   dof_.source = computePass_->filteredImage(t);
   dofImpl_->run(dof_, *profiler_);
-  if (bokeh_.enabled) bokehPass_->run(bokeh_, reference::cocRamp(dof_.params, extent_.width), dof_.source, *profiler_);
+  if (bokeh) bokehPass_->draw(bokeh_, *profiler_);
 
   if (view_.mode != ViewMode::Final)
     viewPass_->run(view_, {computePass_->filteredImage(t), computePass_->compareImage(t), dof_.params.focalDistance});
@@ -312,8 +312,9 @@ void App::printSummary() const {
                 "(the map/unmap sections, %.3f ms, also hold waits for the stages before them)\n",
                 b->stages, b->overhead(), b->handOvers);
   if (const auto c = bokehPass_->counts(); c && bokeh_.enabled)
-    std::printf("satdof: bokeh highlights: %u found, %u sprites drawn%s\n", c->found, c->drawn,
-                c->found > c->drawn ? " (capped: raise --bokeh-max)" : "");
+    std::printf("satdof: bokeh highlights: %u found, %u sprites drawn (cap %u)%s; sprite list: %s\n", c->found,
+                c->drawn, bokeh_.select.maxSprites, c->found > c->drawn ? ", capped: raise --bokeh-max" : "",
+                std::string(computePass_->backend().bokehMethod()).c_str());
   if (!computePass_->filterProblem().empty())
     std::printf("satdof: filter not applied: %s\n", computePass_->filterProblem().c_str());
   if (view_.mode == ViewMode::Difference && viewPass_->maxDifference())

@@ -72,8 +72,6 @@ std::optional<std::string> App::applyOptions(const Options& o) {
   filter_ = o.filter;
   view_ = o.view;
   applyFocusAndScene(o.autofocus, o.animate, o.msaa);
-  if (o.bokeh.enabled && !bokeh_.enabled)
-    if (const auto why = BokehPass::whyNot(computePass_->backend())) return "bokeh: " + *why;
   bokeh_ = o.bokeh;
   if (!o.satFormat.empty()) {
     setSatFormat(o.satFormat);

@@ -102,7 +102,7 @@ void App::presentWindow() {
   state.precisionLine = precisionLine_;
   state.precisionHeatmap = precisionHeatmap_.get();
   state.bokeh = &bokeh_;
-  state.bokehWhyNot = BokehPass::whyNot(computePass_->backend());
+  state.bokehMethod = std::string(computePass_->backend().bokehMethod());
   state.bokehCounts = bokehPass_->counts();
   ui_->beginFrame();
   ui_->draw(state);

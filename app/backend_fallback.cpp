@@ -34,8 +34,8 @@ bool App::switchToNextBackend(const std::string& failure) {
     computePass_->backend().detach();
   } catch (const std::runtime_error&) {  // it has failed already; its resources go anyway
   }
-  // The passes bound to the old backend go before it.
-  bokehPass_.reset();
+  // The DoF implementation, bound to the old backend, goes before it (the bokeh pass is
+  // bound to none: every backend builds its sprite list).
   dofImpl_.reset();
   computePass_ = std::make_unique<ComputePass>(std::move(next->backend));
   ComputeBackend& backend = computePass_->backend();
@@ -58,11 +58,6 @@ bool App::switchToNextBackend(const std::string& failure) {
   }
   dofImpl_ = dof->create(shaderDir_, backend);
   dofEntry_ = dof;
-  bokehPass_ = std::make_unique<BokehPass>(shaderDir_, backend);
-  if (const auto why = BokehPass::whyNot(backend); why && bokeh_.enabled) {
-    std::fprintf(stderr, "satdof: bokeh highlights off: %s\n", why->c_str());
-    bokeh_.enabled = false;
-  }
   backendOptions_ = backend.options();
   filterImplementations_ = backend.filterImplementations();
   return true;

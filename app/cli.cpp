@@ -135,7 +135,7 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
   liveOption("animate", "The teapots turn: on or off [off]");
   liveOption("msaa", "Scene samples per pixel: 1 (none), 2, 4, 8 or 16 [4]");
   liveOption("panel", "Window mode: the panel shown or hidden (H toggles it) [shown]");
-  liveOption("bokeh", "Bokeh highlights (cuda backend): on or off [on]");
+  liveOption("bokeh", "Bokeh highlights (every backend): on or off [on]");
   liveOption("bokeh-threshold", "Luminance 0..254 above which an out-of-focus pixel becomes a bokeh sprite [240]");
   liveOption("bokeh-min-radius", "Smallest circle of confusion with a sprite, 1..256 [4]");
   liveOption("bokeh-max", "Most sprites drawn per frame, 1.." + std::to_string(kMaxBokehSprites) + " [8192]");
@@ -279,7 +279,6 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
     if (std::find(sceneNames.begin(), sceneNames.end(), o.scene) == sceneNames.end())
       throw CLI::ValidationError("--scene", "no scene " + quoteForMessage(o.scene) + "; valid: " +
                                                 satdof::joinNames(sceneNames));
-    o.bokehRequested = given("bokeh") && o.bokeh.enabled;
     if (o.camera == "thin-lens" && o.focalDistance && *o.focalDistance * 1000.0f <= o.focalLengthMm)
       throw CLI::ValidationError("--focal", "a " + std::to_string(int(o.focalLengthMm)) +
                                                 " mm lens cannot focus closer than its focal length");

@@ -33,7 +33,6 @@ struct Options {
   std::string satFormat;         // --sat-format: empty: the default format
   std::string scene = "teapots";  // --scene: scene/scenes.h
   BokehSettings bokeh;            // --bokeh, --bokeh-threshold, --bokeh-shape, ...
-  bool bokehRequested = false;    // --bokeh on given (said so where it does not apply)
   bool quality = false;           // `satdof quality`
   bool precision = false;         // `satdof precision`
   bool soak = false;              // `satdof soak`

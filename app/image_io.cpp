@@ -16,6 +16,13 @@ reference::ImageRgba8 readTexture(GLuint texture, int width, int height) {
   return image;
 }
 
+reference::ImageR32F readDepthTexture(GLuint texture, int width, int height) {
+  reference::ImageR32F depth(width, height);
+  glPixelStorei(GL_PACK_ALIGNMENT, 4);
+  glGetTextureImage(texture, 0, GL_RED, GL_FLOAT, GLsizei(depth.pixels.size() * sizeof(float)), depth.pixels.data());
+  return depth;
+}
+
 reference::ImageRgba8 readFramebuffer(GLuint framebuffer, int width, int height) {
   reference::ImageRgba8 image(width, height);
   glBindFramebuffer(GL_READ_FRAMEBUFFER, framebuffer);

@@ -12,6 +12,8 @@ namespace satdof {
 
 // Reads level 0 of an RGBA8 texture (row 0 = bottom, as GL stores it).
 reference::ImageRgba8 readTexture(GLuint texture, int width, int height);
+// Reads level 0 of an R32F texture (the linear depth).
+reference::ImageR32F readDepthTexture(GLuint texture, int width, int height);
 // Reads the bound read framebuffer's colour (e.g. the window's back buffer).
 reference::ImageRgba8 readFramebuffer(GLuint framebuffer, int width, int height);
 

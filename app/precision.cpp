@@ -68,10 +68,7 @@ std::pair<reference::ImageRgba8, reference::ImageR32F> App::readBackColourAndDep
   glFinish();
   const Targets& t = targets_.targets();
   auto colour = readTexture(computePass_->filteredImage(t), extent_.width, extent_.height);
-  reference::ImageR32F depth(extent_.width, extent_.height);
-  glPixelStorei(GL_PACK_ALIGNMENT, 4);
-  glGetTextureImage(t.depth, 0, GL_RED, GL_FLOAT, GLsizei(depth.pixels.size() * sizeof(float)), depth.pixels.data());
-  return {std::move(colour), std::move(depth)};
+  return {std::move(colour), readDepthTexture(t.depth, extent_.width, extent_.height)};
 }
 
 void App::updatePrecision(bool requested) {

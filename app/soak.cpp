@@ -94,7 +94,7 @@ int App::runSoak() {
           dof_.params.focalDistance = 2.0f + float(pick(30));
           break;
         default:
-          bokeh_.enabled = !BokehPass::whyNot(computePass_->backend()) && pick(2) == 0;
+          bokeh_.enabled = pick(2) == 0;
           break;
       }
       // Only states the command line can also express (so a fresh process can render them):

@@ -29,6 +29,7 @@
 #include "frame/frame_targets.h"
 #include "passes/filter_settings.h"
 #include "profiling/profiler.h"
+#include "satdof/reference/bokeh.h"
 
 namespace satdof {
 
@@ -50,10 +51,20 @@ struct BackendOption {
 // key -> chosen name; a key not present means the option's default.
 using BackendSelections = std::map<std::string, std::string>;
 
+// The bokeh highlights' sprite list to build in the same frame (satdof/reference/bokeh.h),
+// from the image the SAT reads and the depth: the sprites into targets.bokehSprites, the
+// draw command (reference::BokehCommand) into slot `slot` of targets.bokehCommands.
+struct BokehRequest {
+  reference::BokehSettings select;  // maxSprites in 1..kMaxBokehSprites
+  reference::CocRamp ramp;
+  int slot = 0;  // 0..kBokehSlots-1
+};
+
 struct ComputeRequest {
   const FilterSettings& settings;
   const Filter* filter;  // null: no filtering (the SAT reads the scene colour)
   Profiler& profiler;
+  const BokehRequest* bokeh = nullptr;  // null: no bokeh highlights this frame
 };
 
 class ComputeBackend {
@@ -66,8 +77,12 @@ class ComputeBackend {
   virtual void detach() = 0;
   // Filters (when request.filter is set) into targets.filtered, with settings.compare
   // also into targets.compare, then builds the SAT of the filtered image or of the scene
-  // colour. The filter is valid and supported by the chosen implementations.
+  // colour. The filter is valid and supported by the chosen implementations. With
+  // request.bokeh, also the bokeh sprite list of that image (after the SAT; on the cuda
+  // backend inside the frame's one mapping).
   virtual void compute(const ComputeRequest& request) = 0;
+  // How this backend builds the bokeh sprite list (one line, for the panel).
+  virtual std::string_view bokehMethod() const = 0;
 
   // The layered DoF's two field SATs: targets.nearField -> nearSat, farField -> farSat, in
   // the uint32 format. The default reads the fields back, builds the tables with the CPU

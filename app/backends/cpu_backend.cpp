@@ -2,7 +2,9 @@
 // everywhere: read the scene colour back, filter it and build its SAT with the reference
 // library, upload the results. Synchronous by nature, so its profiler sections are wall
 // times on the host clock, and the read-back and the uploads are sections of their own.
+// Bokeh highlights: the reference's list of the image the SAT read (backends/host_bokeh.h).
 #include "backends/compute_backend.h"
+#include "backends/host_bokeh.h"
 #include "satdof/reference/sat.h"
 
 namespace satdof {
@@ -52,17 +54,22 @@ class CpuBackend final : public ComputeBackend {
   void detach() override { targets_ = {}; }
 
   void compute(const ComputeRequest& r) override {
+    filterAndSat(r);
+    if (r.bokeh) buildBokehOnHost(targets_, r.filter ? filtered_ : scene_, *r.bokeh, r.profiler);
+  }
+  std::string_view bokehMethod() const override { return kHostBokehMethod; }
+
+  void filterAndSat(const ComputeRequest& r) {
     {
       auto read = r.profiler.section(clock_, "read back");
       glGetTextureImage(targets_.sceneColour, 0, GL_RGBA, GL_UNSIGNED_BYTE, GLsizei(scene_.pixels.size()),
                         scene_.pixels.data());
     }
     const reference::ImageRgba8* satInput = &scene_;
-    reference::ImageRgba8 filtered;
     if (r.filter) {
-      filtered = convolve(r, find(r.settings.implementation), "filter A");
-      upload(r, targets_.filtered, filtered, "upload A");
-      satInput = &filtered;
+      filtered_ = convolve(r, find(r.settings.implementation), "filter A");
+      upload(r, targets_.filtered, filtered_, "upload A");
+      satInput = &filtered_;
       if (r.settings.compare) upload(r, targets_.compare, convolve(r, find(r.settings.compareImplementation), "filter B"),
                                        "upload B");
     }
@@ -105,6 +112,7 @@ class CpuBackend final : public ComputeBackend {
 
   Targets targets_;
   reference::ImageRgba8 scene_;
+  reference::ImageRgba8 filtered_;  // filter A's output, kept for the bokeh highlights
   reference::Sat sat_;  // reused frame to frame (a fresh 4K table costs ~75 ms of page faults)
   HostClock clock_;
 };

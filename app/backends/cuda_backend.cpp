@@ -2,14 +2,18 @@
 // through the interop session (interop/session.h), on one stream.
 //
 // Per frame, between one map and one unmap of what the frame uses ({scene colour, sat},
-// filtered and compare when filtering, and what a later CUDA stage shares: the CUDA DoF
-// takes the mapping over and unmaps it, so the frame has one GL-CUDA hand-over):
+// filtered and compare when filtering, {depth, bokeh sprites, bokeh commands} with bokeh
+// highlights, and what a later CUDA stage shares: the CUDA DoF takes the mapping over and
+// unmaps it, so the frame has one GL-CUDA hand-over):
 //   filtering on:  scene array -> linear input; conv A -> linear A -> filtered texture;
 //                  with a comparison conv B -> linear B -> compare texture;
 //                  the SAT of linear A
 //   filtering off: the SAT straight from the scene texture's surface
+//   bokeh:         satdof/bokeh.h on the image the SAT read: compaction, cap, radix sort,
+//                  the sprites and the draw command straight into the GL buffers
 // Each step is a named profiler section on the stream's CUDA events ("map", "filter A",
-// "filter B", "sat", "unmap"), tagged with the implementation that ran. Scratch is sized
+// "filter B", "sat", "bokeh select+sort", "unmap"), tagged with the implementation that
+// ran. Scratch is sized
 // on attach, on a change of SAT algorithm or scan variant, or when a newly chosen
 // convolution needs more, never per frame.
 #include <algorithm>
@@ -21,10 +25,13 @@
 #include "interop/cuda_timestamps.h"
 #include "interop/session.h"
 #include "interop/stage_host.h"
+#include "satdof/bokeh.h"
+#include "satdof/compact.h"
 #include "satdof/conv2d.h"
 #include "satdof/device_buffer.h"
 #include "satdof/sat.h"
 #include "satdof/scan.h"
+#include "satdof/sort.h"
 
 namespace satdof {
 namespace {
@@ -41,10 +48,16 @@ std::vector<Choice> choicesOf(const Registry& entries) {
 class CudaBackend final : public ComputeBackend, public interop::StageHost {
  public:
   CudaBackend(const SatAlgorithm& sat, const ScanVariant& scan)
-      : sat_(&sat), scan_(&scan), stream_(interop::createStream()), clock_(stream_.get()) {}
+      : sat_(&sat), scan_(&scan), stream_(interop::createStream()), clock_(stream_.get()),
+        // What satdof/bokeh.h runs by default (its null variants).
+        bokehTag_(std::string(defaultCompactVariant().name) + " / " + std::string(defaultSortVariant().name)),
+        bokehMethod_("CUDA in the frame's one mapping: stream compaction (" +
+                     std::string(defaultCompactVariant().name) + ") and radix sort (" +
+                     std::string(defaultSortVariant().name) + "), no host round trip") {}
   ~CudaBackend() override { detach(); }
 
   std::string_view name() const override { return "cuda"; }
+  std::string_view bokehMethod() const override { return bokehMethod_; }
 
   // interop::StageHost: later CUDA stages (the CUDA DoF) share the session and the stream.
   const interop::Session& session() const override { return session_; }
@@ -85,6 +98,8 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
     };
     if (a) add(Target::Filtered);
     if (b) add(Target::Compare);
+    if (r.bokeh)
+      for (Target t : {Target::Depth, Target::BokehSprites, Target::BokehCommands}) add(t);
     for (Target t : shared_) add(t);
     frameMapping_.reset();  // a mapping left open and never taken (the stage went away)
     auto mapSection = r.profiler.section(clock_, "map");
@@ -118,6 +133,7 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
       SATDOF_CUDA_CHECK(sat_->launch(sat, satScratch_.data(), satScratch_.size(), s));
     }
     scene.reset();
+    if (r.bokeh) bokeh(mapped, a ? Target::Filtered : Target::SceneColour, *r.bokeh, r.profiler);
     if (!shared_.empty()) {  // the later stage unmaps
       frameMapping_ = std::move(mappedOwner);
       return;
@@ -156,6 +172,30 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
         SATDOF_CUDA_CHECK(sat_->launch(args, fieldScratch_.data(), fieldScratch_.size(), s));
       }
     }
+  }
+
+  // The bokeh highlights of `colour` and the depth, in this frame's mapping: no second
+  // hand-over for them.
+  void bokeh(const interop::Session::Mapped& mapped, Target colour, const BokehRequest& r, Profiler& profiler) {
+    const Targets& t = session_.targets();
+    const cudaStream_t s = stream_.get();
+    bokehSurfaces_.clear();  // last frame's: its work finished before this frame's map
+    BokehArgs a;
+    a.colour = bokehSurfaces_.emplace_back(interop::createSurface(mapped.array(colour))).get();
+    a.depth = bokehSurfaces_.emplace_back(interop::createSurface(mapped.array(Target::Depth))).get();
+    a.width = t.extent.width;
+    a.height = t.extent.height;
+    a.ramp = r.ramp;
+    a.settings = r.select;
+    a.sprites = static_cast<reference::BokehSprite*>(mapped.pointer(Target::BokehSprites));
+    a.command = reinterpret_cast<BokehCommand*>(static_cast<unsigned char*>(mapped.pointer(Target::BokehCommands)) +
+                                                std::size_t(r.slot) * kBokehCommandBytes);
+    if (const std::size_t need = bokehScratchBytes(a); bokehScratch_.size() < need) {
+      SATDOF_CUDA_CHECK(cudaStreamSynchronize(s));
+      bokehScratch_.resize(need);
+    }
+    auto timed = profiler.section(clock_, "bokeh select+sort", bokehTag_);
+    SATDOF_CUDA_CHECK(launchBokehHighlights(a, bokehScratch_.data(), bokehScratch_.size(), s));
   }
 
   std::vector<FilterImplementation> filterImplementations() const override {
@@ -243,10 +283,12 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
   interop::Stream stream_;
   interop::CudaTimestamps clock_;
   interop::Session session_;
+  std::string bokehTag_, bokehMethod_;
   DeviceBuffer<uchar4> input_, outA_, outB_;  // linear images for the convolutions
-  DeviceBuffer<unsigned char> satScratch_, convScratchA_, convScratchB_, fieldScratch_;
+  DeviceBuffer<unsigned char> satScratch_, convScratchA_, convScratchB_, fieldScratch_, bokehScratch_;
   std::vector<Target> shared_;                            // shareFrameMapping
   std::vector<interop::SurfaceObject> fieldSurfaces_;     // kept until the next frame
+  std::vector<interop::SurfaceObject> bokehSurfaces_;     // kept until the next frame
   std::unique_ptr<interop::Session::Mapped> frameMapping_;  // left open for a later stage
 };
 

@@ -10,16 +10,20 @@
 //                  place, in uint32; the float formats are rounded from those sums
 //                  (sat_format.comp). The block scan is the chosen SAT algorithm:
 //                  blelloch (shared-memory tree) or subgroup (KHR_shader_subgroup).
+//   bokeh:         with a bokeh request, the sprite list of the same image by compute
+//                  shaders on the same scan (backends/gl_bokeh.h).
 // Every output is bit for bit the reference's (tests/test_gl_compute.cpp).
 //
 // Index: implementations and options — the backend (programs, SAT passes, convolutions)
 // — capability checks and create().
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <stdexcept>
 
 #include "backends/compute_backend.h"
+#include "backends/gl_bokeh.h"
 #include "gl/program.h"
 
 namespace satdof {
@@ -96,7 +100,7 @@ class GlComputeBackend final : public ComputeBackend {
   // `fused`: this GL's fma() rounds once (fmaIsFused).
   GlComputeBackend(const std::filesystem::path& shaderDir, int satAlgorithm, std::optional<std::string> noSubgroup,
                    bool fused)
-      : noSubgroup_(std::move(noSubgroup)), satAlgorithm_(satAlgorithm) {
+      : noSubgroup_(std::move(noSubgroup)), satAlgorithm_(satAlgorithm), bokeh_(shaderDir) {
     for (std::size_t i = 0; i < std::size(kSatAlgorithms); ++i)
       if (i != kSubgroup || !noSubgroup_)
         satScan_[i] = gl::loadProgram(shaderDir, {{GL_COMPUTE_SHADER, "compute/sat_scan.comp"}},
@@ -111,6 +115,7 @@ class GlComputeBackend final : public ComputeBackend {
   }
 
   std::string_view name() const override { return "gl-compute"; }
+  std::string_view bokehMethod() const override { return GlBokeh::kMethod; }
 
   void attach(const Targets& t) override {
     detach();
@@ -132,13 +137,18 @@ class GlComputeBackend final : public ComputeBackend {
                                std::to_string(std::min(kScanElements * kScanElements, maxGroups)) +
                                " pixels on a side, not " + std::to_string(e.width) + "x" + std::to_string(e.height));
     targets_ = t;
-    const std::size_t blocks = std::max(std::size_t(e.height) * ceilDiv(e.width, kScanElements),
-                                        std::size_t(e.width) * ceilDiv(e.height, kScanElements));
+    // The block sums of the largest of the SATs built: the frame's, the bokeh passes'.
+    std::size_t blocks = 0;
+    for (const Extent x : {e, GlBokeh::flagExtent(e), GlBokeh::sortExtent()})
+      blocks = std::max({blocks, std::size_t(x.height) * ceilDiv(x.width, kScanElements),
+                         std::size_t(x.width) * ceilDiv(x.height, kScanElements)});
     blockSums_ = gl::createBuffer(GLsizeiptr(blocks * 16), nullptr, 0);
+    bokeh_.attach(t);
   }
 
   void detach() override {
     targets_ = {};
+    bokeh_.detach();
     blockSums_.reset();
     inputSat_.reset();
   }
@@ -154,20 +164,25 @@ class GlComputeBackend final : public ComputeBackend {
     }
     {
       auto section = r.profiler.section(r.profiler.gl(), "sat", kSatAlgorithms[satAlgorithm_].name);
-      buildSat(source, targets_.sat, satScan_[satAlgorithm_].get());
+      buildSat(source, targets_.extent, targets_.sat, satScan_[satAlgorithm_].get());
       if (targets_.satFormat != SatFormat::Uint32) toFloatFormat();
     }
     // The DoF, the views and the read-back use what was written through images and buffers.
     glMemoryBarrier(GL_ALL_BARRIER_BITS);
     unbind();
+    if (r.bokeh) {
+      const GLuint scan = satScan_[satAlgorithm_].get();
+      bokeh_.run(source, *r.bokeh, [&](GLuint texture, Extent e, GLuint table) { buildSat(texture, e, table, scan); },
+                 r.profiler);
+    }
   }
 
   // The layered DoF's two field SATs (uint32), by the same passes as the frame's.
   void buildFieldSats(const Targets& t, Profiler& profiler) override {
     {
       auto section = profiler.section(profiler.gl(), "field sats", kSatAlgorithms[satAlgorithm_].name);
-      buildSat(t.nearField, t.nearSat, satScan_[satAlgorithm_].get());
-      buildSat(t.farField, t.farSat, satScan_[satAlgorithm_].get());
+      buildSat(t.nearField, t.extent, t.nearSat, satScan_[satAlgorithm_].get());
+      buildSat(t.farField, t.extent, t.farSat, satScan_[satAlgorithm_].get());
     }
     glMemoryBarrier(GL_ALL_BARRIER_BITS);
     unbind();
@@ -188,9 +203,8 @@ class GlComputeBackend final : public ComputeBackend {
 
  private:
   // ---- SAT -----------------------------------------------------------------------------
-  // The uint32 SAT of `texture` into `table`: the rows, then the columns in place.
-  void buildSat(GLuint texture, GLuint table, GLuint scan) {
-    const Extent e = targets_.extent;
+  // The uint32 SAT of `texture` (of extent e) into `table`: the rows, then the columns in place.
+  void buildSat(GLuint texture, Extent e, GLuint table, GLuint scan) {
     glBindTextureUnit(0, texture);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, table);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, blockSums_.get());
@@ -263,7 +277,7 @@ class GlComputeBackend final : public ComputeBackend {
     auto timed = r.profiler.section(r.profiler.gl(), section, kConvolutions[index].name);
     if (index == kSatBox) {  // the box sums come from a SAT of the input
       if (!inputSat_) inputSat_ = gl::createBuffer(GLsizeiptr(std::size_t(e.width) * e.height * 16), nullptr, 0);
-      buildSat(targets_.sceneColour, inputSat_.get(), satScan_[satAlgorithm_].get());
+      buildSat(targets_.sceneColour, e, inputSat_.get(), satScan_[satAlgorithm_].get());
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, inputSat_.get());
     }
     const GLuint program = conv_[index].get();
@@ -290,6 +304,7 @@ class GlComputeBackend final : public ComputeBackend {
   gl::Program satScan_[std::size(kSatAlgorithms)], satAdd_, satFormat_, conv_[std::size(kConvolutions)];
   gl::Buffer weights_, blockSums_;
   gl::Buffer inputSat_;  // glsl-sat-box's SAT of the input, made on first use
+  GlBokeh bokeh_;        // the bokeh sprite list, on the same scan
   Targets targets_;
 };
 

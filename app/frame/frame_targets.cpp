@@ -46,8 +46,9 @@ void FrameTargets::allocate(Extent extent, SatFormat format, bool layers) {
     nearSat_ = gl::createBuffer(bytes, nullptr, GL_DYNAMIC_STORAGE_BIT);
     farSat_ = gl::createBuffer(bytes, nullptr, GL_DYNAMIC_STORAGE_BIT);
   }
-  bokehSprites_ = gl::createBuffer(GLsizeiptr(kMaxBokehSprites) * 32, nullptr, 0);
-  bokehCommands_ = gl::createBuffer(GLsizeiptr(kBokehSlots) * kBokehCommandBytes, nullptr, 0);
+  // Written by CUDA, by compute shaders, or uploaded by the CPU backend (dynamic storage).
+  bokehSprites_ = gl::createBuffer(GLsizeiptr(kMaxBokehSprites) * 32, nullptr, GL_DYNAMIC_STORAGE_BIT);
+  bokehCommands_ = gl::createBuffer(GLsizeiptr(kBokehSlots) * kBokehCommandBytes, nullptr, GL_DYNAMIC_STORAGE_BIT);
   targets_ = {sceneColour_.get(), depth_.get(), filtered_.get(), compare_.get(), sat_.get(),
               dofOutput_.get(), dofFramebuffer_.get(), nearField_.get(), farField_.get(),
               nearSat_.get(), farSat_.get(), nearTileRadius_.get(), bokehSprites_.get(),

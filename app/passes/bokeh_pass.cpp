@@ -1,80 +1,15 @@
 // app/passes/bokeh_pass.cpp — see bokeh_pass.h.
 #include "passes/bokeh_pass.h"
 
-#include "backends/compute_backend.h"
+#include <algorithm>
+
 #include "gl/program.h"
-#if SATDOF_HAVE_CUDA
-#include "interop/stage_host.h"
-#include "satdof/bokeh.h"
-#include "satdof/device_buffer.h"
-#endif
 
 namespace satdof {
 
-#if SATDOF_HAVE_CUDA
-// Selection and sort on the backend's stream, in a mapping of their own.
-struct BokehPass::Cuda {
-  explicit Cuda(interop::StageHost& h) : host(h) {}
-  interop::StageHost& host;
-  DeviceBuffer<unsigned char> scratch;
-  std::vector<interop::SurfaceObject> surfaces;  // this frame's, kept until the next
-
-  void run(const Targets& t, const BokehSettings& s, const reference::CocRamp& ramp, GLuint source, int slot,
-           Profiler& profiler) {
-    using interop::Target;
-    const cudaStream_t stream = host.stream();
-    const Target colour = source == t.filtered ? Target::Filtered : Target::SceneColour;
-    auto mapSection = profiler.section(host.clock(), "bokeh map");
-    auto mapped = host.session().map({colour, Target::Depth, Target::BokehSprites, Target::BokehCommands}, stream);
-    mapSection.end();
-    {
-      auto timed = profiler.section(host.clock(), "bokeh select+sort", "single-pass / onesweep");
-      surfaces.clear();
-      BokehArgs a;
-      a.colour = surfaces.emplace_back(interop::createSurface(mapped.array(colour))).get();
-      a.depth = surfaces.emplace_back(interop::createSurface(mapped.array(Target::Depth))).get();
-      a.width = t.extent.width;
-      a.height = t.extent.height;
-      a.ramp = ramp;
-      a.settings = s.select;
-      // Never more than the sprite buffer holds (the option and the panel stop there too).
-      a.settings.maxSprites = std::min<std::uint32_t>(a.settings.maxSprites, kMaxBokehSprites);
-      a.sprites = static_cast<reference::BokehSprite*>(mapped.pointer(Target::BokehSprites));
-      a.command = reinterpret_cast<BokehCommand*>(static_cast<unsigned char*>(mapped.pointer(Target::BokehCommands)) +
-                                                  std::size_t(slot) * kBokehCommandBytes);
-      if (const std::size_t need = bokehScratchBytes(a); scratch.size() < need) {
-        SATDOF_CUDA_CHECK(cudaStreamSynchronize(stream));
-        scratch.resize(need);
-      }
-      SATDOF_CUDA_CHECK(launchBokehHighlights(a, scratch.data(), scratch.size(), stream));
-    }
-    auto unmapSection = profiler.section(host.clock(), "bokeh unmap");
-    mapped.unmap();
-  }
-};
-#else
-struct BokehPass::Cuda {};
-#endif
-
-BokehPass::BokehPass(const std::filesystem::path& shaderDir, ComputeBackend& backend)
-    : empty_(gl::createVertexArray()) {
-#if SATDOF_HAVE_CUDA
-  if (auto* host = dynamic_cast<interop::StageHost*>(&backend)) cuda_ = std::make_unique<Cuda>(*host);
-#else
-  (void)backend;
-#endif
+BokehPass::BokehPass(const std::filesystem::path& shaderDir) : empty_(gl::createVertexArray()) {
   for (gl::Buffer& b : countRing_) b = gl::createBuffer(kBokehCommandBytes, nullptr, 0);
   reloadShaders(shaderDir);
-}
-
-BokehPass::~BokehPass() = default;
-
-std::optional<std::string> BokehPass::whyNot(const ComputeBackend& backend) {
-#if SATDOF_HAVE_CUDA
-  if (dynamic_cast<const interop::StageHost*>(&backend)) return std::nullopt;
-#endif
-  return "bokeh highlights need the cuda backend (its compaction and radix sort); this one is " +
-         std::string(backend.name());
 }
 
 void BokehPass::attach(const Targets& targets) {
@@ -87,20 +22,26 @@ void BokehPass::reloadShaders(const std::filesystem::path& shaderDir) {
   program_ = gl::loadProgram(shaderDir, {{GL_VERTEX_SHADER, "bokeh.vert"}, {GL_FRAGMENT_SHADER, "bokeh.frag"}}, {});
 }
 
-void BokehPass::run(const BokehSettings& s, const reference::CocRamp& ramp, GLuint source, Profiler& profiler) {
-  if (!s.enabled || !cuda_) return;
-  const Targets& t = targets_;
+BokehRequest BokehPass::request(const BokehSettings& s, const reference::CocRamp& ramp) {
   // Three frames ago's counts: long finished, so this read does not wait.
   const int oldest = (slot_ + 1) % kBokehSlots;
   if (pending_[oldest]) {
-    std::uint32_t c[5] = {};
-    glGetNamedBufferSubData(countRing_[oldest].get(), 0, sizeof c, c);
-    counts_ = BokehCounts{c[4], c[1]};
+    reference::BokehCommand c;
+    glGetNamedBufferSubData(countRing_[oldest].get(), 0, sizeof c, &c);
+    counts_ = BokehCounts{c.found, c.instanceCount};
     pending_[oldest] = false;
   }
-#if SATDOF_HAVE_CUDA
-  cuda_->run(t, s, ramp, source, slot_, profiler);
-#endif
+  BokehRequest r;
+  r.select = s.select;
+  // Never more than the sprite buffer holds (the option and the panel stop there too).
+  r.select.maxSprites = std::clamp<std::uint32_t>(r.select.maxSprites, 1, kMaxBokehSprites);
+  r.ramp = ramp;
+  r.slot = slot_;
+  return r;
+}
+
+void BokehPass::draw(const BokehSettings& s, Profiler& profiler) {
+  const Targets& t = targets_;
   {
     auto timed = profiler.section(profiler.gl(), "bokeh draw");
     glUseProgram(program_.get());

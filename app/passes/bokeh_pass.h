@@ -1,25 +1,24 @@
-// app/passes/bokeh_pass.h — bokeh highlights over the DoF image: on the cuda backend the
-// library's pass (satdof/bokeh.h: compaction and radix sort in the frame) writes the sprite
-// list and a draw-indirect command into GL buffers; GL draws every sprite as a disc or
-// hexagon the size of its circle of confusion, added to the DoF output. The counts are
+// app/passes/bokeh_pass.h — bokeh highlights over the DoF image, on every backend. The
+// compute backend builds the sprite list and a draw-indirect command in the frame's GL
+// buffers (ComputeRequest::bokeh: CUDA compaction and radix sort inside the frame's one
+// mapping; GLSL compute shaders; or the CPU reference, uploaded); this pass draws every
+// sprite as a disc or hexagon the size of its circle of confusion, added to the DoF
+// output, from that command (no host round trip on the GPU backends). The counts are
 // read back three frames late (a ring), so nothing waits.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <filesystem>
-#include <memory>
 #include <optional>
-#include <string>
 
+#include "backends/compute_backend.h"
 #include "frame/frame_targets.h"
 #include "gl/handles.h"
 #include "profiling/profiler.h"
 #include "satdof/reference/bokeh.h"
 
 namespace satdof {
-
-class ComputeBackend;
 
 struct BokehSettings {
   bool enabled = true;
@@ -34,19 +33,17 @@ struct BokehCounts {
 
 class BokehPass {
  public:
-  BokehPass(const std::filesystem::path& shaderDir, ComputeBackend& backend);
-  ~BokehPass();
-  // Empty when this backend can run the pass; else why not (one line).
-  static std::optional<std::string> whyNot(const ComputeBackend& backend);
+  explicit BokehPass(const std::filesystem::path& shaderDir);
   void attach(const Targets& targets);
   void reloadShaders(const std::filesystem::path& shaderDir);
-  // After the DoF: the highlights of `source` (the image the SAT blurred).
-  void run(const BokehSettings& settings, const reference::CocRamp& ramp, GLuint source, Profiler& profiler);
+  // Before the compute backend runs: what it is to build this frame (the cap clamped to
+  // the sprite buffer, this frame's command slot). Collects the counts of three frames ago.
+  BokehRequest request(const BokehSettings& settings, const reference::CocRamp& ramp);
+  // After the DoF: draws the sprites of the last request onto the DoF output.
+  void draw(const BokehSettings& settings, Profiler& profiler);
   std::optional<BokehCounts> counts() const { return counts_; }
 
  private:
-  struct Cuda;  // the CUDA half (bokeh_pass.cpp), absent without a toolkit
-  std::unique_ptr<Cuda> cuda_;
   Targets targets_;
   gl::Program program_;
   gl::VertexArray empty_;

@@ -29,7 +29,7 @@ std::optional<std::string> ComputePass::check(const FilterSettings& settings) co
   return std::nullopt;
 }
 
-void ComputePass::run(const FilterSettings& settings, Profiler& profiler) {
+void ComputePass::run(const FilterSettings& settings, const BokehRequest* bokeh, Profiler& profiler) {
   if (!lastSettings_ || !(*lastSettings_ == settings)) {
     lastSettings_ = settings;
     filter_.reset();
@@ -44,7 +44,7 @@ void ComputePass::run(const FilterSettings& settings, Profiler& profiler) {
   filtering_ = filter_.has_value();
   comparing_ = filtering_ && settings.compare;
   glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 3, -1, "filter + SAT");
-  backend_->compute({settings, filter_ ? &*filter_ : nullptr, profiler});
+  backend_->compute({settings, filter_ ? &*filter_ : nullptr, profiler, bokeh});
   glPopDebugGroup();
 }
 

@@ -18,8 +18,9 @@ class ComputePass {
   explicit ComputePass(std::unique_ptr<ComputeBackend> backend) : backend_(std::move(backend)) {}
   ~ComputePass() { backend_->detach(); }  // unregister before the targets are deleted
 
-  // Filters (if the settings allow it) and builds the SAT.
-  void run(const FilterSettings& settings, Profiler& profiler);
+  // Filters (if the settings allow it) and builds the SAT, and with `bokeh` the bokeh
+  // sprite list of the same image.
+  void run(const FilterSettings& settings, const BokehRequest* bokeh, Profiler& profiler);
 
   // What implementation A produced this frame, or the scene colour when not filtering.
   GLuint filteredImage(const Targets& t) const { return filtering_ ? t.filtered : t.sceneColour; }

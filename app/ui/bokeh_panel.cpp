@@ -1,5 +1,6 @@
-// app/ui/bokeh_panel.cpp — bokeh highlights: on/off, what counts as a highlight, the
-// sprites' shape and brightness, the cap, and how many there were (three frames late).
+// app/ui/bokeh_panel.cpp — bokeh highlights: on/off, how this backend builds the sprite
+// list, what counts as a highlight, the sprites' shape and brightness, the cap, how many
+// there were (three frames late) and the time of each of the pass's steps.
 #include <imgui.h>
 
 #include "frame/frame_targets.h"
@@ -10,16 +11,13 @@ namespace satdof::panels {
 
 void bokeh(UiState& s) {
   if (!ImGui::CollapsingHeader("Bokeh highlights")) return;
-  if (s.bokehWhyNot) {
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("%s", s.bokehWhyNot->c_str());
-    ImGui::PopTextWrapPos();
-    return;
-  }
   BokehSettings& b = *s.bokeh;
   ImGui::Checkbox("bokeh sprites", &b.enabled);
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("bright out-of-focus pixels drawn as the lens's aperture: compaction + radix sort on the GPU");
+    ImGui::SetTooltip("bright out-of-focus pixels drawn as the lens's aperture: compaction, then a stable sort");
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("sprite list: %s", s.bokehMethod.c_str());
+  ImGui::PopTextWrapPos();
   int threshold = int(b.select.threshold);
   widgets::label("threshold", nullptr);
   ImGui::SliderInt("##threshold", &threshold, 128, 254);
@@ -40,11 +38,18 @@ void bokeh(UiState& s) {
   ImGui::SliderInt("##maxsprites", &cap, 64, kMaxBokehSprites, "%d", ImGuiSliderFlags_Logarithmic);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("a cap, so a bright scene cannot stall the frame");
   b.select.maxSprites = std::uint32_t(cap);
-  if (s.bokehCounts && b.enabled) {
-    ImGui::Text("%u sprites drawn of %u highlights", s.bokehCounts->drawn, s.bokehCounts->found);
+  if (!b.enabled) return;
+  if (s.bokehCounts) {
+    ImGui::Text("%u sprites drawn of %u highlights (cap %u)", s.bokehCounts->drawn, s.bokehCounts->found,
+                b.select.maxSprites);
     if (s.bokehCounts->found > s.bokehCounts->drawn)
       ImGui::TextColored({1, 0.7f, 0.3f, 1}, "capped at %u: raise max sprites", s.bokehCounts->drawn);
   }
+  if (!s.history) return;
+  // The pass's own steps, as this backend names them (the timings section lists them too).
+  for (const std::string& name : s.history->names())
+    if (name.rfind("bokeh ", 0) == 0)
+      if (const auto ms = s.history->smoothed(name)) ImGui::Text("%-22s %7.3f ms", name.c_str(), *ms);
 }
 
 }  // namespace satdof::panels

@@ -75,7 +75,7 @@ struct UiState {
   std::string precisionLine;       // the last measurement, for a float format
   GLuint precisionHeatmap = 0;     // its heatmap texture (0: none)
   BokehSettings* bokeh = nullptr;
-  std::optional<std::string> bokehWhyNot;  // the backend cannot run the pass
+  std::string bokehMethod;                 // how this backend builds the sprite list
   std::optional<BokehCounts> bokehCounts;  // a few frames late
 };
 

@@ -18,12 +18,7 @@ namespace satdof {
 struct CompactVariant;
 struct SortVariant;
 
-// What the GL draw reads: glDrawArraysIndirect's command (a 4-vertex strip per sprite,
-// instanceCount sprites), then how many highlights there were before the cap.
-struct BokehCommand {
-  std::uint32_t count = 4, instanceCount = 0, first = 0, baseInstance = 0;
-  std::uint32_t found = 0;
-};
+using reference::BokehCommand;  // the draw-indirect command and the count before the cap
 
 struct BokehArgs {
   cudaSurfaceObject_t colour = 0;  // RGBA8: the image the highlights come from

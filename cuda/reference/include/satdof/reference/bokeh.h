@@ -10,8 +10,10 @@
 //            there were, so the user is told);
 //   order    back to front: a radix sort (satdof/sort.h) of the kept highlights by a key
 //            that falls as depth grows (~ the float's bits), ties in pixel order (stable);
-//   sprites  (x + 0.5, y + 0.5, radius, depth) and the colour, for GL to draw.
-// The reference defines the list; the CUDA pass (satdof/bokeh.h) must give it exactly.
+//   sprites  (x + 0.5, y + 0.5, radius, depth) and the colour, for GL to draw, with a
+//            draw-indirect command (BokehCommand) that says how many.
+// The reference defines the list; every backend's pass (CUDA: satdof/bokeh.h; GLSL:
+// shaders/compute/bokeh_*.comp; the CPU backend uploads this one) must give it exactly.
 #pragma once
 
 #include <cstdint>
@@ -35,6 +37,13 @@ struct BokehSprite {
   std::uint32_t pad[3];
 };
 
+// What the GL draw reads: glDrawArraysIndirect's command (a 4-vertex strip per sprite,
+// instanceCount sprites), then how many highlights there were before the cap.
+struct BokehCommand {
+  std::uint32_t count = 4, instanceCount = 0, first = 0, baseInstance = 0;
+  std::uint32_t found = 0;
+};
+
 SATDOF_HD inline std::uint32_t bokehLuminance(std::uint32_t r, std::uint32_t g, std::uint32_t b) {
   return (54 * r + 183 * g + 19 * b) >> 8;
 }
@@ -46,6 +55,13 @@ struct BokehList {
   std::uint32_t found = 0;           // highlights before the cap
   std::vector<BokehSprite> sprites;  // min(found, maxSprites), back to front
 };
+
+inline BokehCommand bokehCommand(const BokehList& list) {
+  BokehCommand c;
+  c.instanceCount = std::uint32_t(list.sprites.size());
+  c.found = list.found;
+  return c;
+}
 
 BokehList bokehHighlights(const ImageRgba8& colour, const ImageR32F& depth, const CocRamp& ramp,
                           const BokehSettings& settings);

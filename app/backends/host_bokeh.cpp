@@ -1,0 +1,32 @@
+// app/backends/host_bokeh.cpp — see host_bokeh.h.
+#include "backends/host_bokeh.h"
+
+#include "image_io.h"
+
+namespace satdof {
+
+void uploadBokehList(const Targets& t, const reference::BokehList& list, int slot) {
+  const reference::BokehCommand command = reference::bokehCommand(list);
+  if (!list.sprites.empty())
+    glNamedBufferSubData(t.bokehSprites, 0, GLsizeiptr(list.sprites.size() * sizeof(reference::BokehSprite)),
+                         list.sprites.data());
+  glNamedBufferSubData(t.bokehCommands, GLintptr(slot) * kBokehCommandBytes, sizeof command, &command);
+}
+
+void buildBokehOnHost(const Targets& t, const reference::ImageRgba8& colour, const BokehRequest& r,
+                      Profiler& profiler) {
+  reference::ImageR32F depth;
+  {
+    auto timed = profiler.section(profiler.host(), "bokeh read back");
+    depth = readDepthTexture(t.depth, t.extent.width, t.extent.height);
+  }
+  reference::BokehList list;
+  {
+    auto timed = profiler.section(profiler.host(), "bokeh select+sort", "cpu reference");
+    list = reference::bokehHighlights(colour, depth, r.ramp, r.select);
+  }
+  auto timed = profiler.section(profiler.host(), "bokeh upload");
+  uploadBokehList(t, list, r.slot);
+}
+
+}  // namespace satdof
