@@ -3,7 +3,8 @@
 //   * bad flags give one line on stderr and exit code 2;
 //   * the CUDA backend gives the same image as the CPU backend (skips where CUDA-GL
 //     interop is impossible, with satdof's own reason); so does the gl-compute backend,
-//     filtering or not;
+//     filtering or not; with many bokeh highlights drawn, every backend's frame is the
+//     same too;
 //   * the window app under Xvfb renders N frames, exits 0 and saves a screenshot
 //     (kept as an artefact in the build folder: artifacts/window.png).
 // The window a user drives (scripts, focus, panel, settings): test_app_window.cpp.
@@ -203,6 +204,40 @@ TEST(App, GlComputeBackendGivesTheCpuImage) {
     const Png a = loadPng(cpu / "frame_0001.png"), b = loadPng(gpu / "frame_0001.png");
     expectNotBlank(a);
     EXPECT_TRUE(a.rgba == b.rgba) << "the gl-compute and cpu backends must give the same image";
+  }
+}
+
+// Bokeh highlights (on by default) with a threshold that makes thousands of them, capped:
+// the gl-compute backend's compute shaders and the cuda backend's kernels (where it can
+// run) draw the frame of the cpu backend's reference list, byte for byte, and say the
+// same counts; the sprites are really drawn (the frame differs from --bokeh off).
+TEST(App, BokehFramesAreTheSameOnEveryBackend) {
+  const std::string common = "--headless --frames 5 --size 480x270 --max-blur 16 --bokeh-threshold 150 --bokeh-max 3000 ";
+  auto counts = [](const std::string& out) {
+    const std::size_t at = out.find("bokeh highlights:");
+    return at == std::string::npos ? std::string() : out.substr(at, out.find(';', at) - at);
+  };
+  const fs::path cpu = freshDir("bokeh_cpu"), off = freshDir("bokeh_off");
+  const RunResult rp = run(common + "--backend cpu --out " + cpu.string());
+  ASSERT_EQ(rp.exitCode, 0) << rp.err;
+  EXPECT_NE(counts(rp.out).find("3000 sprites drawn (cap 3000), capped"), std::string::npos) << rp.out;
+  const RunResult ro = run("--headless --frames 5 --size 480x270 --max-blur 16 --backend cpu --bokeh off --out " +
+                           off.string());
+  ASSERT_EQ(ro.exitCode, 0) << ro.err;
+  const Png expected = loadPng(cpu / "frame_0004.png");
+  expectNotBlank(expected);
+  EXPECT_FALSE(expected.rgba == loadPng(off / "frame_0004.png").rgba) << "no sprite was drawn";
+  for (const char* backend : {"gl-compute", "cuda"}) {
+    SCOPED_TRACE(backend);
+    const fs::path out = freshDir(std::string("bokeh_") + backend);
+    const RunResult r = run(common + "--backend " + backend + " --out " + out.string());
+    if (r.exitCode == 3) {
+      std::printf("[  SKIPPED ] %s backend unavailable: %s", backend, r.err.c_str());
+      continue;
+    }
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(counts(r.out), counts(rp.out));
+    EXPECT_TRUE(loadPng(out / "frame_0004.png").rgba == expected.rgba) << "differs from the cpu backend's frame";
   }
 }
 

@@ -19,6 +19,7 @@
 #include "passes/compute_pass.h"
 #include "satdof/reference/dof.h"
 #include "satdof/reference/layered_dof.h"
+#include "gl_test_support.h"
 #include "test_support.h"
 
 namespace ref = satdof::reference;
@@ -27,25 +28,7 @@ using satdof::test::randomImage;
 
 namespace {
 
-class GlTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    try {
-      context_ = satdof::createHeadlessContext();
-    } catch (const std::exception& e) {
-      reason_ = e.what();
-    }
-  }
-  static void TearDownTestSuite() { context_.reset(); }
-  void SetUp() override {
-    if (!context_) GTEST_SKIP() << "no headless GL context: " << reason_;
-  }
-  static inline std::unique_ptr<satdof::Context> context_;
-  static inline std::string reason_;
-
- public:
-  static const satdof::Context* context() { return context_.get(); }
-};
+using satdof::test::GlTest;
 
 satdof::gl::Texture uploadColour(const ref::ImageRgba8& img) {
   auto t = satdof::gl::createTexture2D(GL_RGBA8, img.width, img.height);
@@ -206,7 +189,7 @@ TEST_F(GlTest, CpuSatBackendUploadsTheReferenceSatInEveryFormat) {
     satdof::ComputePass pass(cpuBackend());
     pass.backend().attach(targets.targets());
     satdof::Profiler profiler;
-    pass.run(satdof::FilterSettings{}, profiler);
+    pass.run(satdof::FilterSettings{}, nullptr, profiler);
     const auto expected = ref::satTableBytesOf(ref::computeSat(colour, format.id));
     std::vector<std::uint8_t> got(expected.size());
     glGetNamedBufferSubData(targets.targets().sat, 0, GLsizeiptr(got.size()), got.data());

@@ -101,7 +101,7 @@ Frame runFrame(std::unique_ptr<satdof::ComputeBackend> backend, const ref::Image
   pass.backend().attach(t);
   satdof::Profiler profiler;
   Frame frame;
-  pass.run(settings, profiler);
+  pass.run(settings, nullptr, profiler);
   EXPECT_EQ(pass.filterProblem(), "");
   profiler.endFrame(frame.history);
   profiler.drain(frame.history);

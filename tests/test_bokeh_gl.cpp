@@ -1,0 +1,138 @@
+// tests/test_bokeh_gl.cpp — the bokeh sprite list of the backends that run on a GL
+// context (the gl-compute backend's compute shaders, backends/gl_bokeh.h; the cpu
+// backend's reference, uploaded) against the reference (satdof/reference/bokeh.h), read
+// back from the frame's GL buffers the shared draw reads: every sprite's bytes, the
+// draw-indirect command in the slot asked for, and the count before the cap. A tiny scene
+// worked out by hand (the one of test_bokeh_cuda.cpp), random frames with few distinct
+// depths (ties: the sort must be stable) and sizes off the flag texels and the scan's
+// blocks, the cap, nothing selected and everything selected. Outputs are poisoned first.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "backends/compute_backend.h"
+#include "bokeh_test_support.h"
+#include "frame/frame_targets.h"
+#include "gl_test_support.h"
+#include "passes/compute_pass.h"
+#include "satdof/reference/bokeh.h"
+#include "test_support.h"
+
+namespace ref = satdof::reference;
+namespace {
+
+class BokehGl : public satdof::test::GlTest {};
+using satdof::test::BokehResult;
+using satdof::test::expectSameList;
+using satdof::test::GlTest;
+using satdof::test::linearRamp;
+
+// One frame of `backend` on this colour and depth with a bokeh request in slot `slot`.
+BokehResult runBackend(const std::string& backend, const ref::ImageRgba8& colour, const ref::ImageR32F& depth,
+                  const ref::CocRamp& ramp, const ref::BokehSettings& settings, int slot = 2) {
+  std::string why;
+  std::unique_ptr<satdof::ComputeBackend> made =
+      satdof::findComputeBackend(backend)->create(*GlTest::context(), {}, why);
+  if (!made) {
+    ADD_FAILURE() << backend << ": " << why;
+    return {};
+  }
+  satdof::FrameTargets targets;
+  targets.allocate({colour.width, colour.height}, satdof::SatFormat::Uint32);
+  const satdof::Targets& t = targets.targets();
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glTextureSubImage2D(t.sceneColour, 0, 0, 0, colour.width, colour.height, GL_RGBA, GL_UNSIGNED_BYTE,
+                      colour.pixels.data());
+  glTextureSubImage2D(t.depth, 0, 0, 0, depth.width, depth.height, GL_RED, GL_FLOAT, depth.pixels.data());
+  const std::uint8_t poison[4] = {0xA5, 0x5A, 0xA5, 0x5A};
+  for (GLuint b : {t.bokehSprites, t.bokehCommands})
+    glClearNamedBufferData(b, GL_R8UI, GL_RED_INTEGER, GL_UNSIGNED_BYTE, poison);
+  satdof::ComputePass pass(std::move(made));
+  pass.backend().attach(t);
+  satdof::Profiler profiler;
+  satdof::BokehRequest request;
+  request.select = settings;
+  request.ramp = ramp;
+  request.slot = slot;
+  pass.run(satdof::FilterSettings{}, &request, profiler);
+  BokehResult list;
+  glGetNamedBufferSubData(t.bokehCommands, GLintptr(slot) * satdof::kBokehCommandBytes, sizeof list.command,
+                          &list.command);
+  list.sprites.resize(std::min<std::size_t>(list.command.instanceCount, satdof::kMaxBokehSprites));
+  glGetNamedBufferSubData(t.bokehSprites, 0, GLsizeiptr(list.sprites.size() * sizeof(ref::BokehSprite)),
+                          list.sprites.data());
+  pass.backend().detach();
+  return list;
+}
+
+constexpr const char* kBackends[] = {"gl-compute", "cpu"};
+
+// The scene of bokeh_test_support.h, whose sprites are worked out by hand.
+TEST_F(BokehGl, TinySceneGivesTheSpritesWorkedOutByHand) {
+  const satdof::test::TinyBokehScene scene;
+  for (const char* backend : kBackends) {
+    SCOPED_TRACE(backend);
+    scene.expectWorkedOutSprites(runBackend(backend, scene.colour, scene.depth, scene.ramp, scene.settings));
+  }
+}
+
+// Random frames: bright and dark pixels at a few depths (long runs of equal keys, so an
+// unstable sort shows), widths off the four-pixel flag texels, heights and pixel counts
+// across the scan's 512-element blocks; with and without the cap; a threshold nothing
+// passes.
+TEST_F(BokehGl, RandomFramesGiveTheReferenceList) {
+  auto rng = satdof::test::freshRng();
+  struct Size {
+    int width, height;
+  };
+  for (const Size size : {Size{1, 1}, {5, 3}, {33, 7}, {257, 129}, {513, 70}, {640, 360}}) {
+    ref::ImageRgba8 colour(size.width, size.height);
+    ref::ImageR32F depth(size.width, size.height);
+    std::uniform_int_distribution<int> byte(0, 255), coarse(0, 7);
+    for (std::uint8_t& c : colour.pixels) c = std::uint8_t(byte(rng));
+    for (float& d : depth.pixels) d = 2.0f + 4.0f * float(coarse(rng));
+    const ref::CocRamp ramp = linearRamp(10, 8, 16, size.width);
+    for (const std::uint32_t cap : {65536u, 100u, 1u}) {
+      for (const std::uint32_t threshold : {150u, 254u}) {
+        ref::BokehSettings s;
+        s.threshold = threshold;
+        s.maxSprites = cap;
+        const ref::BokehList want = ref::bokehHighlights(colour, depth, ramp, s);
+        for (const char* backend : kBackends) {
+          SCOPED_TRACE(std::string(backend) + " " + std::to_string(size.width) + "x" + std::to_string(size.height) +
+                       " cap " + std::to_string(cap) + " threshold " + std::to_string(threshold) + ", " +
+                       std::to_string(want.found) + " found");
+          expectSameList(runBackend(backend, colour, depth, ramp, s, int(cap % satdof::kBokehSlots)), want);
+        }
+      }
+    }
+  }
+}
+
+// Every pixel a highlight (white, far behind the focus), under the cap and over it, and a
+// black frame: none.
+TEST_F(BokehGl, AllOrNoneSelected) {
+  for (const std::uint8_t value : {std::uint8_t(255), std::uint8_t(0)}) {
+    ref::ImageRgba8 colour(203, 101);
+    std::memset(colour.pixels.data(), value, colour.pixels.size());
+    ref::ImageR32F depth(203, 101, 40.0f);
+    for (int x = 0; x < 203; x += 3) depth.at(x, x % 101) = 30.0f;  // a few nearer ones: an order to sort
+    const ref::CocRamp ramp = linearRamp(10, 8, 16, 203);
+    for (const std::uint32_t cap : {65536u, 20000u}) {
+      ref::BokehSettings s;
+      s.threshold = 200;
+      s.maxSprites = cap;
+      const ref::BokehList want = ref::bokehHighlights(colour, depth, ramp, s);
+      EXPECT_EQ(want.found, value ? 203u * 101u : 0u);
+      for (const char* backend : kBackends) {
+        SCOPED_TRACE(std::string(backend) + " value " + std::to_string(value) + " cap " + std::to_string(cap));
+        expectSameList(runBackend(backend, colour, depth, ramp, s), want);
+      }
+    }
+  }
+}
+
+}  // namespace
