@@ -91,6 +91,7 @@ class CpuBackendStandIn final : public satdof::ComputeBackend {
   void attach(const satdof::Targets&) override {}
   void detach() override {}
   void compute(const satdof::ComputeRequest&) override {}
+  std::string_view bokehMethod() const override { return {}; }
   std::vector<satdof::FilterImplementation> filterImplementations() const override { return {}; }
   std::vector<satdof::BackendOption> options() const override { return {}; }
   std::string selected(const std::string&) const override { return {}; }
