@@ -5,9 +5,12 @@
 // draw-indirect command in the slot asked for, and the count before the cap. A tiny scene
 // worked out by hand (the one of test_bokeh_cuda.cpp), random frames with few distinct
 // depths (ties: the sort must be stable) and sizes off the flag texels and the scan's
-// blocks, the cap, nothing selected and everything selected. Outputs are poisoned first.
+// blocks, the cap, nothing selected and everything selected. The gl-compute backend runs
+// with each SAT algorithm this GL offers (the list runs on its scan); one it cannot run
+// is named with its reason. Outputs are poisoned first.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstring>
 #include <random>
 #include <string>
@@ -30,14 +33,43 @@ using satdof::test::expectSameList;
 using satdof::test::GlTest;
 using satdof::test::linearRamp;
 
-// One frame of `backend` on this colour and depth with a bokeh request in slot `slot`.
-BokehResult runBackend(const std::string& backend, const ref::ImageRgba8& colour, const ref::ImageR32F& depth,
-                  const ref::CocRamp& ramp, const ref::BokehSettings& settings, int slot = 2) {
+// A backend and its choices: the gl-compute backend with each SAT algorithm (its scan,
+// which the bokeh list runs on too) this GL can run, and the cpu backend.
+struct Config {
+  std::string backend;
+  satdof::BackendSelections selections;
+  std::string label() const {
+    return selections.empty() ? backend : backend + " / " + selections.begin()->second;
+  }
+};
+
+std::unique_ptr<satdof::ComputeBackend> create(const Config& c, std::string& why) {
+  return satdof::findComputeBackend(c.backend)->create(*GlTest::context(), c.selections, why);
+}
+
+std::vector<Config> configs() {
+  std::vector<Config> list;
+  for (const satdof::BackendOption& o : satdof::findComputeBackend("gl-compute")->options())
+    if (o.key == "sat")
+      for (const satdof::Choice& choice : o.choices) {
+        const Config c{"gl-compute", {{"sat", choice.name}}};
+        std::string why;
+        if (create(c, why))
+          list.push_back(c);
+        else
+          std::printf("%s: not run here: %s\n", c.label().c_str(), why.c_str());
+      }
+  list.push_back({"cpu", {}});
+  return list;
+}
+
+// One frame of a backend on this colour and depth with a bokeh request in slot `slot`.
+BokehResult runBackend(const Config& config, const ref::ImageRgba8& colour, const ref::ImageR32F& depth,
+                       const ref::CocRamp& ramp, const ref::BokehSettings& settings, int slot = 2) {
   std::string why;
-  std::unique_ptr<satdof::ComputeBackend> made =
-      satdof::findComputeBackend(backend)->create(*GlTest::context(), {}, why);
+  std::unique_ptr<satdof::ComputeBackend> made = create(config, why);
   if (!made) {
-    ADD_FAILURE() << backend << ": " << why;
+    ADD_FAILURE() << config.label() << ": " << why;
     return {};
   }
   satdof::FrameTargets targets;
@@ -68,13 +100,12 @@ BokehResult runBackend(const std::string& backend, const ref::ImageRgba8& colour
   return list;
 }
 
-constexpr const char* kBackends[] = {"gl-compute", "cpu"};
-
 // The scene of bokeh_test_support.h, whose sprites are worked out by hand.
 TEST_F(BokehGl, TinySceneGivesTheSpritesWorkedOutByHand) {
+  const std::vector<Config> backends = configs();
   const satdof::test::TinyBokehScene scene;
-  for (const char* backend : kBackends) {
-    SCOPED_TRACE(backend);
+  for (const Config& backend : backends) {
+    SCOPED_TRACE(backend.label());
     scene.expectWorkedOutSprites(runBackend(backend, scene.colour, scene.depth, scene.ramp, scene.settings));
   }
 }
@@ -84,6 +115,7 @@ TEST_F(BokehGl, TinySceneGivesTheSpritesWorkedOutByHand) {
 // across the scan's 512-element blocks; with and without the cap; a threshold nothing
 // passes.
 TEST_F(BokehGl, RandomFramesGiveTheReferenceList) {
+  const std::vector<Config> backends = configs();
   auto rng = satdof::test::freshRng();
   struct Size {
     int width, height;
@@ -101,8 +133,8 @@ TEST_F(BokehGl, RandomFramesGiveTheReferenceList) {
         s.threshold = threshold;
         s.maxSprites = cap;
         const ref::BokehList want = ref::bokehHighlights(colour, depth, ramp, s);
-        for (const char* backend : kBackends) {
-          SCOPED_TRACE(std::string(backend) + " " + std::to_string(size.width) + "x" + std::to_string(size.height) +
+        for (const Config& backend : backends) {
+          SCOPED_TRACE(backend.label() + " " + std::to_string(size.width) + "x" + std::to_string(size.height) +
                        " cap " + std::to_string(cap) + " threshold " + std::to_string(threshold) + ", " +
                        std::to_string(want.found) + " found");
           expectSameList(runBackend(backend, colour, depth, ramp, s, int(cap % satdof::kBokehSlots)), want);
@@ -115,6 +147,7 @@ TEST_F(BokehGl, RandomFramesGiveTheReferenceList) {
 // Every pixel a highlight (white, far behind the focus), under the cap and over it, and a
 // black frame: none.
 TEST_F(BokehGl, AllOrNoneSelected) {
+  const std::vector<Config> backends = configs();
   for (const std::uint8_t value : {std::uint8_t(255), std::uint8_t(0)}) {
     ref::ImageRgba8 colour(203, 101);
     std::memset(colour.pixels.data(), value, colour.pixels.size());
@@ -127,8 +160,8 @@ TEST_F(BokehGl, AllOrNoneSelected) {
       s.maxSprites = cap;
       const ref::BokehList want = ref::bokehHighlights(colour, depth, ramp, s);
       EXPECT_EQ(want.found, value ? 203u * 101u : 0u);
-      for (const char* backend : kBackends) {
-        SCOPED_TRACE(std::string(backend) + " value " + std::to_string(value) + " cap " + std::to_string(cap));
+      for (const Config& backend : backends) {
+        SCOPED_TRACE(backend.label() + " value " + std::to_string(value) + " cap " + std::to_string(cap));
         expectSameList(runBackend(backend, colour, depth, ramp, s), want);
       }
     }

@@ -79,6 +79,7 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
   void detach() override {
     frameMapping_.reset();
     if (stream_) cudaStreamSynchronize(stream_.get());
+    bokehSurfaces_.clear();  // their arrays go with the registrations
     session_.detach();
   }
 
