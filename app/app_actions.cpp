@@ -161,7 +161,16 @@ void App::verify() {
   r.showCoc = dof_.showCoc;
   r.dofName = std::string(dofEntry_->name);
   r.layeredDof = dofEntry_->layers;
-  if (bokeh_.enabled) r.dofSkipped = "bokeh sprites are drawn on it";
+  if (const auto b = bokehPass_->lastRequest(); bokeh_.enabled && b) {
+    r.dofSkipped = "bokeh sprites are drawn on it (their list is checked)";
+    r.bokeh = b->select;
+    r.bokehRamp = b->ramp;
+    glGetNamedBufferSubData(t.bokehCommands, GLintptr(b->slot) * kBokehCommandBytes, sizeof f.bokehCommand,
+                            &f.bokehCommand);
+    f.bokehSprites.resize(std::min<std::size_t>(f.bokehCommand.instanceCount, kMaxBokehSprites));
+    glGetNamedBufferSubData(t.bokehSprites, 0, GLsizeiptr(f.bokehSprites.size() * sizeof(reference::BokehSprite)),
+                            f.bokehSprites.data());
+  }
   else if (r.layeredDof && dof_.showCoc) r.dofSkipped = "it shows the blur radius";
   if (computePass_->filteredImage(t) != t.sceneColour) {
     try {

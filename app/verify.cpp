@@ -63,6 +63,25 @@ std::vector<VerifyLine> verifyFrame(const FrameCopy& f, const VerifyRequest& r) 
                       : VerifyLine{false, "SAT (" + format + "): " + std::to_string(satDiff.bytes) + " of " +
                                               bytesText(f.sat.size()) + " differ from the reference"});
 
+  if (r.bokeh) {
+    const reference::BokehList want = reference::bokehHighlights(f.source, f.depth, r.bokehRamp, *r.bokeh);
+    const reference::BokehCommand c = reference::bokehCommand(want);
+    const reference::BokehCommand& g = f.bokehCommand;
+    bool same = g.count == c.count && g.instanceCount == c.instanceCount && g.first == c.first &&
+                g.baseInstance == c.baseInstance && g.found == c.found;
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; same && i < want.sprites.size(); ++i) {
+      const reference::BokehSprite &a = want.sprites[i], &b = f.bokehSprites[i];
+      wrong += !(a.x == b.x && a.y == b.y && a.radius == b.radius && a.depth == b.depth && a.rgba == b.rgba);
+    }
+    const std::string counts = std::to_string(c.instanceCount) + " sprites of " + std::to_string(c.found) + " highlights";
+    lines.push_back(!same   ? VerifyLine{false, "bokeh list: the command says " + std::to_string(g.instanceCount) +
+                                                    " sprites of " + std::to_string(g.found) + ", the reference " + counts}
+                    : wrong ? VerifyLine{false, "bokeh list: " + std::to_string(wrong) + " of " + counts +
+                                                    " differ from the reference"}
+                            : VerifyLine{true, "bokeh list: identical to the reference (" + counts + ")"});
+  }
+
   if (r.dofSkipped) {
     lines.push_back({true, "DoF (" + r.dofName + "): not checked: " + *r.dofSkipped});
   } else if (r.layeredDof) {

@@ -1,7 +1,8 @@
 // app/verify.h — "verify": the frame's outputs, read back, against the CPU reference of
 // the same inputs (satdof/reference): the summed-area table byte for byte, convolution
 // A against the reference arithmetic it matches (direct, separable or box sum), the DoF
-// image byte for byte (the layered DoF within one grey level, as its own test allows).
+// image byte for byte (the layered DoF within one grey level, as its own test allows),
+// and with bokeh highlights the sprite list and its command, every byte but the padding.
 // Pure: the app reads the frame back (app_actions.cpp) and shows the lines in the panel.
 #pragma once
 
@@ -9,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "satdof/reference/bokeh.h"
 #include "satdof/reference/conv.h"
 #include "satdof/reference/dof.h"
 #include "satdof/reference/image.h"
@@ -22,6 +24,8 @@ struct FrameCopy {
   reference::ImageR32F depth;
   std::vector<std::uint8_t> sat;   // the table's bytes, in `format`
   reference::ImageRgba8 dof;       // the DoF output
+  reference::BokehCommand bokehCommand;              // with bokeh: this frame's command
+  std::vector<reference::BokehSprite> bokehSprites;  // and its instanceCount sprites
 };
 
 struct VerifyRequest {
@@ -34,6 +38,8 @@ struct VerifyRequest {
   std::optional<Filter> filter;  // set when A filtered this frame
   Border border = Border::Clamp;
   std::string filterName;
+  std::optional<reference::BokehSettings> bokeh;  // set when the frame built a sprite list
+  reference::CocRamp bokehRamp;
 };
 
 struct VerifyLine {

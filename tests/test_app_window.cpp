@@ -325,20 +325,24 @@ TEST(AppScript, AutofocusPullsTheFocusToTheCentre) {
 }
 
 // Verify (V, or the panel's button): the frame's SAT, filter and DoF against the CPU
-// reference, in every SAT format, with and without a filter.
+// reference, in every SAT format, with and without a filter; then, with many bokeh
+// highlights, their sprite list.
 TEST(AppScript, VerifyFindsTheFrameIdenticalToTheReference) {
   if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
   const fs::path dir = freshDir("script_verify");
-  std::string script = "wait 2\nkey V\nwait 1\nset filter gaussian\nselect conv cpu-separable\nwait 2\nkey V\nwait 1\n";
+  std::string script =
+      "set bokeh off\nwait 2\nkey V\nwait 1\nset filter gaussian\nselect conv cpu-separable\nwait 2\nkey V\nwait 1\n";
   for (const satdof::SatFormatInfo& f : satdof::satFormats())
     script += "set sat-format " + std::string(f.name) + "\nwait 2\nkey V\nwait 1\n";
-  script += "quit\n";
+  script += "set bokeh on\nset bokeh-threshold 150\nwait 2\nkey V\nwait 1\nquit\n";
   const RunResult r = runScript(dir, script, "--msaa 1", 320, 180);
   ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
   EXPECT_NE(r.out.find("verify: filter A (cpu-separable, separable arithmetic): identical"), std::string::npos) << r.out;
   for (const satdof::SatFormatInfo& f : satdof::satFormats())
     EXPECT_NE(r.out.find("verify: SAT (" + std::string(f.name) + "): identical"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("verify: DoF ("), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("verify: DoF (compute): identical"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("verify: bokeh list: identical to the reference ("), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("bokeh list: identical to the reference (0 sprites"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("differ"), std::string::npos) << r.out;
 }
 

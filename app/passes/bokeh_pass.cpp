@@ -16,6 +16,8 @@ void BokehPass::attach(const Targets& targets) {
   targets_ = targets;
   pending_.fill(false);
   counts_.reset();
+  requested_.reset();
+  last_.reset();
 }
 
 void BokehPass::reloadShaders(const std::filesystem::path& shaderDir) {
@@ -37,6 +39,7 @@ BokehRequest BokehPass::request(const BokehSettings& s, const reference::CocRamp
   r.select.maxSprites = std::clamp<std::uint32_t>(r.select.maxSprites, 1, kMaxBokehSprites);
   r.ramp = ramp;
   r.slot = slot_;
+  requested_ = r;
   return r;
 }
 
@@ -67,6 +70,7 @@ void BokehPass::draw(const BokehSettings& s, Profiler& profiler) {
   glCopyNamedBufferSubData(t.bokehCommands, countRing_[slot_].get(), slot_ * kBokehCommandBytes, 0,
                            kBokehCommandBytes);
   pending_[slot_] = true;
+  last_ = requested_;
   slot_ = (slot_ + 1) % kBokehSlots;
 }
 

@@ -42,6 +42,8 @@ class BokehPass {
   // After the DoF: draws the sprites of the last request onto the DoF output.
   void draw(const BokehSettings& settings, Profiler& profiler);
   std::optional<BokehCounts> counts() const { return counts_; }
+  // The last request drawn (verify reads its list back).
+  std::optional<BokehRequest> lastRequest() const { return last_; }
 
  private:
   Targets targets_;
@@ -51,6 +53,7 @@ class BokehPass {
   std::array<bool, kBokehSlots> pending_{};
   int slot_ = 0;
   std::optional<BokehCounts> counts_;
+  std::optional<BokehRequest> requested_, last_;
 };
 
 }  // namespace satdof
