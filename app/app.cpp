@@ -207,6 +207,7 @@ void App::renderFrame() {
   if (options_.isolateStages) glFinish();
 
   const Targets& t = targets_.targets();
+  limitMaxBlurToSatFormat();
   dof_.source = computePass_->filteredImage(t);
   dofImpl_->run(dof_, *profiler_);
   if (bokeh_.enabled) bokehPass_->run(bokeh_, reference::cocRamp(dof_.params, extent_.width), dof_.source, *profiler_);
