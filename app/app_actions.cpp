@@ -70,7 +70,7 @@ std::optional<std::string> App::applyOptions(const Options& o) {
   const SatFormatInfo* format =
       o.satFormat.empty() ? &satFormatInfo(targets_.targets().satFormat) : findSatFormat(o.satFormat);
   if (format)
-    if (auto why = whyNotMaxBlur(*format, o.maxBlur)) return "max-blur: " + *why;
+    if (auto why = whyNotMaxBlur(*format, o.maxBlur)) return *why;
   dof_.params.focalRange = o.focalRange;
   dof_.params.maxRadius = o.maxBlur;
   filter_ = o.filter;
