@@ -75,12 +75,12 @@ inline std::size_t carryBytes(SatFormat format) {
 }
 
 // A lane's N adjacent entries (N even, x0 even) of an 8-byte format into one table row:
-// 16 bytes per store where the row allows it (an even width keeps every row and every
-// pair 16-byte aligned; the table starts 256-byte aligned), else 8.
+// 16 bytes per store where the row starts 16-byte aligned (then so does every pair from an
+// even x0: always with an even width and a table from cudaMalloc or a GL buffer), else 8.
 template <int N>
 __device__ __forceinline__ void storeEntryPairs(uint2* row, int x0, int width, const uint2 (&e)[N]) {
   static_assert(N % 2 == 0, "entries come in pairs");
-  const bool pairs = (width & 1) == 0;
+  const bool pairs = reinterpret_cast<std::uintptr_t>(row) % 16 == 0;
 #pragma unroll
   for (int i = 0; i < N; i += 2) {
     const int x = x0 + i;
