@@ -47,13 +47,14 @@ constexpr int kPx = 2;                  // adjacent pixels per lane
 constexpr int kCols = 32 * kPx;         // tile width
 constexpr int kRows = 32;               // tile height: the rows a warp walks
 constexpr int kBatch = 8;               // step 3: rows loaded ahead, scanned side by side
+constexpr int kPackedBatch = 4;         //   the same for uint21x3 (kBatchOf)
 constexpr int kWarps = 4;               // tiles per block in steps 1 and 3
 constexpr int kThreads = kWarps * 32;
 constexpr int kCarryThreads = 256;      // step 2: 8 rows, or 32 columns x 8 groups of bands
 constexpr int kBandGroups = kCarryThreads / 32;
 static_assert(kCols * 255 < (1 << 16), "a row's sum inside a tile must fit 16 bits");
 static_assert(kRows * 255 < (1 << 16), "a column's sum inside a tile must fit 16 bits");
-static_assert(kRows % kBatch == 0, "rows come in whole batches");
+static_assert(kRows % kBatch == 0 && kRows % kPackedBatch == 0, "rows come in whole batches");
 
 struct Geometry {
   int tilesX = 0, tilesY = 0;
@@ -301,6 +302,13 @@ __device__ __forceinline__ typename FormatTraits<F>::Entry entryOf(
 template <SatFormat F>
 inline constexpr bool kStaged = sizeof(typename FormatTraits<F>::Entry) == 16;
 
+// Rows a warp loads ahead and scans side by side. Unstaged (uint21x3), 8 rows took 92
+// registers a thread in the H200 build (5 blocks an SM: 4K in 1.55 waves, Nsight
+// Compute), and a bound of 6 blocks an SM spilled and ran slower; 4 rows take 64 with no
+// spill (ptxas, sm_90): 8 blocks an SM, a 4K frame's 1020 blocks in one wave of 1056.
+template <SatFormat F>
+inline constexpr int kBatchOf = kStaged<F> ? kBatch : kPackedBatch;
+
 template <SatFormat F, class Source>
 __global__ void __launch_bounds__(kThreads)
     scanKernel(Source src, int width, int height, Geometry g, typename FormatTraits<F>::Entry* table,
@@ -308,7 +316,8 @@ __global__ void __launch_bounds__(kThreads)
   using Traits = FormatTraits<F>;
   using Carry = typename Traits::Carry;
   using Entry = typename Traits::Entry;
-  __shared__ uint4 stage[kWarps][kStaged<F> ? kBatch : 1][kCols];  // rows of entries per warp
+  constexpr int kB = kBatchOf<F>;
+  __shared__ uint4 stage[kWarps][kStaged<F> ? kB : 1][kCols];  // rows of entries per warp
   const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
   const long long tile = static_cast<long long>(blockIdx.x) * kWarps + warp;
   if (tile >= g.tiles()) return;
@@ -316,7 +325,7 @@ __global__ void __launch_bounds__(kThreads)
   const int xt = bx * kCols, x0 = xt + lane * kPx, y0 = by * kRows;
 
   // The first rows of pixels are input, not written by steps 1-2: load them before waiting.
-  uint2 cur[kBatch];
+  uint2 cur[kB];
   loadRows(src, x0, y0, width, height, cur);
   waitForPriorGrid();
 
@@ -361,12 +370,12 @@ __global__ void __launch_bounds__(kThreads)
   std::uint32_t acc[kPx][4] = {};  // the tile's sums of in-tile row prefixes, per column
   uint4 (*const rows)[kCols] = stage[warp];
 #pragma unroll
-  for (int r0 = 0; r0 < kRows; r0 += kBatch) {
-    uint2 next[kBatch];
-    if (r0 + kBatch < kRows) loadRows(src, x0, y0 + r0 + kBatch, width, height, next);
-    std::uint32_t pre[kBatch][kPx][2];  // packed in-tile row prefixes (R|B, G|A)
+  for (int r0 = 0; r0 < kRows; r0 += kB) {
+    uint2 next[kB];
+    if (r0 + kB < kRows) loadRows(src, x0, y0 + r0 + kB, width, height, next);
+    std::uint32_t pre[kB][kPx][2];  // packed in-tile row prefixes (R|B, G|A)
 #pragma unroll
-    for (int r = 0; r < kBatch; ++r) {
+    for (int r = 0; r < kB; ++r) {
       const std::uint32_t rb0 = pairRB(cur[r].x), ga0 = pairGA(cur[r].x);
       const std::uint32_t rb1 = rb0 + pairRB(cur[r].y), ga1 = ga0 + pairGA(cur[r].y);
       const std::uint32_t exRB = warpInclusiveScan(rb1, lane) - rb1;
@@ -375,7 +384,7 @@ __global__ void __launch_bounds__(kThreads)
       pre[r][1][0] = exRB + rb1, pre[r][1][1] = exGA + ga1;
     }
 #pragma unroll
-    for (int r = 0; r < kBatch; ++r) {
+    for (int r = 0; r < kB; ++r) {
       std::uint32_t rc[4];
 #pragma unroll
       for (int c = 0; c < 4; ++c) rc[c] = __shfl_sync(0xffffffffu, rowCum[c], r0 + r);
@@ -399,7 +408,7 @@ __global__ void __launch_bounds__(kThreads)
     if constexpr (kStaged<F>) {
       __syncwarp();
 #pragma unroll
-      for (int r = 0; r < kBatch; ++r) {
+      for (int r = 0; r < kB; ++r) {
         const int y = y0 + r0 + r;
         if (y >= height) break;
         Entry* row = table + std::size_t(y) * width + xt;
@@ -412,7 +421,7 @@ __global__ void __launch_bounds__(kThreads)
       __syncwarp();
     }
 #pragma unroll
-    for (int r = 0; r < kBatch; ++r) cur[r] = next[r];
+    for (int r = 0; r < kB; ++r) cur[r] = next[r];
   }
 }
 
