@@ -207,6 +207,7 @@ void App::renderFrame() {
   if (options_.isolateStages) glFinish();
 
   const Targets& t = targets_.targets();
+  limitMaxBlurToSatFormat();
   dof_.source = computePass_->filteredImage(t);
   dofImpl_->run(dof_, *profiler_);
   if (bokeh) bokehPass_->draw(bokeh_, *profiler_);

@@ -117,6 +117,9 @@ class App final : private ScriptHost {
   void updatePrecision(bool requested);
   void showPrecision(const PrecisionReport& report);
   void setSatFormat(const std::string& name);
+  // Holds the max blur within the SAT format's exact box sums (whyNotMaxBlur), saying so
+  // on stdout and in the panel when it lowers it (a format switched to with a larger blur).
+  void limitMaxBlurToSatFormat();
 
   Options options_;
   Options startOptions_;  // for reset
@@ -164,6 +167,7 @@ class App final : private ScriptHost {
   bool quit_ = false;
   bool verifyRequested_ = false;
   std::vector<VerifyLine> verifyLines_;
+  std::string maxBlurNote_;      // why the max blur was lowered (empty: it was not)
   std::string precisionLine_;    // the last precision measurement (a float format)
   gl::Texture precisionHeatmap_;  // and its heatmap
   std::future<PrecisionReport> precisionJob_;

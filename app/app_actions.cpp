@@ -67,6 +67,10 @@ std::optional<std::string> App::applyOptions(const Options& o) {
     focus_.cancel();
     dof_.params.focalDistance = *o.focalDistance;
   }
+  const SatFormatInfo* format =
+      o.satFormat.empty() ? &satFormatInfo(targets_.targets().satFormat) : findSatFormat(o.satFormat);
+  if (format)
+    if (auto why = whyNotMaxBlur(*format, o.maxBlur)) return *why;
   dof_.params.focalRange = o.focalRange;
   dof_.params.maxRadius = o.maxBlur;
   filter_ = o.filter;

@@ -99,6 +99,7 @@ void App::presentWindow() {
   state.verifyLines = verifyLines_;
   const float focalBefore = dof_.params.focalDistance;
   state.satFormat = std::string(satFormatInfo(targets_.targets().satFormat).name);
+  state.maxBlurNote = maxBlurNote_;
   state.precisionLine = precisionLine_;
   state.precisionHeatmap = precisionHeatmap_.get();
   state.bokeh = &bokeh_;
@@ -115,6 +116,7 @@ void App::presentWindow() {
   if (state.preset) applyPreset(*state.preset);
   updatePrecision(state.measurePrecision);
   setSatFormat(state.satFormat);
+  limitMaxBlurToSatFormat();
   applyChoices(state.dofImplementation, state.selections);  // from the next frame
 }
 

@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "parse.h"
+#include "satdof/sat_format.h"
 
 namespace satdof {
 namespace {
@@ -58,6 +59,8 @@ std::optional<std::string> checkCombination(const Options& o) {
   if (!o.bokeh.enabled)
     for (const char* flag : {"bokeh-threshold", "bokeh-min-radius", "bokeh-max", "bokeh-shape", "bokeh-intensity"})
       if (given(o, flag)) return "--" + std::string(flag) + ": applies only with --bokeh on";
+  if (const SatFormatInfo* f = o.satFormat.empty() ? &defaultSatFormat() : findSatFormat(o.satFormat))
+    if (auto why = whyNotMaxBlur(*f, o.maxBlur)) return "--max-blur: " + *why;
   const ViewMode v = o.view.mode;
   const bool comparing = v == ViewMode::Split || v == ViewMode::Difference;
   if ((v == ViewMode::Filtered || comparing) && !o.filter.enabled)

@@ -110,11 +110,21 @@ void App::setSatFormat(const std::string& name) {
     reallocate(extent_, f->id);
     precisionLine_.clear();
     precisionHeatmap_ = {};
+    maxBlurNote_.clear();
   } catch (const std::exception& e) {  // e.g. too large for GL, or a SAT algorithm that lacks it
     std::fprintf(stderr, "satdof: --sat-format %s: %s\n", f->name.data(), e.what());
     shaderError_ = std::string("SAT format ") + std::string(f->name) + ": " + e.what();
     reallocate(extent_, previous);
   }
+}
+
+void App::limitMaxBlurToSatFormat() {
+  const SatFormatInfo& format = satFormatInfo(targets_.targets().satFormat);
+  const auto why = whyNotMaxBlur(format, dof_.params.maxRadius);
+  if (!why) return;
+  maxBlurNote_ = "max blur lowered to " + std::to_string(format.maxBoxRadius) + " px: " + *why;
+  std::printf("satdof: %s\n", maxBlurNote_.c_str());
+  dof_.params.maxRadius = float(format.maxBoxRadius);
 }
 
 namespace {

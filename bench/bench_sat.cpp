@@ -9,14 +9,16 @@
 // stream from DRAM.
 //
 // The yardstick is the floor: a SAT must read the image (4 B/pixel) and write the table
-// (16 B/pixel), 20 B/pixel, so GB/s counts 20 bytes per pixel whatever an algorithm
-// really moves, and "% copy" is the share of the copy-bound floor time (floor ms / ms,
-// the floor at the device-to-device copy bandwidth measured in the same run). The
-// library baseline is NPP's nppiIntegral_8u32s_C1R (bench/npp_baseline.h), called once
-// per channel on 4 pre-split 8-bit planes, 20 B/pixel as well; where NPP is absent a
-// line says so and the ratio column shows "-".
+// (the format's entry: 16 B/pixel, uint21x3 8), 20 or 12 B/pixel, so GB/s counts the
+// format's floor bytes per pixel whatever an algorithm really moves, and "% copy" is the
+// share of the copy-bound floor time (floor ms / ms, the floor at the device-to-device
+// copy bandwidth measured in the same run). The library baseline is NPP's
+// nppiIntegral_8u32s_C1R (bench/npp_baseline.h), called once per channel on 4 pre-split
+// 8-bit planes, 20 B/pixel (it writes uint32 sums) in every format's case; where NPP is
+// absent a line says so and the ratio column shows "-".
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -39,7 +41,13 @@ namespace {
 
 constexpr std::string_view kFamily = "sat";
 constexpr std::string_view kBaseline = "npp";
-constexpr double kFloorBytesPerPixel = 20.0;
+constexpr double kImageBytesPerPixel = 4.0;
+constexpr double kNppBytesPerPixel = 20.0;  // the image in, uint32 sums out
+
+// What a SAT in `format` must move: the image read once, the table written once.
+double floorBytesPerPixel(const SatFormatInfo& format) {
+  return kImageBytesPerPixel + double(format.bytesPerPixel);
+}
 
 struct Size {
   int width, height;
@@ -113,7 +121,7 @@ bool verify(const Config& c, Size s, Buffers& buf, const std::vector<std::uint8_
   if (std::memcmp(got.data(), expected.data(), got.size()) == 0) return true;
   std::size_t i = 0;
   while (got[i] == expected[i]) ++i;
-  const std::size_t pixel = i / 16;
+  const std::size_t pixel = i / c.format->bytesPerPixel;
   std::fprintf(stderr, "\nsatdof bench sat: %s %s, %dx%d: WRONG RESULT at x=%zu y=%zu\n",
                c.name().c_str(), std::string(c.format->name).c_str(), s.width, s.height,
                pixel % s.width, pixel / s.width);
@@ -131,7 +139,8 @@ int run(const BenchOptions& options) {
   Stream stream;
   const double copyGBps = printHeader(
       options, device, stream.get(),
-      "sat: RGBA8 in; GB/s counts the 20-byte floor per pixel (read 4, write 16); "
+      "sat: RGBA8 in; GB/s counts the format's floor per pixel (read 4, write the entry: 20 B, "
+      "uint21x3 12 B; npp 20 B); "
       "% copy = floor time at the copy bandwidth / time");
   NppBaseline npp;
   if (!npp.available()) std::printf("npp: skipped (%s)\n", npp.whyNot().c_str());
@@ -173,7 +182,7 @@ int run(const BenchOptions& options) {
       std::vector<ResultRow> rows;
       if (!std::isnan(nppMs))
         rows.push_back(makeRow(kFamily, kBaseline, caseName, nppMs,
-                               gigabytesPerSecond(kFloorBytesPerPixel * pixels, nppMs), copyGBps));
+                               gigabytesPerSecond(kNppBytesPerPixel * pixels, nppMs), copyGBps));
       for (const Config& c : cfgs) {
         if (c.format->id != f.id) continue;
         progress.step(caseName + "  " + c.name());
@@ -187,7 +196,7 @@ int run(const BenchOptions& options) {
                                      stream.get());
         });
         rows.push_back(makeRow(kFamily, c.name(), caseName, ms,
-                               gigabytesPerSecond(kFloorBytesPerPixel * pixels, ms), copyGBps));
+                               gigabytesPerSecond(floorBytesPerPixel(f) * pixels, ms), copyGBps));
       }
       table.addCase(std::move(rows), kBaseline);
     }
@@ -196,11 +205,16 @@ int run(const BenchOptions& options) {
 
   // ---- output ---------------------------------------------------------------------------
   table.print(stdout, kBaseline);
-  std::printf("floor at the copy bandwidth (%.0f GB/s):", copyGBps);
-  for (const Size s : sizes)
-    std::printf("  %dx%d %.4f ms", s.width, s.height,
-                kFloorBytesPerPixel * s.width * s.height / copyGBps * 1e-6);
-  std::printf("\n");
+  std::vector<double> floors;  // each format's, once
+  for (const SatFormatInfo& f : satFormats())
+    if (std::find(floors.begin(), floors.end(), floorBytesPerPixel(f)) == floors.end())
+      floors.push_back(floorBytesPerPixel(f));
+  for (const double floorBytes : floors) {
+    std::printf("floor at the copy bandwidth (%.0f GB/s), %.0f B/pixel:", copyGBps, floorBytes);
+    for (const Size s : sizes)
+      std::printf("  %dx%d %.4f ms", s.width, s.height, floorBytes * s.width * s.height / copyGBps * 1e-6);
+    std::printf("\n");
+  }
   return writeFilesAndVerdict(table, options, device, copyGBps, kFamily, allCorrect);
 }
 

@@ -63,9 +63,16 @@ void main() {
     float t = clamp((log(max(z, 1e-3)) - lo) / max(hi - lo, 1e-6), 0.0, 1.0);
     outColour = vec4(vec3(1.0 - t), 1.0);
   } else if (uMode == 4) {
+#ifdef SAT_ENTRY_MODULUS
+    // The format keeps its entries modulo a field's range (uint21x3): the whole image's
+    // sum is not in the table, so each entry is shown as a fraction of that range, a ramp
+    // that starts again every 2^21 (blue: 2^22).
+    outColour = vec4(satBoxSum(ivec2(0), p, uSize.x).rgb / SAT_ENTRY_MODULUS, 1.0);
+#else
     vec4 total = satBoxSum(ivec2(0), uSize - 1, uSize.x);
     vec4 here = satBoxSum(ivec2(0), p, uSize.x);
     outColour = vec4(here.rgb / max(total.rgb, vec3(1e-6)), 1.0);
+#endif
   } else {
     vec3 c = texelFetch(uA, p, 0).rgb;
     float z = texelFetch(uDepth, p, 0).r;

@@ -49,6 +49,32 @@ TEST(App, BadFlagsGiveOneLineAndExitCode2) {
   }
 }
 
+// uint21x3's box sums are exact up to radius 44 (satdof/sat_format.h): a larger max blur
+// is refused in one line, as a script's or the settings file's would be; 44.4 rounds to 44
+// and runs, and gives the uint32 format's image.
+TEST(App, MaxBlurBeyondTheUint21x3BoundIsRefused) {
+  for (const char* args : {"--sat-format uint21x3 --max-blur 45", "--sat-format uint21x3 --max-blur 44.5",
+                           "--max-blur 200 --sat-format uint21x3"}) {
+    SCOPED_TRACE(args);
+    const RunResult r = run(std::string(args) + " --headless --frames 1 --backend cpu --save none");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_EQ(r.err.rfind("satdof: --max-blur: ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find("uint21x3"), std::string::npos) << r.err;
+  }
+  Png images[2];
+  for (int k = 0; k < 2; ++k) {
+    const fs::path out = freshDir(k ? "maxblur_uint21x3" : "maxblur_uint32");
+    const RunResult r = run(std::string("--sat-format ") + (k ? "uint21x3" : "uint32") +
+                            " --max-blur 44.4 --headless --frames 1 --backend cpu --size 320x180 --out " +
+                            out.string());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    images[k] = loadPng(out / "frame_0000.png");
+  }
+  expectNotBlank(images[0]);
+  EXPECT_TRUE(images[0].rgba == images[1].rgba) << "uint21x3 at radius 44 differs from uint32";
+}
+
 // A frame whose SAT exceeds the GL's largest shader storage block is refused up front, as
 // a bad command line (exit 2).
 TEST(App, OversizedFrameFailsWithOneLine) {
@@ -100,7 +126,8 @@ TEST(App, CudaFilterGivesTheCpuReferenceImage) {
 // backend's fragment pass; layered (CUDA split and SATs there) the CPU backend's layered.
 TEST(App, EveryDofImplementationAndFormatGivesTheCpuImage) {
   const std::string common = " --headless --frames 2 --size 400x224 --camera thin-lens --focal-length 135";
-  for (const char* format : {"uint32", "float32", "float32-offset"}) {
+  std::map<std::string, Png> uint32Images;  // uint21x3 must give these bytes (radius 12 here)
+  for (const char* format : {"uint32", "float32", "float32-offset", "uint21x3"}) {
     std::map<std::string, Png> cpuImages;
     for (const char* dof : {"fragment", "layered"}) {
       const fs::path cpu = freshDir(std::string("dof_cpu_") + dof + "_" + format);
@@ -109,6 +136,9 @@ TEST(App, EveryDofImplementationAndFormatGivesTheCpuImage) {
       ASSERT_EQ(rp.exitCode, 0) << rp.err;
       cpuImages[dof] = loadPng(cpu / "frame_0001.png");
       expectNotBlank(cpuImages[dof]);
+      if (std::string(format) == "uint32") uint32Images[dof] = cpuImages[dof];
+      if (std::string(format) == "uint21x3")
+        EXPECT_TRUE(cpuImages[dof].rgba == uint32Images[dof].rgba) << dof << ": uint21x3 differs from uint32";
     }
     for (const char* dof : {"fragment", "compute", "cuda", "layered"}) {
       const Png& expected = cpuImages[std::string(dof) == "layered" ? "layered" : "fragment"];
@@ -187,6 +217,7 @@ TEST(App, GlComputeBackendGivesTheCpuImage) {
     const char *glCompute, *cpu;
   };
   for (const Case c : {Case{"", ""}, Case{"--sat-format float32-offset", "--sat-format float32-offset"},
+                       Case{"--sat-format uint21x3 --dof layered --max-blur 44", "--max-blur 44 --dof layered"},
                        Case{"--dof layered", "--dof layered"},
                        Case{"--filter gaussian --radius 3 --conv glsl-tiled-halo --compare glsl-basic",
                             "--filter gaussian --radius 3 --conv cpu-direct"},

@@ -324,6 +324,31 @@ TEST(AppScript, AutofocusPullsTheFocusToTheCentre) {
   EXPECT_LT(centre, 20.0f) << "autofocus did not move the focus from 30 to the centre's depth";
 }
 
+// uint21x3 with a max blur past its bound (radius 44): a script's `set` of either is
+// refused in one line naming the line, whichever comes second; within it, it runs.
+TEST(AppScript, MaxBlurBeyondTheUint21x3BoundIsRefused) {
+  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
+  const std::pair<const char*, const char*> cases[] = {
+      {"wait 1\nset max-blur 60\nset sat-format uint21x3\nquit\n", ":3: sat-format: a blur radius of 60 px"},
+      {"wait 1\nset sat-format uint21x3\nwait 1\nset max-blur 45\nquit\n", ":4: max-blur: a blur radius of 45 px"},
+  };
+  for (const auto& [text, expected] : cases) {
+    SCOPED_TRACE(text);
+    const fs::path dir = freshDir("script_max_blur");
+    const RunResult r = runScript(dir, text, "--msaa 1", 320, 180);
+    // satdof exits 2; xvfb-run may report its own clean-up failure over it.
+    EXPECT_NE(r.exitCode, 0) << r.err << r.out;
+    EXPECT_NE(r.err.find(expected), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("uint21x3 SAT format's exact box sums (radius <= 44)"), std::string::npos) << r.err;
+  }
+  const RunResult ok = runScript(freshDir("script_max_blur_ok"),
+                                 "set max-blur 44\nset sat-format uint21x3\nwait 2\nkey V\nwait 1\nquit\n",
+                                 "--msaa 1", 320, 180);
+  ASSERT_EQ(ok.exitCode, 0) << ok.err << ok.out;
+  EXPECT_NE(ok.out.find("verify: SAT (uint21x3): identical"), std::string::npos) << ok.out;
+  EXPECT_EQ(ok.out.find("differ"), std::string::npos) << ok.out;
+}
+
 // Verify (V, or the panel's button): the frame's SAT, filter and DoF against the CPU
 // reference, in every SAT format, with and without a filter; then, with many bokeh
 // highlights, their sprite list.

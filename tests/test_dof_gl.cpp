@@ -167,6 +167,50 @@ TEST_F(GlTest, LayeredDofMatchesItsReference) {
   }
 }
 
+// uint21x3 keeps only 21/22 bits of each sum, yet within its bound (radius <= 44) every
+// GLSL implementation, the layered one included, gives uint32's image byte for byte: on
+// an image whose sums wrap the fields many times, with a bright block where the largest
+// boxes come closest to the bound, and radii 0..44 (the bound itself included).
+TEST_F(GlTest, Uint21x3DofEqualsUint32WithinItsBound) {
+  auto rng = freshRng();
+  const int w = 301, h = 197;
+  auto colour = randomImage(w, h, rng);
+  for (int y = 40; y < 160; ++y)
+    for (int x = 100; x < 250; ++x) std::fill_n(&colour.pixels[(std::size_t(y) * w + x) * 4], 4, std::uint8_t(255));
+  const auto depth = blockyDepth(w, h, rng, 0.5f, 30.0f);
+  const ref::DofParams params = linear(10.0f, 6.0f, 44.0f);
+  ASSERT_EQ(ref::cocRamp(params, w).maxRadius, satdof::kUint21x3MaxRadius);
+  const auto backend = cpuBackend();
+  int compared = 0;
+  for (const satdof::DofEntry& entry : satdof::dofImplementations()) {
+    if (entry.whyNot(*backend)) continue;
+    SCOPED_TRACE(std::string(entry.name));
+    ref::ImageRgba8 images[2];
+    for (int k = 0; k < 2; ++k) {
+      const satdof::SatFormat format = k ? satdof::SatFormat::Uint21x3 : satdof::SatFormat::Uint32;
+      satdof::FrameTargets targets;
+      targets.allocate({w, h}, format, entry.layers);
+      const satdof::Targets& t = targets.targets();
+      glTextureSubImage2D(t.sceneColour, 0, 0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, colour.pixels.data());
+      glTextureSubImage2D(t.depth, 0, 0, 0, w, h, GL_RED, GL_FLOAT, depth.pixels.data());
+      const auto table = ref::satTableBytesOf(ref::computeSat(colour, format));
+      glNamedBufferSubData(t.sat, 0, GLsizeiptr(table.size()), table.data());
+      const auto dof = entry.create(satdof::gl::findShaderDir(), *backend);
+      dof->attach(t);
+      satdof::Profiler profiler;
+      dof->run(satdof::DofSettings{params, false}, profiler);
+      images[k] = satdof::readTexture(t.dofOutput, w, h);
+    }
+    EXPECT_TRUE(images[0].pixels == images[1].pixels) << "uint21x3's image differs from uint32's";
+    ++compared;
+  }
+  EXPECT_GE(compared, 3) << "fragment, compute and layered run on the cpu backend";
+  // Past the bound the same boxes lose their sums: the bound is where the bytes start to
+  // differ, so the check above could fail.
+  EXPECT_NE(ref::depthOfField(colour, depth, linear(10.0f, 6.0f, 46.0f), satdof::SatFormat::Uint21x3).pixels,
+            ref::depthOfField(colour, depth, linear(10.0f, 6.0f, 46.0f), satdof::SatFormat::Uint32).pixels);
+}
+
 TEST_F(GlTest, DofAtTheFocalDepthReturnsTheInput) {
   auto rng = freshRng();
   auto colour = randomImage(64, 40, rng);

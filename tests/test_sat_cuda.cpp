@@ -97,7 +97,8 @@ void expectTableEqual(const ref::Sat& expected, const std::vector<std::uint8_t>&
     std::memcpy(&got, gpu.data() + w * 4, 4);
     std::memcpy(&exp, want.data() + w * 4, 4);
     if (got == exp) continue;
-    const std::size_t pixel = w / 4;
+    const std::size_t wordsPerPixel = satdof::satFormatInfo(expected.format).bytesPerPixel / 4;
+    const std::size_t pixel = w / wordsPerPixel;
     if (pixel >= std::size_t(expected.width) * expected.height)
       FAIL() << "trailer word " << w - expected.values.size() << ": got bits " << got
              << ", expected " << exp;
@@ -105,7 +106,7 @@ void expectTableEqual(const ref::Sat& expected, const std::vector<std::uint8_t>&
     std::memcpy(&gf, &got, 4);
     std::memcpy(&ef, &exp, 4);
     FAIL() << "first mismatch at x=" << pixel % expected.width << " y=" << pixel / expected.width
-           << " channel " << w % 4 << ": got " << got << " (as float " << gf << "), expected "
+           << " word " << w % wordsPerPixel << ": got " << got << " (as float " << gf << "), expected "
            << exp << " (as float " << ef << ")";
   }
 }

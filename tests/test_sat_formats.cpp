@@ -10,11 +10,14 @@
 // the largest |centred sum| for float32-offset, which is what the offset buys.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <random>
 
+#include "satdof/reference/dof.h"
 #include "satdof/reference/sat.h"
+#include "satdof/reference/uint21x3.h"
 #include "satdof/sat_format.h"
 #include "test_support.h"
 
@@ -27,13 +30,15 @@ float floatAt(const ref::Sat& s, int x, int y, int c) { return float(ref::satVal
 
 TEST(SatFormats, TableListsEveryFormatOnceWithItsShaderAndSize) {
   EXPECT_EQ(satdof::defaultSatFormat().id, SatFormat::Uint32);
-  for (const char* name : {"uint32", "float32", "float32-offset"}) {
+  for (const char* name : {"uint32", "float32", "float32-offset", "uint21x3"}) {
     const satdof::SatFormatInfo* f = satdof::findSatFormat(name);
     ASSERT_NE(f, nullptr) << name;
     EXPECT_EQ(&satdof::satFormatInfo(f->id), f);
-    EXPECT_EQ(f->bytesPerPixel, 16u);
+    EXPECT_EQ(f->bytesPerPixel, f->id == SatFormat::Uint21x3 ? 8u : 16u) << name;
     EXPECT_EQ(f->shaderInclude.substr(0, 4), "sat_");
+    EXPECT_EQ(f->maxBoxRadius, f->id == SatFormat::Uint21x3 ? 44 : satdof::kNoRadiusLimit) << name;
   }
+  EXPECT_EQ(satdof::satTableBytes(SatFormat::Uint21x3, 3, 2), 3u * 2 * 8);
   EXPECT_EQ(satdof::satTableBytes(SatFormat::Float32Offset, 3, 2), 3u * 2 * 16 + 16);
   EXPECT_EQ(satdof::satTableBytes(SatFormat::Float32, 3, 2), 3u * 2 * 16);
   EXPECT_EQ(satdof::satTableBytes(SatFormat::Float32Offset, 0, 2), 0u);
@@ -121,6 +126,71 @@ TEST(SatFormats, BoxMeansWithinTheDerivedBound) {
   std::printf("worst box-mean error: uint32 %.3g, float32 %.3g, float32-offset %.3g\n", worst[0],
               worst[1], worst[2]);
   EXPECT_LT(worst[2], worst[1]) << "the offset should help far from the origin";
+}
+
+// uint21x3's words hold the uint32 sums' R, G and B fields where satdof/sat_format.h says,
+// on an image whose sums wrap the fields many times.
+TEST(SatFormats, Uint21x3PacksTheUint32SumsFields) {
+  auto rng = satdof::test::freshRng();
+  const auto img = satdof::test::randomImage(301, 203, rng);  // sums up to ~2^23.8
+  const ref::Sat u = ref::computeSat(img);
+  const ref::Sat p = ref::computeSat(img, SatFormat::Uint21x3);
+  EXPECT_EQ(p.format, SatFormat::Uint21x3);
+  ASSERT_EQ(p.values.size(), std::size_t(img.width) * img.height * 2);
+  ASSERT_EQ(ref::satTableBytesOf(p).size(), satdof::satTableBytes(SatFormat::Uint21x3, img.width, img.height));
+  for (int y = 0; y < img.height; ++y)
+    for (int x = 0; x < img.width; ++x) {
+      const std::uint32_t r = u.at(x, y, 0), g = u.at(x, y, 1), b = u.at(x, y, 2);
+      const std::size_t i = (std::size_t(y) * img.width + x) * 2;
+      ASSERT_EQ(p.values[i], (r & 0x1FFFFFu) | ((b & 0x7FFu) << 21)) << x << "," << y;
+      ASSERT_EQ(p.values[i + 1], (g & 0x1FFFFFu) | (((b >> 11) & 0x7FFu) << 21)) << x << "," << y;
+      ASSERT_EQ(ref::satValue(p, x, y, 2), double(b & 0x3FFFFFu));
+    }
+  EXPECT_GT(u.at(img.width - 1, img.height - 1, 2), 1u << 22) << "the test must wrap the fields";
+}
+
+// The bound is where satdof/sat_format.h derives it: a box of 8224 pixels of 255 sums
+// exactly, one of 8225 does not; every box of radius 44 on a wrapping random image gives
+// uint32's rounded mean, byte for byte.
+TEST(SatFormats, Uint21x3BoxMeansEqualUint32sWithinTheBound) {
+  EXPECT_EQ(satdof::kUint21x3MaxBoxArea * 255, 2097120);  // <= 2^21 - 1 = 2097151
+  EXPECT_GT((satdof::kUint21x3MaxBoxArea + 1) * 255, (1 << 21) - 1);
+  ref::ImageRgba8 white(400, 400);
+  std::memset(white.pixels.data(), 255, white.pixels.size());
+  const ref::Sat wu = ref::computeSat(white), wp = ref::computeSat(white, SatFormat::Uint21x3);
+  const auto mean = [](const ref::Sat& s, int x0, int y0, int x1, int y1) {
+    const ref::Rgb8 m = ref::satBoxMean(ref::satView(s), x0, y0, x1, y1);
+    return std::array<int, 3>{m.r, m.g, m.b};
+  };
+  // 32 x 257 = 8224 pixels, far from the origin (the entries have wrapped).
+  EXPECT_EQ(mean(wp, 300, 100, 331, 356), (std::array<int, 3>{255, 255, 255}));
+  // 25 x 329 = 8225: R and G wrap (B, with 22 bits, still fits): the bound is tight.
+  EXPECT_NE(mean(wp, 300, 50, 324, 378), mean(wu, 300, 50, 324, 378));
+
+  auto rng = satdof::test::freshRng();
+  const auto img = satdof::test::randomImage(517, 389, rng);
+  const ref::Sat u = ref::computeSat(img), p = ref::computeSat(img, SatFormat::Uint21x3);
+  std::uniform_int_distribution<int> px(0, img.width - 1), py(0, img.height - 1), radius(0, 44);
+  for (int trial = 0; trial < 20000; ++trial) {
+    const int r = trial % 4 == 0 ? 44 : radius(rng), x = px(rng), y = py(rng);
+    const ref::Box b = ref::clipBox({x - r, y - r, x + r, y + r}, img.width, img.height);
+    ASSERT_EQ(mean(p, b.x0, b.y0, b.x1, b.y1), mean(u, b.x0, b.y0, b.x1, b.y1)) << x << "," << y << " r " << r;
+  }
+  const auto f = ref::formatBoxMean(p, {10, 10, 98, 98});
+  for (int c = 0; c < 3; ++c)
+    EXPECT_FLOAT_EQ(f[c], float(ref::boxSumBruteForce(img, {10, 10, 98, 98}, c)) / (89.0f * 89.0f));
+}
+
+TEST(SatFormats, MaxBlurBoundIsRefusedBeyondRadius44) {
+  const satdof::SatFormatInfo& packed = satdof::satFormatInfo(SatFormat::Uint21x3);
+  EXPECT_FALSE(satdof::whyNotMaxBlur(packed, 44.0f));
+  EXPECT_FALSE(satdof::whyNotMaxBlur(packed, 44.49f));  // rounds to radius 44
+  const auto why = satdof::whyNotMaxBlur(packed, 44.5f);
+  ASSERT_TRUE(why);
+  EXPECT_NE(why->find("uint21x3"), std::string::npos) << *why;
+  EXPECT_NE(why->find("44"), std::string::npos) << *why;
+  for (const satdof::SatFormatInfo& f : satdof::satFormats())
+    if (f.id != SatFormat::Uint21x3) EXPECT_FALSE(satdof::whyNotMaxBlur(f, 256.0f)) << f.name;
 }
 
 }  // namespace

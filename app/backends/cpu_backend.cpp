@@ -82,7 +82,8 @@ class CpuBackend final : public ComputeBackend {
       glNamedBufferSubData(targets_.sat, 0, GLsizeiptr(sat_.values.size() * sizeof(std::uint32_t)), sat_.values.data());
       return;
     }
-    // A float format: its bits as the reference defines them, entries then trailer.
+    // Another format (float, uint21x3): its bits as the reference defines them, entries then
+    // trailer.
     std::vector<std::uint8_t> table;
     {
       auto section = r.profiler.section(clock_, "sat", kSatAlgorithm);

@@ -24,6 +24,7 @@
 
 #include "backends/compute_backend.h"
 #include "backends/gl_bokeh.h"
+#include "frame/frame_targets.h"
 #include "gl/program.h"
 
 namespace satdof {
@@ -107,6 +108,7 @@ class GlComputeBackend final : public ComputeBackend {
                                       {{"compute/block_scan.glsl", kSatAlgorithms[i].blockScan}});
     satAdd_ = gl::loadProgram(shaderDir, {{GL_COMPUTE_SHADER, "compute/sat_add.comp"}});
     satFormat_ = gl::loadProgram(shaderDir, {{GL_COMPUTE_SHADER, "compute/sat_format.comp"}});
+    satPack_ = gl::loadProgram(shaderDir, {{GL_COMPUTE_SHADER, "compute/sat_pack.comp"}});
     const gl::IncludeAliases fma{{"compute/fma.glsl", fused ? "compute/fma_native.glsl" : "compute/fma_exact.glsl"}};
     for (std::size_t i = 0; i < std::size(kConvolutions); ++i)
       conv_[i] = gl::loadProgram(shaderDir, {{GL_COMPUTE_SHADER, kConvolutions[i].shader}}, fma);
@@ -122,12 +124,20 @@ class GlComputeBackend final : public ComputeBackend {
     // The float formats are rounded from the uint32 sums (sat_format.comp), exact while the
     // image's total fits an int32.
     constexpr std::int64_t kFloatFormatPixels = ((std::int64_t(1) << 31) - 1) / 255;
-    if (t.satFormat != SatFormat::Uint32 && std::int64_t(t.extent.width) * t.extent.height > kFloatFormatPixels)
+    if (!satFormatInfo(t.satFormat).exact && std::int64_t(t.extent.width) * t.extent.height > kFloatFormatPixels)
       throw std::runtime_error("the gl-compute backend builds the " + std::string(satFormatInfo(t.satFormat).name) +
                                " SAT format up to " + std::to_string(kFloatFormatPixels) +
                                " pixels (the sums must fit an int32), not " +
                                std::to_string(t.extent.width) + "x" + std::to_string(t.extent.height) +
                                ": use --sat-format uint32, or --backend cuda or cpu");
+    if (t.satFormat == SatFormat::Uint21x3) {
+      try {
+        FrameTargets::checkExtent(t.extent, SatFormat::Uint32);  // exactSat_ below
+      } catch (const std::runtime_error& error) {
+        throw std::runtime_error(std::string("the gl-compute backend packs uint21x3 from a uint32 table: ") +
+                                 error.what());
+      }
+    }
     const Extent e = t.extent;
     GLint maxGroups = 0;
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 1, &maxGroups);
@@ -144,12 +154,16 @@ class GlComputeBackend final : public ComputeBackend {
                          std::size_t(x.width) * ceilDiv(x.height, kScanElements)});
     blockSums_ = gl::createBuffer(GLsizeiptr(blocks * 16), nullptr, 0);
     bokeh_.attach(t);
+    // uint21x3 is packed from the uint32 table, built here first (16 B/pixel).
+    if (t.satFormat == SatFormat::Uint21x3)
+      exactSat_ = gl::createBuffer(GLsizeiptr(satTableBytes(SatFormat::Uint32, e.width, e.height)), nullptr, 0);
   }
 
   void detach() override {
     targets_ = {};
     bokeh_.detach();
     blockSums_.reset();
+    exactSat_.reset();
     inputSat_.reset();
   }
 
@@ -164,8 +178,13 @@ class GlComputeBackend final : public ComputeBackend {
     }
     {
       auto section = r.profiler.section(r.profiler.gl(), "sat", kSatAlgorithms[satAlgorithm_].name);
-      buildSat(source, targets_.extent, targets_.sat, satScan_[satAlgorithm_].get());
-      if (targets_.satFormat != SatFormat::Uint32) toFloatFormat();
+      if (targets_.satFormat == SatFormat::Uint21x3) {
+        buildSat(source, targets_.extent, exactSat_.get(), satScan_[satAlgorithm_].get());
+        packUint21x3();
+      } else {
+        buildSat(source, targets_.extent, targets_.sat, satScan_[satAlgorithm_].get());
+        if (targets_.satFormat != SatFormat::Uint32) toFloatFormat();
+      }
     }
     // The DoF, the views and the read-back use what was written through images and buffers.
     glMemoryBarrier(GL_ALL_BARRIER_BITS);
@@ -254,6 +273,18 @@ class GlComputeBackend final : public ComputeBackend {
     glDispatchCompute(GLuint(ceilDiv(pixels, kScanThreads)), 1, 1);
   }
 
+  // uint21x3 from the uint32 table in exactSat_ (sat_pack.comp).
+  void packUint21x3() {
+    const Extent e = targets_.extent;
+    const int pixels = e.width * e.height;
+    const GLuint p = satPack_.get();
+    setInt(p, "uPixels", pixels);
+    glUseProgram(p);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, exactSat_.get());
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, targets_.sat);
+    glDispatchCompute(GLuint(ceilDiv(pixels, kScanThreads)), 1, 1);
+  }
+
   // ---- convolutions --------------------------------------------------------------------
   static std::size_t convolution(const std::string& name) {
     if (name.empty()) return 0;  // the default runs every filter
@@ -301,8 +332,9 @@ class GlComputeBackend final : public ComputeBackend {
 
   std::optional<std::string> noSubgroup_;  // why the subgroup SAT cannot run here
   int satAlgorithm_;
-  gl::Program satScan_[std::size(kSatAlgorithms)], satAdd_, satFormat_, conv_[std::size(kConvolutions)];
+  gl::Program satScan_[std::size(kSatAlgorithms)], satAdd_, satFormat_, satPack_, conv_[std::size(kConvolutions)];
   gl::Buffer weights_, blockSums_;
+  gl::Buffer exactSat_;  // uint21x3: the uint32 table it is packed from
   gl::Buffer inputSat_;  // glsl-sat-box's SAT of the input, made on first use
   GlBokeh bokeh_;        // the bokeh sprite list, on the same scan
   Targets targets_;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <string>
 
+#include "satdof/sat_format.h"
 #include "ui/ui.h"
 #include "ui/widgets.h"
 
@@ -58,8 +59,19 @@ void drawDofSection(UiState& s) {
     p.focalDistance = std::max(p.focalDistance, p.focalLengthMm / 1000.0f * 1.01f);
   }
   widgets::label("max blur (px)", "the largest box half-size either model may reach");
-  ImGui::SliderFloat("##maxblur", &p.maxRadius, 0.0f, 64.0f, "%.1f");
+  // A SAT format with a bound on its exact box sums (uint21x3) limits the slider.
+  const SatFormatInfo* format = findSatFormat(s.satFormat);
+  const bool limited = format && format->maxBoxRadius != kNoRadiusLimit && format->maxBoxRadius < 64;
+  ImGui::SliderFloat("##maxblur", &p.maxRadius, 0.0f, limited ? float(format->maxBoxRadius) : 64.0f, "%.1f",
+                     ImGuiSliderFlags_AlwaysClamp);
   widgets::tooltip("the largest box half-size either model may reach");
+  if (limited) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("up to %d px with the %s SAT format: its box sums are exact up to that radius",
+                        format->maxBoxRadius, std::string(format->name).c_str());
+    if (!s.maxBlurNote.empty()) ImGui::TextColored({1, 0.4f, 0.3f, 1}, "%s", s.maxBlurNote.c_str());
+    ImGui::PopTextWrapPos();
+  }
   if (const char* why = reference::whyNotACamera(p)) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextColored({1, 0.4f, 0.3f, 1}, "%s", why);

@@ -1,6 +1,7 @@
-// app/ui/sat_panel.cpp — the SAT format (the table the DoF reads) and, for a float format,
-// what it costs the image: the last precision measurement (precision.h) as a line and a
-// heatmap, and a button to measure the current frame.
+// app/ui/sat_panel.cpp — the SAT format (the table the DoF reads), the bound of an exact
+// format that has one (uint21x3), and, for a float format, what it costs the image: the
+// last precision measurement (precision.h) as a line and a heatmap, and a button to
+// measure the current frame.
 #include <imgui.h>
 
 #include "satdof/sat_format.h"
@@ -21,6 +22,10 @@ void satTable(UiState& s) {
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("how the table stores its sums: exact integers or floats");
   const SatFormatInfo* format = findSatFormat(s.satFormat);
+  if (format && format->exact && format->maxBoxRadius != kNoRadiusLimit)
+    ImGui::TextWrapped("exact for blur radii up to %d px (the max blur is held there): the image is uint32's, "
+                       "byte for byte; nothing to measure",
+                       format->maxBoxRadius);
   if (!format || format->exact) return;
   if (ImGui::Button("measure now")) s.measurePrecision = true;
   if (ImGui::IsItemHovered())

@@ -71,6 +71,7 @@ struct UiState {
   bool verify = false;
   std::optional<std::string> preset;
   std::string satFormat;           // current; the panel may change it
+  std::string maxBlurNote;         // why the max blur was lowered for the SAT format
   bool measurePrecision = false;   // set by the panel's button
   std::string precisionLine;       // the last measurement, for a float format
   GLuint precisionHeatmap = 0;     // its heatmap texture (0: none)

@@ -1,7 +1,7 @@
 // cuda/dof/dof.cu — the box depth of field (satdof/dof.h): one thread per pixel in 32x8
 // blocks, so a warp reads one row segment of depth and writes one of output. The four
-// SAT reads per pixel are 16-byte loads through the read-only path; neighbouring pixels'
-// boxes overlap, so most hit in L1/L2.
+// SAT reads per pixel are 16-byte loads (uint21x3: 8-byte) through the read-only path;
+// neighbouring pixels' boxes overlap, so most hit in L1/L2.
 #include "satdof/dof.h"
 
 #include "satdof/reference/box_mean.h"
@@ -9,7 +9,7 @@
 namespace satdof {
 namespace {
 
-__global__ void depthOfFieldKernel(DofKernelArgs a) {
+__global__ void depthOfFieldKernel(DofKernelArgs a, reference::SatView table) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
   const int y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= a.width || y >= a.height) return;
@@ -20,8 +20,6 @@ __global__ void depthOfFieldKernel(DofKernelArgs a) {
     const std::uint8_t shade = reference::cocShade(r, a.ramp.maxRadius);
     out = make_uchar4(shade, std::uint8_t(255 - shade), 38, 255);
   } else {
-    const auto* words = static_cast<const std::uint32_t*>(a.table);
-    const reference::SatView table{words, a.width, a.format, words + std::size_t(a.width) * a.height * 4};
     const int x0 = max(x - r, 0), y0 = max(y - r, 0);
     const int x1 = min(x + r, a.width - 1), y1 = min(y + r, a.height - 1);
     const reference::Rgb8 m = reference::satBoxMean(table, x0, y0, x1, y1);
@@ -36,7 +34,11 @@ cudaError_t launchDepthOfField(const DofKernelArgs& args, cudaStream_t stream) {
   if (args.width <= 0 || args.height <= 0 || !args.depth || !args.output || !args.table) return cudaErrorInvalidValue;
   const dim3 block(32, 8);
   const dim3 grid((args.width + 31) / 32, (args.height + 7) / 8);
-  depthOfFieldKernel<<<grid, block, 0, stream>>>(args);
+  const auto* words = static_cast<const std::uint32_t*>(args.table);
+  const SatFormatInfo& format = satFormatInfo(args.format);
+  const std::uint32_t* trailer =
+      format.trailerBytes ? words + std::size_t(args.width) * args.height * format.bytesPerPixel / 4 : nullptr;
+  depthOfFieldKernel<<<grid, block, 0, stream>>>(args, reference::SatView{words, args.width, args.format, trailer});
   return cudaGetLastError();
 }
 

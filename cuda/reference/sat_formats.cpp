@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "satdof/reference/sat.h"
+#include "satdof/reference/uint21x3.h"
 
 namespace satdof::reference {
 namespace {
@@ -38,6 +39,30 @@ Sat roundedSat(const ImageRgba8& image, SatFormat format, std::array<std::uint32
     }
   }
   return sat;
+}
+
+// uint21x3: the uint32 table's R, G and B, packed (satdof/reference/uint21x3.h).
+Sat packedSat(const ImageRgba8& image) {
+  const Sat exact = computeSat(image);
+  Sat sat;
+  sat.width = image.width;
+  sat.height = image.height;
+  sat.format = SatFormat::Uint21x3;
+  const std::size_t n = std::size_t(image.width) * image.height;
+  sat.values.resize(n * 2);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint32_t* e = &exact.values[i * 4];
+    const Uint21x3Words w = packUint21x3(e[0], e[1], e[2]);
+    sat.values[i * 2] = w.word0;
+    sat.values[i * 2 + 1] = w.word1;
+  }
+  return sat;
+}
+
+Uint21x3Words packedEntry(const Sat& sat, int x, int y) {
+  if (x < 0 || y < 0) return {0, 0};
+  const std::size_t i = (std::size_t(y) * sat.width + x) * 2;
+  return {sat.values[i], sat.values[i + 1]};
 }
 
 float asFloat(std::uint32_t bits) {
@@ -75,6 +100,8 @@ Sat computeSat(const ImageRgba8& image, SatFormat format) {
       }
       return sat;
     }
+    case SatFormat::Uint21x3:
+      return packedSat(image);
   }
   return {};
 }
@@ -91,6 +118,10 @@ std::vector<std::uint8_t> satTableBytesOf(const Sat& sat) {
 
 double satValue(const Sat& sat, int x, int y, int c) {
   if (x < 0 || y < 0) return 0.0;
+  if (sat.format == SatFormat::Uint21x3) {
+    const Uint21x3Words e = packedEntry(sat, x, y);
+    return c == 0 ? uint21x3R(e) : c == 1 ? uint21x3G(e) : c == 2 ? uint21x3B(e) : 0.0;
+  }
   const std::uint32_t bits = sat.at(x, y, c);
   return sat.format == SatFormat::Uint32 ? double(bits) : double(asFloat(bits));
 }
@@ -101,6 +132,17 @@ std::array<float, 4> formatBoxMean(const Sat& sat, Box box) {
   std::array<float, 4> mean{0, 0, 0, 0};
   if (b.x1 < b.x0 || b.y1 < b.y0) return mean;
   const float area = float(b.x1 - b.x0 + 1) * float(b.y1 - b.y0 + 1);
+  if (sat.format == SatFormat::Uint21x3) {
+    // Per field modulo 2^bits (sat_uint21x3.glsl); no alpha: its mean is left 0.
+    const auto v = [&](int x, int y, int c) { return std::uint32_t(satValue(sat, x, y, c)); };
+    for (int c = 0; c < 3; ++c) {
+      const std::uint32_t sum =
+          (v(b.x1, b.y1, c) - v(b.x0 - 1, b.y1, c) - v(b.x1, b.y0 - 1, c) + v(b.x0 - 1, b.y0 - 1, c)) &
+          uint21x3Mask(c);
+      mean[c] = float(sum) / area;
+    }
+    return mean;
+  }
   const auto f = [&](int x, int y, int c) { return float(satValue(sat, x, y, c)); };
   for (int c = 0; c < 4; ++c) {
     // The shader's float arithmetic, in the shader's order (sat_float32*.glsl).

@@ -21,6 +21,7 @@
 //                column] (a warp reduction over at most width/64 values); the table rows
 //                are staged in shared memory and stored 512 contiguous bytes per warp
 //                instruction                             read 4 B/pixel, write 16 B/pixel
+//                (uint21x3: 8 B/pixel, stored straight from registers, see kStaged)
 //
 // Steps 2 and 3 are launched as programmatic dependents (sm_90): their blocks start while
 // the previous kernel drains, step 3 loads its first rows of pixels, and both wait
@@ -46,13 +47,14 @@ constexpr int kPx = 2;                  // adjacent pixels per lane
 constexpr int kCols = 32 * kPx;         // tile width
 constexpr int kRows = 32;               // tile height: the rows a warp walks
 constexpr int kBatch = 8;               // step 3: rows loaded ahead, scanned side by side
+constexpr int kPackedBatch = 4;         //   the same for uint21x3 (kBatchOf)
 constexpr int kWarps = 4;               // tiles per block in steps 1 and 3
 constexpr int kThreads = kWarps * 32;
 constexpr int kCarryThreads = 256;      // step 2: 8 rows, or 32 columns x 8 groups of bands
 constexpr int kBandGroups = kCarryThreads / 32;
 static_assert(kCols * 255 < (1 << 16), "a row's sum inside a tile must fit 16 bits");
 static_assert(kRows * 255 < (1 << 16), "a column's sum inside a tile must fit 16 bits");
-static_assert(kRows % kBatch == 0, "rows come in whole batches");
+static_assert(kRows % kBatch == 0 && kRows % kPackedBatch == 0, "rows come in whole batches");
 
 struct Geometry {
   int tilesX = 0, tilesY = 0;
@@ -73,7 +75,7 @@ struct Layout {
   Geometry g;
   std::size_t rowTot, colPre, colSum, total;
   Layout(int width, int height, SatFormat format) : g(Geometry::of(width, height)) {
-    const std::size_t carryBytes = format == SatFormat::Uint32 ? 4 : 8;
+    const std::size_t carryBytes = detail::carryBytes(format);
     rowTot = alignUp(sizeof(SatScratchHead));
     colPre = rowTot + alignUp(std::size_t(height) * g.tilesX * 16);
     colSum = colPre + alignUp(std::size_t(g.tilesY) * width * 16);
@@ -274,12 +276,11 @@ __device__ __forceinline__ int stagedIndex(int p) {
 }
 
 template <SatFormat F>
-__device__ __forceinline__ uint4 entryOf(const typename FormatTraits<F>::Carry (&carry)[4],
-                                         const std::uint32_t (&local)[4],
-                                         const std::uint32_t (&m)[4], int x, int y) {
-  if constexpr (F == SatFormat::Uint32) {
-    return make_uint4(carry[0] + local[0], carry[1] + local[1], carry[2] + local[2],
-                      carry[3] + local[3]);
+__device__ __forceinline__ typename FormatTraits<F>::Entry entryOf(
+    const typename FormatTraits<F>::Carry (&carry)[4], const std::uint32_t (&local)[4],
+    const std::uint32_t (&m)[4], int x, int y) {
+  if constexpr (!std::is_same_v<typename FormatTraits<F>::Carry, long long>) {
+    return FormatTraits<F>::entry(carry, local);  // uint32, uint21x3: wrapping sums
   } else {
     long long v[4];
 #pragma unroll
@@ -294,12 +295,29 @@ __device__ __forceinline__ uint4 entryOf(const typename FormatTraits<F>::Carry (
   }
 }
 
+// 16-byte entries go through a shared-memory stage so that each store instruction writes
+// 512 contiguous bytes; 8-byte entries (uint21x3) need none: a lane's two entries are
+// adjacent in the table, one 16-byte store, and the warp's 32 stores are 512 contiguous
+// bytes as they are.
+template <SatFormat F>
+inline constexpr bool kStaged = sizeof(typename FormatTraits<F>::Entry) == 16;
+
+// Rows a warp loads ahead and scans side by side. Unstaged (uint21x3), 8 rows took 92
+// registers a thread in the H200 build (5 blocks an SM: 4K in 1.55 waves, Nsight
+// Compute), and a bound of 6 blocks an SM spilled and ran slower; 4 rows take 64 with no
+// spill (ptxas, sm_90): 8 blocks an SM, a 4K frame's 1020 blocks in one wave of 1056.
+template <SatFormat F>
+inline constexpr int kBatchOf = kStaged<F> ? kBatch : kPackedBatch;
+
 template <SatFormat F, class Source>
 __global__ void __launch_bounds__(kThreads)
-    scanKernel(Source src, int width, int height, Geometry g, uint4* table, Arrays<F> a) {
+    scanKernel(Source src, int width, int height, Geometry g, typename FormatTraits<F>::Entry* table,
+               Arrays<F> a) {
   using Traits = FormatTraits<F>;
   using Carry = typename Traits::Carry;
-  __shared__ uint4 stage[kWarps][kBatch][kCols];  // a batch of rows of entries per warp
+  using Entry = typename Traits::Entry;
+  constexpr int kB = kBatchOf<F>;
+  __shared__ uint4 stage[kWarps][kStaged<F> ? kB : 1][kCols];  // rows of entries per warp
   const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
   const long long tile = static_cast<long long>(blockIdx.x) * kWarps + warp;
   if (tile >= g.tiles()) return;
@@ -307,7 +325,7 @@ __global__ void __launch_bounds__(kThreads)
   const int xt = bx * kCols, x0 = xt + lane * kPx, y0 = by * kRows;
 
   // The first rows of pixels are input, not written by steps 1-2: load them before waiting.
-  uint2 cur[kBatch];
+  uint2 cur[kB];
   loadRows(src, x0, y0, width, height, cur);
   waitForPriorGrid();
 
@@ -352,12 +370,12 @@ __global__ void __launch_bounds__(kThreads)
   std::uint32_t acc[kPx][4] = {};  // the tile's sums of in-tile row prefixes, per column
   uint4 (*const rows)[kCols] = stage[warp];
 #pragma unroll
-  for (int r0 = 0; r0 < kRows; r0 += kBatch) {
-    uint2 next[kBatch];
-    if (r0 + kBatch < kRows) loadRows(src, x0, y0 + r0 + kBatch, width, height, next);
-    std::uint32_t pre[kBatch][kPx][2];  // packed in-tile row prefixes (R|B, G|A)
+  for (int r0 = 0; r0 < kRows; r0 += kB) {
+    uint2 next[kB];
+    if (r0 + kB < kRows) loadRows(src, x0, y0 + r0 + kB, width, height, next);
+    std::uint32_t pre[kB][kPx][2];  // packed in-tile row prefixes (R|B, G|A)
 #pragma unroll
-    for (int r = 0; r < kBatch; ++r) {
+    for (int r = 0; r < kB; ++r) {
       const std::uint32_t rb0 = pairRB(cur[r].x), ga0 = pairGA(cur[r].x);
       const std::uint32_t rb1 = rb0 + pairRB(cur[r].y), ga1 = ga0 + pairGA(cur[r].y);
       const std::uint32_t exRB = warpInclusiveScan(rb1, lane) - rb1;
@@ -366,34 +384,44 @@ __global__ void __launch_bounds__(kThreads)
       pre[r][1][0] = exRB + rb1, pre[r][1][1] = exGA + ga1;
     }
 #pragma unroll
-    for (int r = 0; r < kBatch; ++r) {
+    for (int r = 0; r < kB; ++r) {
       std::uint32_t rc[4];
 #pragma unroll
       for (int c = 0; c < 4; ++c) rc[c] = __shfl_sync(0xffffffffu, rowCum[c], r0 + r);
+      Entry e[kPx];
 #pragma unroll
       for (int k = 0; k < kPx; ++k) {
         const uint4 p = unpackPairs(pre[r][k][0], pre[r][k][1]);
         acc[k][0] += p.x, acc[k][1] += p.y, acc[k][2] += p.z, acc[k][3] += p.w;
         const std::uint32_t local[4] = {acc[k][0] + rc[0], acc[k][1] + rc[1], acc[k][2] + rc[2],
                                         acc[k][3] + rc[3]};
-        rows[r][stagedIndex(kPx * lane + k)] = entryOf<F>(carry[k], local, m, x0 + k, y0 + r0 + r);
+        e[k] = entryOf<F>(carry[k], local, m, x0 + k, y0 + r0 + r);
+      }
+      if constexpr (kStaged<F>) {
+#pragma unroll
+        for (int k = 0; k < kPx; ++k) rows[r][stagedIndex(kPx * lane + k)] = e[k];
+      } else {
+        const int y = y0 + r0 + r;
+        if (y < height) storeEntryPairs(table + std::size_t(y) * width, x0, width, e);
       }
     }
-    __syncwarp();
+    if constexpr (kStaged<F>) {
+      __syncwarp();
 #pragma unroll
-    for (int r = 0; r < kBatch; ++r) {
-      const int y = y0 + r0 + r;
-      if (y >= height) break;
-      uint4* row = table + std::size_t(y) * width + xt;
+      for (int r = 0; r < kB; ++r) {
+        const int y = y0 + r0 + r;
+        if (y >= height) break;
+        Entry* row = table + std::size_t(y) * width + xt;
 #pragma unroll
-      for (int j = 0; j < kPx; ++j) {
-        const int p = 32 * j + lane;
-        if (xt + p < width) __stcs(row + p, rows[r][stagedIndex(p)]);
+        for (int j = 0; j < kPx; ++j) {
+          const int p = 32 * j + lane;
+          if (xt + p < width) __stcs(row + p, rows[r][stagedIndex(p)]);
+        }
       }
+      __syncwarp();
     }
-    __syncwarp();
 #pragma unroll
-    for (int r = 0; r < kBatch; ++r) cur[r] = next[r];
+    for (int r = 0; r < kB; ++r) cur[r] = next[r];
   }
 }
 
@@ -437,7 +465,8 @@ cudaError_t launchFormat(Source src, int width, int height, void* table, void* s
   SATDOF_TRY(launchDependent(programmatic, carriesKernel<F>, rowBlocks + columnBlocks,
                              kCarryThreads, stream, width, height, l.g, rowBlocks, a));
   SATDOF_TRY(launchDependent(programmatic, scanKernel<F, Source>, tileBlocks, kThreads, stream,
-                             src, width, height, l.g, static_cast<uint4*>(table), a));
+                             src, width, height, l.g,
+                             static_cast<typename FormatTraits<F>::Entry*>(table), a));
   return cudaSuccess;
 }
 

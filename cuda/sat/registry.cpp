@@ -8,9 +8,9 @@
 namespace satdof {
 namespace {
 
-std::optional<std::string> uint32Only(SatFormat format) {
-  if (format == SatFormat::Uint32) return std::nullopt;
-  return "builds the uint32 format only";
+std::optional<std::string> integerFormatsOnly(SatFormat format) {
+  if (format == SatFormat::Uint32 || format == SatFormat::Uint21x3) return std::nullopt;
+  return "builds the integer formats only (uint32, uint21x3)";
 }
 
 std::optional<std::string> anyFormat(SatFormat) { return std::nullopt; }
@@ -18,7 +18,7 @@ std::optional<std::string> anyFormat(SatFormat) { return std::nullopt; }
 constexpr std::array kAlgorithms{
     SatAlgorithm{"rows-transpose-rows",
                  "the chapter's: unpack, scan rows, transpose, scan rows, transpose back",
-                 true, uint32Only, detail::rowsTransposeRowsScratchBytes,
+                 true, integerFormatsOnly, detail::rowsTransposeRowsScratchBytes,
                  detail::rowsTransposeRowsLaunch},
     SatAlgorithm{"rows-columns",
                  "unpack, scan rows, then one column pass (warps walk adjacent columns down; "

@@ -66,7 +66,8 @@ using ColumnChain = VectorChain<32, 4, typename FormatTraits<F>::Agg, typename F
 
 template <SatFormat F>
 __global__ void __launch_bounds__(kThreads)
-    columnPassKernel(const std::uint32_t* planes, int width, int height, int tilesX, uint4* table,
+    columnPassKernel(const std::uint32_t* planes, int width, int height, int tilesX,
+                     typename FormatTraits<F>::Entry* table,
                      SatScratchHead* head, ColumnChain<F> chain) {
   using Traits = FormatTraits<F>;
   using Carry = typename Traits::Carry;
@@ -135,7 +136,7 @@ struct Layout {
     tilesX = (args.width + kChunkCols - 1) / kChunkCols;
     tilesY = (args.height + kChunkRows - 1) / kChunkRows;
     const std::size_t slots = std::size_t(tilesX) * tilesY * kWarps;
-    const std::size_t carryBytes = args.format == SatFormat::Uint32 ? 4 : 8;
+    const std::size_t carryBytes = detail::carryBytes(args.format);
     flags = alignUp(sizeof(SatScratchHead));
     zeroed = flags + alignUp(slots * 4);
     planes = zeroed;
@@ -180,7 +181,7 @@ cudaError_t launchFormat(const SatArgs& args, Source src, void* scratch, std::si
                              reinterpret_cast<typename FormatTraits<F>::Agg*>(b + l.agg),
                              reinterpret_cast<typename FormatTraits<F>::Carry*>(b + l.pre)};
   columnPassKernel<F><<<unsigned(l.tilesX) * unsigned(l.tilesY), kThreads, 0, stream>>>(
-      planes, args.width, args.height, l.tilesX, static_cast<uint4*>(args.table), head, chain);
+      planes, args.width, args.height, l.tilesX, static_cast<typename FormatTraits<F>::Entry*>(args.table), head, chain);
   SATDOF_TRY_LAUNCH();
   return cudaSuccess;
 }

@@ -2,7 +2,7 @@
 // method (GPU Gems 3, 39.3.2), kept faithfully because it is the lesson.
 //
 //   source RGBA8 --unpack--> 4 planes [c][y][x] --scan rows--> --transpose--> [c][x][y]
-//     --scan rows--> --pack (transpose + interleave)--> uint4 SAT [y][x]
+//     --scan rows--> --pack (transpose + interleave)--> uint4 SAT [y][x] (uint21x3: uint2)
 //
 // The two scan passes go through the chosen variant's batched entry point (4*height rows
 // of width, then 4*width rows of height), so every registered scan variant can drive it.
@@ -13,6 +13,7 @@
 
 #include "satdof/cuda_check.h"
 #include "sat/algorithms.h"
+#include "sat/sat_formats.cuh"
 #include "sat/sat_source.cuh"
 
 namespace satdof::detail {
@@ -59,9 +60,12 @@ __global__ void transposeKernel(const std::uint32_t* in, std::uint32_t* out, int
 }
 
 // ---------------------------------------------------------------------------------------
-// Phase 5: planes [c][x][y] -> interleaved uint4 [y][x] (transpose and interleave).
+// Phase 5: planes [c][x][y] -> interleaved entries [y][x] (transpose and interleave):
+// uint4 for uint32, the packed uint2 for uint21x3 (the same wrapping sums).
 // ---------------------------------------------------------------------------------------
-__global__ void packKernel(const std::uint32_t* planes, int width, int height, uint4* out) {
+template <SatFormat F>
+__global__ void packKernel(const std::uint32_t* planes, int width, int height,
+                           typename FormatTraits<F>::Entry* out) {
   __shared__ std::uint32_t tile[4][kTile][kTile + 1];
   const std::size_t plane = std::size_t(width) * height;
   const int x0 = blockIdx.x * kTile, y0 = blockIdx.y * kTile;
@@ -78,9 +82,10 @@ __global__ void packKernel(const std::uint32_t* planes, int width, int height, u
   for (int dy = threadIdx.y; dy < kTile; dy += kTileRows) {
     const int x = x0 + threadIdx.x, y = y0 + dy;
     if (x < width && y < height) {
-      out[std::size_t(y) * width + x] =
-          make_uint4(tile[0][threadIdx.x][dy], tile[1][threadIdx.x][dy],
-                     tile[2][threadIdx.x][dy], tile[3][threadIdx.x][dy]);
+      constexpr std::uint32_t kNoCarry[4] = {0, 0, 0, 0};
+      const std::uint32_t sums[4] = {tile[0][threadIdx.x][dy], tile[1][threadIdx.x][dy],
+                                     tile[2][threadIdx.x][dy], tile[3][threadIdx.x][dy]};
+      out[std::size_t(y) * width + x] = FormatTraits<F>::entry(kNoCarry, sums);
     }
   }
 }
@@ -117,8 +122,8 @@ std::size_t planesAndScanBytes(SatShape s, const ScanVariant& scan) {
 }
 
 template <class Source>
-cudaError_t computeSat(Source src, SatShape s, uint4* out, const ScanVariant& scan, void* scratch,
-                       std::size_t scratchBytes, cudaStream_t stream) {
+cudaError_t computeSat(Source src, SatShape s, SatFormat format, void* out, const ScanVariant& scan,
+                       void* scratch, std::size_t scratchBytes, cudaStream_t stream) {
   if (scratchBytes < planesAndScanBytes(s, scan) || !out || !scratch) return cudaErrorInvalidValue;
 
   auto* bytes = static_cast<unsigned char*>(scratch);
@@ -140,7 +145,10 @@ cudaError_t computeSat(Source src, SatShape s, uint4* out, const ScanVariant& sc
 
   SATDOF_TRY(scan.launch(rowScan(ws.b, h, 4 * w), ws.scan, ws.scanBytes, stream));
 
-  packKernel<<<tiles, block, 0, stream>>>(ws.b, s.width, s.height, out);
+  if (format == SatFormat::Uint21x3)
+    packKernel<SatFormat::Uint21x3><<<tiles, block, 0, stream>>>(ws.b, s.width, s.height, static_cast<uint2*>(out));
+  else
+    packKernel<SatFormat::Uint32><<<tiles, block, 0, stream>>>(ws.b, s.width, s.height, static_cast<uint4*>(out));
   SATDOF_TRY_LAUNCH();
   return cudaSuccess;
 }
@@ -157,15 +165,15 @@ cudaError_t rowsTransposeRowsLaunch(const SatArgs& args, void* scratch, std::siz
                                     cudaStream_t stream) {
   if (args.width < 0 || args.height < 0) return cudaErrorInvalidValue;
   if (args.width == 0 || args.height == 0) return cudaSuccess;
-  if (args.format != SatFormat::Uint32) return cudaErrorInvalidValue;
+  if (args.format != SatFormat::Uint32 && args.format != SatFormat::Uint21x3) return cudaErrorInvalidValue;
   const SatShape shape{args.width, args.height};
-  auto* out = static_cast<uint4*>(args.table);
   const ScanVariant& scan = scanOf(args);
   if (args.source.isSurface())
-    return computeSat(SurfaceSource{args.source.surface}, shape, out, scan, scratch, scratchBytes, stream);
+    return computeSat(SurfaceSource{args.source.surface}, shape, args.format, args.table, scan, scratch,
+                      scratchBytes, stream);
   if (!args.source.rgba) return cudaErrorInvalidValue;
-  return computeSat(LinearSource{args.source.rgba, args.source.pitchBytes}, shape, out, scan, scratch,
-                    scratchBytes, stream);
+  return computeSat(LinearSource{args.source.rgba, args.source.pitchBytes}, shape, args.format, args.table,
+                    scan, scratch, scratchBytes, stream);
 }
 
 }  // namespace satdof::detail

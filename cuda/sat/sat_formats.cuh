@@ -6,12 +6,15 @@
 // signed integers, see kMaxFloatWidth), carries between tiles in the format's Carry type
 // (uint32 wraps like the table; int64 is exact), and each entry converted once at the
 // store. So float32 entries are the exact sums rounded once, as the reference defines.
+// Entry is what one pixel's store writes: uint4 (16 bytes), or uint2 for uint21x3, whose
+// entry packs the wrapping uint32 sums' R, G, B fields (satdof/reference/uint21x3.h).
 #pragma once
 
 #include <cstdint>
 #include <type_traits>
 
 #include "satdof/sat.h"
+#include "satdof/reference/uint21x3.h"
 #include "satdof/sat_format.h"
 #include "sat/sat_source.cuh"
 
@@ -24,6 +27,7 @@ template <>
 struct FormatTraits<SatFormat::Uint32> {
   using Agg = std::uint32_t;    // a tile's own sums
   using Carry = std::uint32_t;  // sums over many tiles
+  using Entry = uint4;          // one pixel's entry in the table
   static constexpr bool kOffset = false;
   __device__ static uint4 entry(const Carry (&carry)[4], const std::uint32_t (&local)[4]) {
     return make_uint4(carry[0] + local[0], carry[1] + local[1], carry[2] + local[2],
@@ -35,6 +39,7 @@ template <>
 struct FormatTraits<SatFormat::Float32> {
   using Agg = std::int32_t;
   using Carry = long long;
+  using Entry = uint4;
   static constexpr bool kOffset = false;
   __device__ static uint4 entry(const Carry (&carry)[4], const std::uint32_t (&local)[4]) {
     uint4 e;
@@ -50,6 +55,43 @@ template <>
 struct FormatTraits<SatFormat::Float32Offset> : FormatTraits<SatFormat::Float32> {
   static constexpr bool kOffset = true;
 };
+
+template <>
+struct FormatTraits<SatFormat::Uint21x3> {
+  using Agg = std::uint32_t;    // wrapping, as uint32: only the low 21/22 bits are kept
+  using Carry = std::uint32_t;
+  using Entry = uint2;
+  static constexpr bool kOffset = false;
+  __device__ static uint2 entry(const Carry (&carry)[4], const std::uint32_t (&local)[4]) {
+    const reference::Uint21x3Words w =
+        reference::packUint21x3(carry[0] + local[0], carry[1] + local[1], carry[2] + local[2]);
+    return make_uint2(w.word0, w.word1);
+  }
+};
+
+// Bytes of one channel of a Carry, for the scratch layouts sized at run time.
+inline std::size_t carryBytes(SatFormat format) {
+  return format == SatFormat::Float32 || format == SatFormat::Float32Offset ? 8 : 4;
+}
+
+// A lane's N adjacent entries (N even, x0 even) of an 8-byte format into one table row:
+// 16 bytes per store where the row starts 16-byte aligned (then so does every pair from an
+// even x0: always with an even width and a table from cudaMalloc or a GL buffer), else 8.
+template <int N>
+__device__ __forceinline__ void storeEntryPairs(uint2* row, int x0, int width, const uint2 (&e)[N]) {
+  static_assert(N % 2 == 0, "entries come in pairs");
+  const bool pairs = reinterpret_cast<std::uintptr_t>(row) % 16 == 0;
+#pragma unroll
+  for (int i = 0; i < N; i += 2) {
+    const int x = x0 + i;
+    if (pairs && x + 1 < width) {
+      __stcs(reinterpret_cast<uint4*>(row + x), make_uint4(e[i].x, e[i].y, e[i + 1].x, e[i + 1].y));
+    } else {
+      if (x < width) __stcs(row + x, e[i]);
+      if (x + 1 < width) __stcs(row + x + 1, e[i + 1]);
+    }
+  }
+}
 
 // Tile-local sums of the float formats are exact in int32 while
 // 255 * width * kLocalRows < 2^31 (kLocalRows: the most rows a tile sums, 32 or 64).
@@ -119,6 +161,8 @@ cudaError_t withFormat(SatFormat format, Source src, Launch&& launch) {
       return launch(src, FormatTag<SatFormat::Float32>{});
     case SatFormat::Float32Offset:
       return launch(src, FormatTag<SatFormat::Float32Offset>{});
+    case SatFormat::Uint21x3:
+      return launch(src, FormatTag<SatFormat::Uint21x3>{});
   }
   return cudaErrorInvalidValue;
 }
@@ -127,7 +171,7 @@ template <class Launch>
 cudaError_t withSourceAndFormat(const SatArgs& args, Launch&& launch) {
   if (args.width < 0 || args.height < 0) return cudaErrorInvalidValue;
   if (args.width == 0 || args.height == 0) return cudaSuccess;
-  if (args.format != SatFormat::Uint32 && args.width > kMaxFloatWidth) return cudaErrorInvalidValue;
+  if (carryBytes(args.format) == 8 && args.width > kMaxFloatWidth) return cudaErrorInvalidValue;
   if (args.source.isSurface()) return withFormat(args.format, SurfaceSource{args.source.surface}, launch);
   if (!args.source.rgba) return cudaErrorInvalidValue;
   const bool aligned16 = reinterpret_cast<std::uintptr_t>(args.source.rgba) % 16 == 0 &&

@@ -88,8 +88,8 @@ struct ScratchLayout {
 
 template <SatFormat F, class Source>
 __global__ void __launch_bounds__(kThreads, 4)
-    singlePassKernel(Source src, int width, int height, int tilesX, uint4* table,
-                     Workspace<F> ws) {
+    singlePassKernel(Source src, int width, int height, int tilesX,
+                     typename FormatTraits<F>::Entry* table, Workspace<F> ws) {
   using Traits = FormatTraits<F>;
   using Carry = typename Traits::Carry;
   using Agg = typename Traits::Agg;
@@ -198,7 +198,7 @@ cudaError_t launchFormat(Source src, int width, int height, void* table, void* s
     SATDOF_TRY_LAUNCH();
   }
   singlePassKernel<F><<<static_cast<unsigned>(g.tiles()), kThreads, 0, stream>>>(
-      src, width, height, g.tilesX, static_cast<uint4*>(table), ws);
+      src, width, height, g.tilesX, static_cast<typename FormatTraits<F>::Entry*>(table), ws);
   SATDOF_TRY_LAUNCH();
   return cudaSuccess;
 }
@@ -215,6 +215,8 @@ std::size_t singlePassScratchBytes(const SatArgs& args) {
       return ScratchLayout<SatFormat::Float32>(g).total;
     case SatFormat::Float32Offset:
       return ScratchLayout<SatFormat::Float32Offset>(g).total;
+    case SatFormat::Uint21x3:
+      return ScratchLayout<SatFormat::Uint21x3>(g).total;
   }
   return 0;
 }

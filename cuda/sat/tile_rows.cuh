@@ -123,10 +123,14 @@ struct LaneTile {
   // Each row of entries goes through the warp's `stage` (kTileCols entries of shared
   // memory) so that every store instruction writes 512 contiguous bytes: lane l holds
   // entries 4l .. 4l+3, and stores entries l, 32+l, 64+l, 96+l.
+  // An 8-byte Entry (uint21x3) goes through the same stage, as the first half of it: each
+  // store instruction then writes 256 contiguous bytes.
   template <class Traits>
-  __device__ void store(uint4* table, const std::uint32_t (&rowBase)[kRowsPerWarp][4],
+  __device__ void store(typename Traits::Entry* table, const std::uint32_t (&rowBase)[kRowsPerWarp][4],
                         const typename Traits::Carry (&carry)[kPxPerLane][4],
-                        std::uint32_t (&above)[kPxPerLane][4], uint4* stage) const {
+                        std::uint32_t (&above)[kPxPerLane][4], uint4* stage16) const {
+    using Entry = typename Traits::Entry;
+    Entry* stage = reinterpret_cast<Entry*>(stage16);
     const int tileX = x0 - lane * kPxPerLane;
 #pragma unroll
     for (int r = 0; r < kRowsPerWarp; ++r) {
@@ -137,7 +141,7 @@ struct LaneTile {
         stage[stagedIndex(kPxPerLane * lane + i)] = Traits::entry(carry[i], above[i]);
       __syncwarp();
       if (y < height) {
-        uint4* row = table + static_cast<std::size_t>(y) * width + tileX;
+        Entry* row = table + static_cast<std::size_t>(y) * width + tileX;
 #pragma unroll
         for (int j = 0; j < kPxPerLane; ++j) {
           const int p = 32 * j + lane;

@@ -7,6 +7,8 @@
 //   uint32          wrapping uint arithmetic; mean = (2 * sum + area) / (2 * area), exact
 //   float32         sum = ((A - B) - C) + D in float, each step one IEEE operation
 //   float32-offset  the same on centred entries, plus area * m (m: the trailer)
+//   uint21x3        as uint32, each field's difference masked to its width (uint21x3.h):
+//                   the same sums, hence the same bytes, for boxes within its bound
 // For the float formats the integer k with (k - 1/2) * area <= sum < (k + 1/2) * area is
 // found by correcting an estimate, each product a single rounded multiply (never fused), so
 // every processor that follows IEEE rounding gets the same byte.
@@ -15,11 +17,13 @@
 #include <cstdint>
 
 #include "satdof/reference/coc.h"
+#include "satdof/reference/uint21x3.h"
 #include "satdof/sat_format.h"
 
 namespace satdof::reference {
 
-// A table as the GPU holds it: entries of 4 words, row-major, then the format's trailer.
+// A table as the GPU holds it: entries of 4 words (uint21x3: 2), row-major, then the
+// format's trailer.
 struct SatView {
   const std::uint32_t* words = nullptr;
   int width = 0;
@@ -37,7 +41,21 @@ struct Words4 {
   std::uint32_t v[4];
 };
 
+// uint21x3: the R, G, B fields of the packed entry (alpha 0).
+SATDOF_HD inline Words4 packedEntry(const SatView& t, int x, int y) {
+  if (x < 0 || y < 0) return {{0, 0, 0, 0}};
+  const std::size_t i = (std::size_t(y) * std::size_t(t.width) + std::size_t(x)) * 2;
+#if defined(__CUDA_ARCH__)
+  const uint2 q = __ldg(reinterpret_cast<const uint2*>(t.words + i));
+  const Uint21x3Words e{q.x, q.y};
+#else
+  const Uint21x3Words e{t.words[i], t.words[i + 1]};
+#endif
+  return {{uint21x3R(e), uint21x3G(e), uint21x3B(e), 0}};
+}
+
 SATDOF_HD inline Words4 entry(const SatView& t, int x, int y) {
+  if (t.format == SatFormat::Uint21x3) return packedEntry(t, x, y);
   if (x < 0 || y < 0) return {{0, 0, 0, 0}};
   const std::size_t i = (std::size_t(y) * std::size_t(t.width) + std::size_t(x)) * 4;
 #if defined(__CUDA_ARCH__)
@@ -77,9 +95,10 @@ SATDOF_HD inline Rgb8 satBoxMean(const SatView& t, int x0, int y0, int x1, int y
                d = entry(t, x0 - 1, y0 - 1);
   const std::uint32_t areaInt = std::uint32_t(x1 - x0 + 1) * std::uint32_t(y1 - y0 + 1);
   std::uint8_t m[3];
-  if (t.format == SatFormat::Uint32) {
+  if (t.format == SatFormat::Uint32 || t.format == SatFormat::Uint21x3) {
     for (int i = 0; i < 3; ++i) {
-      const std::uint32_t sum = a.v[i] - b.v[i] - c.v[i] + d.v[i];  // exact modulo 2^32
+      std::uint32_t sum = a.v[i] - b.v[i] - c.v[i] + d.v[i];  // exact modulo 2^32
+      if (t.format == SatFormat::Uint21x3) sum &= uint21x3Mask(i);  // exact modulo the field
       m[i] = std::uint8_t((2 * std::uint64_t(sum) + areaInt) / (2 * std::uint64_t(areaInt)));
     }
   } else {

@@ -2,8 +2,8 @@
 //
 // The SAT layout matches the GPU one (satdof/sat.h): four uint32 per pixel, row-major,
 // S(x, y).c = sum of channel c over x' <= x, y' <= y, modulo 2^32. The other formats of
-// satdof/sat_format.h (float32, float32-offset) come from computeSat(image, format)
-// (sat_formats.cpp), which defines each format bit for bit.
+// satdof/sat_format.h (float32, float32-offset, uint21x3) come from computeSat(image,
+// format) (sat_formats.cpp), which defines each format bit for bit.
 #pragma once
 
 #include <array>
@@ -20,11 +20,13 @@ struct Sat {
   int width = 0;
   int height = 0;
   std::vector<std::uint32_t> values;  // width * height * 4 (bit patterns: floats for the
-                                      // float formats)
+                                      // float formats); uint21x3: width * height * 2
+                                      // packed words (satdof/reference/uint21x3.h)
   SatFormat format = SatFormat::Uint32;
   std::vector<std::uint32_t> trailer;  // the format's trailer words (float32-offset: m)
 
-  // S(x, y) for channel c, with S = 0 left of column 0 and above row 0.
+  // S(x, y) for channel c, with S = 0 left of column 0 and above row 0 (formats of four
+  // words per entry; satValue() reads any format).
   std::uint32_t at(int x, int y, int c) const {
     if (x < 0 || y < 0) return 0;
     return values[(std::size_t(y) * width + x) * 4 + c];
@@ -53,6 +55,7 @@ std::size_t minRowsPerThread(unsigned threads, int width);
 //   float32         entry = the exact integer sum, rounded once to the nearest float
 //   float32-offset  m_c = round(mean of channel c) (integer, halves up); entry = the exact
 //                   sum of (pixel - m_c), rounded once; trailer = m_c as 4 floats
+//   uint21x3        computeSat(image)'s R, G, B packed by packUint21x3 (two words)
 Sat computeSat(const ImageRgba8& image, SatFormat format);
 
 // The per-channel offsets m_c of float32-offset: (sum_c + n/2) / n in integers.
@@ -62,7 +65,8 @@ std::array<std::uint32_t, 4> satOffsets(const ImageRgba8& image);
 // satTableBytes(sat.format, width, height) bytes.
 std::vector<std::uint8_t> satTableBytesOf(const Sat& sat);
 
-// Entry (x, y) of channel c as the value the format stands for (0 outside the image).
+// Entry (x, y) of channel c as the value the format stands for (0 outside the image;
+// uint21x3: the channel's field, i.e. the sum modulo 2^21 or 2^22, and 0 for alpha).
 double satValue(const Sat& sat, int x, int y, int c);
 
 // A rectangle of pixels, inclusive on both ends.
