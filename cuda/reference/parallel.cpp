@@ -1,10 +1,13 @@
 // ThreadPool (see satdof/reference/parallel.h).
 //
 // One job at a time. run() publishes the job under the mutex (body, task count, a new
-// generation) and wakes every worker; each worker, and the caller, takes tasks from the
-// atomic counter until none are left; the caller then waits until every worker has
-// reported back, so no worker can still be reading the job (or its body) when run()
-// returns. A worker that wakes after the tasks ran out finds none and reports at once.
+// generation, open) and wakes every worker; a worker that wakes while the job is open
+// joins it (counted in joined_), and each joined worker and the caller take tasks from
+// the atomic counter until none are left. When the caller runs out, it closes the job
+// and waits only for the workers that joined (they hold tasks); a worker that wakes
+// after the job closed (the machine was busy, or the caller was quick) goes back to
+// sleep without touching it. So a job never waits for a thread the scheduler has not
+// run, and no worker reads a job (or its body) after run() returns.
 #include "satdof/reference/parallel.h"
 
 #include <stdexcept>
@@ -58,10 +61,12 @@ void ThreadPool::workerLoop() {
     wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
     if (stop_) return;
     seen = generation_;
+    if (!open_) continue;  // finished without this thread
+    ++joined_;
     lock.unlock();
     takeTasks();
     lock.lock();
-    if (--busyWorkers_ == 0) done_.notify_one();
+    if (--joined_ == 0) done_.notify_one();
   }
 }
 
@@ -82,14 +87,15 @@ void ThreadPool::run(std::size_t tasks, const std::function<void(std::size_t)>& 
     body_ = &body;
     tasks_ = tasks;
     next_.store(0, std::memory_order_relaxed);
-    busyWorkers_ = unsigned(workers_.size());
     error_ = nullptr;
+    open_ = true;
     ++generation_;
   }
   wake_.notify_all();
   takeTasks();
   std::unique_lock lock(mutex_);
-  done_.wait(lock, [&] { return busyWorkers_ == 0; });
+  open_ = false;  // every task is taken: no one else joins
+  done_.wait(lock, [&] { return joined_ == 0; });
   body_ = nullptr;
   if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
 }

@@ -55,7 +55,8 @@ class ThreadPool {
   std::condition_variable wake_, done_;
   std::uint64_t generation_ = 0;  // one per job: a worker runs each job once
   bool stop_ = false;
-  unsigned busyWorkers_ = 0;  // workers not yet back from the current job
+  bool open_ = false;   // the current job takes workers that wake
+  unsigned joined_ = 0;  // workers in the current job
   const std::function<void(std::size_t)>* body_ = nullptr;
   std::size_t tasks_ = 0;
   std::atomic<std::size_t> next_{0};
