@@ -9,7 +9,8 @@
 // backend, the filtered images are kept from frame to frame, and the uint32 table is
 // built by every thread straight into a GL buffer mapped once per size (persistent,
 // coherent; on a discrete GPU pinned host memory), which the GPU copies into the frame's
-// SAT buffer ("upload sat", on GL timestamps: the copy's time on the GPU). That skips
+// SAT buffer ("upload sat": the call, host wall time; "copy sat": the copy on GL
+// timestamps, which is where a GPU's DMA shows). That skips
 // the driver's own copy of the table, one thread through 16 bytes a pixel, which
 // glNamedBufferSubData makes. The next frame's "wait for GL" waits for that copy too
 // before the table is written again.
@@ -95,7 +96,11 @@ class CpuBackend final : public ComputeBackend {
         auto section = r.profiler.section(clock_, "sat", kSatAlgorithm);
         reference::computeSat(*satInput, table_, pool_);
       }
-      auto section = r.profiler.section(r.profiler.gl(), "upload sat");
+      // Two clocks, because drivers differ in who pays: a GPU copies by DMA after the call
+      // returns ("copy sat", GL timestamps), a software GL copies inside the call
+      // ("upload sat", host wall time).
+      auto section = r.profiler.section(clock_, "upload sat");
+      auto copy = r.profiler.section(r.profiler.gl(), "copy sat");
       glCopyNamedBufferSubData(staging_.get(), targets_.sat, 0, 0, GLsizeiptr(tableWords_ * sizeof(std::uint32_t)));
       return;
     }
