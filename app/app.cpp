@@ -230,10 +230,14 @@ void App::saveHeadlessFrame(int index) {
   char name[32];
   std::snprintf(name, sizeof name, "frame_%04d.png", index);
   const auto path = std::filesystem::path(options_.outDir) / name;
-  // Part of the frame's wall time (the PNG encoder is slow: ~0.1 s at 1080p), so a
-  // section of its own rather than time "lost between stages".
+  // Part of the frame's wall time (the PNG encoder is slow), so sections of their own
+  // rather than time "lost between stages": the read-back (which waits for the GL work
+  // before it) and the encoding.
+  auto read = profiler_->section(profiler_->host(), "read frame");
+  const reference::ImageRgba8 image = readFramebuffer(shownFramebuffer(), extent_.width, extent_.height);
+  read.end();
   auto timed = profiler_->section(profiler_->host(), "save png");
-  writePng(path, readFramebuffer(shownFramebuffer(), extent_.width, extent_.height));
+  writePng(path, image);
   std::printf("satdof: wrote %s\n", path.c_str());
 }
 
