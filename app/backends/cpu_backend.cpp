@@ -66,8 +66,8 @@ class CpuBackend final : public ComputeBackend {
     // table is not initialised here: the SAT's threads touch its pages first.
     filtered_ = compared_ = {};
     unmapTable();
+    if (scene_.pixels.empty() || targets.satFormat != SatFormat::Uint32) return;  // (a new format re-attaches)
     tableWords_ = scene_.pixels.size();
-    if (!tableWords_) return;
     const GLbitfield flags = GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
     const auto bytes = GLsizeiptr(tableWords_ * sizeof(std::uint32_t));
     staging_ = gl::createBuffer(bytes, nullptr, flags);
@@ -92,6 +92,7 @@ class CpuBackend final : public ComputeBackend {
       }
     }
     if (targets_.satFormat == SatFormat::Uint32) {
+      if (!table_) return;  // an empty frame
       {
         auto section = r.profiler.section(clock_, "sat", kSatAlgorithm);
         reference::computeSat(*satInput, table_, pool_);
