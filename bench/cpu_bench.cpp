@@ -1,9 +1,19 @@
 // bench/cpu_bench.cpp — satdof-cpu-bench: the CPU reference (the CPU backend's work) on
 // one thread against all threads: reference::computeSat and reference::convolve with a
 // gaussian r=2 and a box r=7 through every ConvMath that takes them, at 1920x1080 and
-// 3840x2160. Prints the median of --repeats runs per cell (fewer for a slow case: the
-// direct box r=7, 225 taps a pixel, takes seconds), the speedup and the target (cores x
-// 0.7), and checks that both gave the same bytes. Needs no CUDA.
+// 3840x2160, each on a ThreadPool of 1 and of N threads started before the clock (as
+// the CPU backend keeps one). Prints the median of --repeats runs per cell (fewer for a
+// slow case: the direct box r=7, 225 taps a pixel, takes seconds), the speedup and the
+// target (cores x 0.7), and checks that both gave the same bytes. Needs no CUDA.
+//
+// The ceilings come first, measured the same way: the processor topology (logical
+// threads, physical cores), a latency-bound fma chain (one dependent chain a thread:
+// SMT siblings do not compete for it) and a throughput-bound multiply-add (32
+// independent lanes: SMT siblings share one core's units), and the host's memory
+// bandwidth: a read, a memcpy and a copy with streaming stores over 2 x 512 MiB. Each
+// image case states the bytes a pixel it must move at least; its GB/s on 1 thread
+// against the best copy's GB/s on N threads is its bandwidth ceiling ("bw ceil"): a
+// memory-bound case cannot beat it, whatever the cores.
 //
 //   satdof-cpu-bench [--repeats N] [--threads T] [--quick] [--out FILE] [--only TEXT]
 //
@@ -15,17 +25,20 @@
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <random>
 #include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "cpu_ceilings.h"
 #include "satdof/reference/conv.h"
 #include "satdof/reference/parallel.h"
 #include "satdof/reference/sat.h"
 
 namespace ref = satdof::reference;
+namespace bench = satdof::bench;
 
 namespace {
 
@@ -75,20 +88,26 @@ Options parseOptions(int argc, char** argv) {
 // timing
 // =====================================================================================
 
-// What a case leaves behind; a run writes one of the two.
+// What a case leaves behind; a run writes one of them.
 struct Output {
   ref::Sat sat;
   ref::ImageRgba8 image;
+  std::unique_ptr<std::uint32_t[]> table;  // a table in memory the run allocated
+  std::size_t tableWords = 0;
+  std::uint32_t checksum = 0;
   bool operator==(const Output& o) const {
-    return sat.values == o.sat.values && image.pixels == o.image.pixels;
+    return sat.values == o.sat.values && image.pixels == o.image.pixels && checksum == o.checksum &&
+           tableWords == o.tableWords && std::equal(table.get(), table.get() + tableWords, o.table.get());
   }
 };
 
 struct Case {
   std::string name;
-  std::function<void(const ref::ImageRgba8&, unsigned, Output&)> run;
+  std::function<void(const ref::ImageRgba8&, ref::ThreadPool&, Output&)> run;
   bool reusesOutput = false;  // true: the run writes into the previous run's Output
-  bool perSize = true;        // false: once, not per image size (the machine's ceiling)
+  bool perSize = true;        // false: once, not per image size (the machine's ceilings)
+  double bytesPerPixel = 0;   // the least a run must move per pixel (0: not counted)
+  double bytesPerRun = 0;     // or per run, for the memory ceilings
 };
 
 struct Timing {
@@ -102,26 +121,26 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-// Runs the case on 1 and on `threads` threads alternately, `repeats` pairs, fewer when
-// it is so slow that the pairs would pass kBudgetMs (but at least one). Alternating keeps
-// both runs of a pair under the same background load, which on a shared machine drifts,
-// and the speedup is the median of the pairs' ratios (not the ratio of the medians,
-// which pairs a quiet moment with a busy one). Only the call is timed: the previous
-// result is freed before the clock starts.
-Timing timePairs(const Case& c, const ref::ImageRgba8& img, int repeats, unsigned threads,
-                 Output& one, Output& many) {
+// Runs the case on the 1-thread and the N-thread pool alternately, `repeats` pairs, fewer
+// when it is so slow that the pairs would pass kBudgetMs (but at least one). Alternating
+// keeps both runs of a pair under the same background load, which on a shared machine
+// drifts, and the speedup is the median of the pairs' ratios (not the ratio of the
+// medians, which pairs a quiet moment with a busy one). Only the call is timed: the
+// previous result is freed before the clock starts.
+Timing timePairs(const Case& c, const ref::ImageRgba8& img, int repeats, ref::ThreadPool& single,
+                 ref::ThreadPool& all, Output& one, Output& many) {
   constexpr double kBudgetMs = 30000;
-  auto timed = [&](unsigned t, Output& out) {
+  auto timed = [&](ref::ThreadPool& pool, Output& out) {
     if (!c.reusesOutput) out = {};
     const auto t0 = std::chrono::steady_clock::now();
-    c.run(img, t, out);
+    c.run(img, pool, out);
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   };
   std::vector<double> ms1, msN, ratio;
   double spent = 0;
   for (int k = 0; k < repeats && (k == 0 || spent < kBudgetMs); ++k) {
-    ms1.push_back(timed(1, one));
-    msN.push_back(timed(threads, many));
+    ms1.push_back(timed(single, one));
+    msN.push_back(timed(all, many));
     ratio.push_back(ms1.back() / msN.back());
     spent += ms1.back() + msN.back();
   }
@@ -132,38 +151,42 @@ Timing timePairs(const Case& c, const ref::ImageRgba8& img, int repeats, unsigne
 // the cases
 // =====================================================================================
 
-// The machine's own ceiling: 64 independent chains of dependent fma, no memory traffic,
-// split over the threads like the reference splits rows. On a shared or virtual machine
-// this is what "2 cores" is really worth at the moment; the cases cannot beat it.
-void calibration(const ref::ImageRgba8&, unsigned threads, Output& out) {
-  constexpr std::size_t kChains = 64, kSteps = 2'000'000;
-  std::vector<float> result(kChains);
-  ref::parallelFor(
-      kChains,
-      [&](std::size_t b, std::size_t e) {
-        for (std::size_t k = b; k < e; ++k) {
-          float a = float(k);
-          for (std::size_t i = 0; i < kSteps; ++i) a = std::fma(a, 0.9999999f, 1.0f);
-          result[k] = a;
-        }
-      },
-      threads);
-  out.sat.values.assign(result.size(), 0);
-  for (std::size_t k = 0; k < kChains; ++k) out.sat.values[k] = std::uint32_t(result[k]);
+std::vector<Case> ceilings(const std::shared_ptr<bench::MemoryBuffers>& memory) {
+  const double bytes = double(bench::MemoryBuffers::kMemoryBytes);
+  auto mem = [memory](auto f) {
+    return [memory, f](const ref::ImageRgba8&, ref::ThreadPool& pool, Output& out) { f(*memory, pool, out); };
+  };
+  return {
+      {"ceiling: fma latency",
+       [](const ref::ImageRgba8&, ref::ThreadPool& p, Output& out) { out.checksum = bench::fmaLatency(p); }, false,
+       false},
+      {"ceiling: mul-add thruput",
+       [](const ref::ImageRgba8&, ref::ThreadPool& p, Output& out) { out.checksum = bench::mulAddThroughput(p); },
+       false, false},
+      {"memory read", mem([](auto& m, auto& p, Output& out) { out.checksum = bench::memoryRead(m, p); }), false,
+       false, 0, bytes},
+      {"memory copy (memcpy)", mem([](auto& m, auto& p, Output&) { bench::memoryCopy(m, p); }), false, false, 0,
+       2 * bytes},
+      {"memory copy (stream)", mem([](auto& m, auto& p, Output&) { bench::memoryCopyStreaming(m, p); }), false,
+       false, 0, 2 * bytes},
+  };
 }
 
-std::vector<Case> cases() {
+// Bytes a pixel each must move at least: the SAT reads 4 and writes 16 (the N-thread
+// run reads the image twice: 24); a convolution reads 4 and writes 4 (its taps, the
+// separable one's float intermediate and the box sum's row sums stay in the cache).
+std::vector<Case> imageCases() {
   std::vector<Case> list;
-  list.push_back({"machine ceiling (fma)", calibration, false, false});
   list.push_back({"sat uint32, new table",
-                  [](const ref::ImageRgba8& img, unsigned t, Output& out) {
-                    out.sat = ref::computeSat(img, t);
-                  }});
-  list.push_back({"sat uint32, reused",
-                  [](const ref::ImageRgba8& img, unsigned t, Output& out) {
-                    ref::computeSat(img, out.sat, t);
+                  [](const ref::ImageRgba8& img, ref::ThreadPool& p, Output& out) {
+                    out.tableWords = img.pixels.size();
+                    out.table.reset(new std::uint32_t[out.tableWords]);  // not initialised
+                    ref::computeSat(img, out.table.get(), p);
                   },
-                  true});
+                  false, true, 20});
+  list.push_back({"sat uint32, reused",
+                  [](const ref::ImageRgba8& img, ref::ThreadPool& p, Output& out) { ref::computeSat(img, out.sat, p); },
+                  true, true, 20});
   const satdof::Filter gauss = satdof::gaussian(2, satdof::defaultGaussianSigma(2));
   const satdof::Filter box = satdof::box(7);
   for (const auto& [filter, label] : {std::pair{gauss, "gaussian r2"}, {box, "box r7"}}) {
@@ -171,9 +194,10 @@ std::vector<Case> cases() {
          {satdof::ConvMath::Direct, satdof::ConvMath::Separable, satdof::ConvMath::BoxSum}) {
       if (m == satdof::ConvMath::BoxSum && filter.kind != satdof::FilterKind::Box) continue;
       list.push_back({std::string(label) + " " + std::string(satdof::toString(m)),
-                      [f = filter, m](const ref::ImageRgba8& img, unsigned t, Output& out) {
-                        out.image = ref::convolve(img, f, satdof::Border::Clamp, m, t);
-                      }});
+                      [f = filter, m](const ref::ImageRgba8& img, ref::ThreadPool& p, Output& out) {
+                        ref::convolve(img, f, satdof::Border::Clamp, m, out.image, p);
+                      },
+                      true, true, 8});
     }
   }
   return list;
@@ -196,41 +220,59 @@ int main(int argc, char** argv) {
   const Options o = parseOptions(argc, argv);
   const unsigned cores = o.threads ? o.threads : ref::defaultThreadCount();
   const double target = std::max(1.0, 0.7 * cores);
+  const bench::Topology topo = bench::hostTopology();
   std::ostringstream table;
-  char line[256];
+  char line[320];
   std::snprintf(line, sizeof line,
-                "satdof-cpu-bench: %u threads (hardware: %u), median of up to %d runs (1 and N "
-                "threads alternating; fewer past 30 s; speedup: median of the pairs' ratios), target "
-                "speedup %.2f (threads x 0.7)\n",
-                cores, ref::defaultThreadCount(), o.repeats, target);
+                "satdof-cpu-bench: %u threads (hardware: %u logical, %u physical cores; %s), median of up to %d "
+                "runs (1 and N threads alternating, on pools started before the clock; fewer past 30 s; speedup: "
+                "median of the pairs' ratios), target speedup %.2f (threads x 0.7)\n",
+                cores, topo.logical, topo.physicalCores, topo.model.empty() ? "?" : topo.model.c_str(), o.repeats,
+                target);
   table << line;
   table << "load average (1 min) at the start: " << loadAverage() << "\n";
-  std::snprintf(line, sizeof line, "%-22s %-10s %10s %10s %8s %7s %5s  %s\n", "case", "size",
-                "1 thr ms", "N thr ms", "speedup", "target", "runs", "bytes");
+  std::snprintf(line, sizeof line, "%-25s %-10s %9s %9s %8s %6s %4s %5s %8s %8s %8s  %s\n", "case", "size",
+                "1 thr ms", "N thr ms", "speedup", "target", "runs", "B/px", "1 GB/s", "N GB/s", "bw ceil",
+                "bytes");
   table << line;
   std::fputs(table.str().c_str(), stdout);
 
+  ref::ThreadPool single(1), all(cores);
   bool allMet = true, allSame = true;
+  double bandwidthN = 0;  // the best copy's GB/s on N threads, read + written
   std::mt19937 rng(12345);
   std::uniform_int_distribution<int> byte(0, 255);
   std::vector<std::pair<int, int>> sizes{{1920, 1080}};
   if (!o.quick) sizes.push_back({3840, 2160});
+  std::vector<Case> list = ceilings(std::make_shared<bench::MemoryBuffers>(all));
+  for (Case& c : imageCases()) list.push_back(std::move(c));
   for (const auto& [w, h] : sizes) {
     ref::ImageRgba8 img(w, h);
     for (auto& p : img.pixels) p = std::uint8_t(byte(rng));
-    for (const Case& c : cases()) {
+    for (const Case& c : list) {
       if (!c.perSize && w != sizes.front().first) continue;
       if (c.name.find(o.only) == std::string::npos) continue;
       Output one, many;
-      const Timing t = timePairs(c, img, o.repeats, cores, one, many);
-      const double speedup = t.speedup;
-      const bool same = one == many;
+      const Timing t = timePairs(c, img, o.repeats, single, all, one, many);
+      const bool same = one == many, isCase = c.perSize;
       allSame &= same;
-      allMet &= speedup >= target;
-      const std::string size = c.perSize ? std::to_string(w) + "x" + std::to_string(h) : "-";
-      std::snprintf(line, sizeof line, "%-22s %-10s %10.2f %10.2f %7.2fx %6.2f%s %4d  %s\n",
-                    c.name.c_str(), size.c_str(), t.ms1, t.msN, speedup, target,
-                    speedup >= target ? " " : "!", t.runs, same ? "same" : "DIFFERENT");
+      if (isCase) allMet &= t.speedup >= target;
+      const double bytes = c.bytesPerRun + c.bytesPerPixel * double(w) * double(h);
+      const double gb1 = bytes / (t.ms1 * 1e6), gbN = bytes / (t.msN * 1e6);
+      if (c.name.starts_with("memory copy")) bandwidthN = std::max(bandwidthN, gbN);
+      const std::string size = isCase ? std::to_string(w) + "x" + std::to_string(h) : "-";
+      auto number = [](double v, const char* format) {
+        char b[32];
+        std::snprintf(b, sizeof b, format, v);
+        return std::string(b);
+      };
+      const std::string bpp = c.bytesPerPixel > 0 ? number(c.bytesPerPixel, "%.0f") : "-";
+      const std::string g1 = bytes > 0 ? number(gb1, "%.1f") : "-", gN = bytes > 0 ? number(gbN, "%.1f") : "-";
+      const std::string ceil = isCase && bytes > 0 && bandwidthN > 0 ? number(bandwidthN / gb1, "%.1fx") : "-";
+      std::snprintf(line, sizeof line, "%-25s %-10s %9.2f %9.2f %7.2fx %6s %4d %5s %8s %8s %8s  %s\n",
+                    c.name.c_str(), size.c_str(), t.ms1, t.msN, t.speedup,
+                    isCase ? number(target, t.speedup >= target ? "%.2f " : "%.2f!").c_str() : "-", t.runs,
+                    bpp.c_str(), g1.c_str(), gN.c_str(), ceil.c_str(), same ? "same" : "DIFFERENT");
       std::fputs(line, stdout);
       std::fflush(stdout);
       table << line;
@@ -241,7 +283,9 @@ int main(int argc, char** argv) {
                 allSame ? "1 and N threads gave identical bytes everywhere"
                         : "1 and N threads DIFFER");
   std::fputs(line, stdout);
-  table << line << "load average (1 min) at the end: " << loadAverage() << "\n";
+  table << line << "bw ceil: the best copy's GB/s on N threads / the case's GB/s on 1 thread (the most a "
+                   "memory-bound case can speed up)\n"
+        << "load average (1 min) at the end: " << loadAverage() << "\n";
   if (!o.out.empty()) {
     std::ofstream f(o.out);
     f << table.str();

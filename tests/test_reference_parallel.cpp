@@ -1,6 +1,10 @@
 // tests/test_reference_parallel.cpp — the reference SAT and convolutions give the same
-// bytes on 1, 2, 3 and 7 threads (and with the automatic count), on odd sizes including
-// 1x1, 1xN and Nx1, so the CPU backend's output never depends on the machine's cores.
+// bytes on 1, 2, 3, 7 and 64 threads (more than most images have rows) and with the
+// automatic count, on odd sizes including 1x1, 1xN and Nx1 and widths around the SAT's
+// four-pixel steps, so the CPU backend's output never depends on the machine's cores;
+// the SAT also equals its definition, computed here independently, on a caller's pool
+// into memory it never initialised, aligned (streaming stores) or not. ThreadPool runs
+// every task once, reports a task's exception and refuses a nested run.
 // An explicit thread count splits even a 2-row image (see minRowsPerThread), so these
 // small images do exercise the bands and the carries between them. (Totals that wrap
 // past 2^32 need no test of their own here: every step adds modulo 2^32, and addition
@@ -12,7 +16,12 @@
 #include <utility>
 #include <vector>
 
+#include <atomic>
+#include <memory>
+#include <stdexcept>
+
 #include "satdof/reference/conv.h"
+#include "satdof/reference/parallel.h"
 #include "satdof/reference/sat.h"
 #include "test_support.h"
 
@@ -25,10 +34,24 @@ using satdof::test::randomImage;
 
 namespace {
 
-const std::vector<std::pair<int, int>> kSizes = {{1, 1},  {1, 2},  {2, 1},  {1, 37},
-                                                 {37, 1}, {3, 5},  {7, 13}, {31, 33},
-                                                 {100, 7}, {129, 67}};
-const unsigned kThreads[] = {2, 3, 7, 0};
+const std::vector<std::pair<int, int>> kSizes = {{1, 1},  {1, 2},  {2, 1},  {1, 37},  {37, 1},
+                                                 {3, 5},  {4, 3},  {5, 9},  {7, 13},  {8, 2},
+                                                 {9, 70}, {31, 33}, {100, 7}, {129, 67}};
+const unsigned kThreads[] = {2, 3, 7, 64, 0};
+
+// S(x, y) by its definition, one entry from its three neighbours (wrapping uint32).
+std::vector<std::uint32_t> satByDefinition(const ref::ImageRgba8& img) {
+  const int w = img.width, h = img.height;
+  std::vector<std::uint32_t> s(std::size_t(w) * h * 4);
+  auto at = [&](int x, int y, int c) -> std::uint32_t {
+    return x < 0 || y < 0 ? 0u : s[(std::size_t(y) * w + x) * 4 + c];
+  };
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x)
+      for (int c = 0; c < 4; ++c)
+        s[(std::size_t(y) * w + x) * 4 + c] = img.at(x, y)[c] + at(x - 1, y, c) + at(x, y - 1, c) - at(x - 1, y - 1, c);
+  return s;
+}
 
 std::string where(int w, int h, unsigned t) {
   return std::to_string(w) + "x" + std::to_string(h) + " threads=" + std::to_string(t);
@@ -41,6 +64,7 @@ TEST(ReferenceParallel, SatSameBytesForAnyThreadCount) {
   for (auto [w, h] : kSizes) {
     const auto img = randomImage(w, h, rng);
     const ref::Sat one = ref::computeSat(img, 1);
+    EXPECT_EQ(one.values, satByDefinition(img)) << where(w, h, 1);
     for (unsigned t : kThreads) {
       const ref::Sat many = ref::computeSat(img, t);
       EXPECT_EQ(many.width, w);
@@ -63,6 +87,64 @@ TEST(ReferenceParallel, SatIntoAnExistingTable) {
   }
 }
 
+// The pool overload into raw memory: bands of ~32K pixels, so sizes from one band to
+// many; the table is filled with garbage first and offset by one word (no streaming
+// stores) as well as aligned.
+TEST(ReferenceParallel, SatOnAPoolIntoUninitialisedMemory) {
+  auto rng = freshRng();
+  for (unsigned threads : {1u, 2u, 5u, 16u}) {
+    ref::ThreadPool pool(threads);
+    for (auto [w, h] : {std::pair{1, 1}, {3, 1000}, {257, 300}, {1000, 257}, {4099, 37}}) {
+      const auto img = randomImage(w, h, rng);
+      const auto expected = satByDefinition(img);
+      for (std::size_t offset : {0u, 1u}) {
+        const auto buffer = std::make_unique<std::uint32_t[]>(expected.size() + 8);
+        std::uint32_t* table = buffer.get() + offset;
+        std::fill(table, table + expected.size(), 0xdeadbeefu);
+        ref::computeSat(img, table, pool);
+        EXPECT_TRUE(std::equal(expected.begin(), expected.end(), table))
+            << where(w, h, threads) << " offset " << offset;
+      }
+      ref::Sat sat;
+      ref::computeSat(img, sat, pool);
+      EXPECT_EQ(sat.values, expected) << where(w, h, threads);
+    }
+  }
+}
+
+TEST(ReferenceParallel, ThreadPoolRunsEveryTaskOnce) {
+  for (unsigned threads : {1u, 2u, 8u}) {
+    ref::ThreadPool pool(threads);
+    EXPECT_EQ(pool.size(), threads);
+    for (std::size_t tasks : {0u, 1u, 3u, 100u, 1000u}) {  // many jobs on one pool
+      std::vector<std::atomic<int>> runs(tasks);
+      pool.run(tasks, [&](std::size_t k) { runs[k].fetch_add(1); });
+      for (std::size_t k = 0; k < tasks; ++k) EXPECT_EQ(runs[k].load(), 1) << "task " << k << " of " << tasks;
+    }
+    std::vector<int> covered(1001, 0);  // parallelFor's chunks cover the range once
+    ref::parallelFor(pool, covered.size(), [&](std::size_t b, std::size_t e) {
+      for (std::size_t i = b; i < e; ++i) ++covered[i];
+    });
+    EXPECT_EQ(std::count(covered.begin(), covered.end(), 1), std::ptrdiff_t(covered.size()));
+  }
+}
+
+TEST(ReferenceParallel, ThreadPoolReportsErrors) {
+  ref::ThreadPool pool(4);
+  std::atomic<int> ran{0};
+  EXPECT_THROW(pool.run(50,
+                        [&](std::size_t k) {
+                          ran.fetch_add(1);
+                          if (k == 7) throw std::runtime_error("task 7");
+                        }),
+               std::runtime_error);
+  EXPECT_EQ(ran.load(), 50);  // the other tasks still ran
+  EXPECT_THROW(pool.run(4, [&](std::size_t) { pool.run(2, [](std::size_t) {}); }), std::logic_error);
+  std::atomic<int> after{0};  // and the pool still works
+  pool.run(10, [&](std::size_t) { after.fetch_add(1); });
+  EXPECT_EQ(after.load(), 10);
+}
+
 TEST(ReferenceParallel, ConvolutionSameBytesForAnyThreadCount) {
   auto rng = freshRng();
   const satdof::Filter filters[] = {satdof::gaussian(2, 1.0f), satdof::box(3), satdof::box(1),
@@ -81,6 +163,25 @@ TEST(ReferenceParallel, ConvolutionSameBytesForAnyThreadCount) {
                 << satdof::toString(b) << " " << where(w, h, t);
         }
       }
+    }
+  }
+}
+
+// The pool overload writes into last call's image: stale pixels must not survive, at
+// the same size or a new one.
+TEST(ReferenceParallel, ConvolutionOnAPoolIntoAReusedImage) {
+  auto rng = freshRng();
+  ref::ThreadPool pool(3);
+  ref::ImageRgba8 out;
+  for (auto [w, h] : {std::pair{640, 200}, {640, 200}, {31, 900}, {1, 1}}) {
+    const auto img = randomImage(w, h, rng);
+    for (ConvMath m : {ConvMath::Direct, ConvMath::Separable, ConvMath::BoxSum}) {
+      std::fill(out.pixels.begin(), out.pixels.end(), std::uint8_t(0x5a));
+      ref::convolve(img, satdof::box(2), Border::Clamp, m, out, pool);
+      EXPECT_EQ(out.width, w);
+      EXPECT_EQ(out.height, h);
+      EXPECT_EQ(out.pixels, ref::convolve(img, satdof::box(2), Border::Clamp, m, 1).pixels)
+          << satdof::toString(m) << " " << where(w, h, 3);
     }
   }
 }

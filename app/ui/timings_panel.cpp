@@ -58,8 +58,9 @@ void timings(const UiState& s) {
   }
   ImGui::PushTextWrapPos(0.0f);
   const bool cuda = s.backend->name() == "cuda";
-  ImGui::TextDisabled("%s", cpu    ? "scene, dof: GPU times (GL timer queries); the CPU backend's stages: "
-                                     "host wall times, the read back its own stage"
+  ImGui::TextDisabled("%s", cpu    ? "scene, copy sat, dof: GPU times (GL timer queries); the CPU backend's "
+                                     "other stages: host wall times (wait for GL: the GPU work before the read "
+                                     "back, mostly the scene; read back: the transfer alone)"
                             : cuda ? "GPU times: GL timer queries and CUDA events"
                                    : "GPU times: GL timer queries");
   ImGui::PopTextWrapPos();

@@ -100,6 +100,8 @@ Filter custom(int radius, std::span<const float> weights, std::string name = "cu
 
 namespace satdof::reference {
 
+class ThreadPool;  // satdof/reference/parallel.h
+
 // The one rounding rule: clamp(floor(acc + 0.5f), 0, 255), all in float.
 std::uint8_t roundToByte(float acc);
 
@@ -122,5 +124,10 @@ ImageRgba8 boxFilterExact(const ImageRgba8& image, int radius, Border border,
 // Dispatches to one of the three. Box maths needs filter.kind == FilterKind::Box.
 ImageRgba8 convolve(const ImageRgba8& image, const Filter& filter, Border border, ConvMath math,
                     unsigned threads = 0);
+
+// The same on a caller's pool (no threads started) into `out`, whose storage is reused
+// when it already has the image's size: for a caller that filters every frame.
+void convolve(const ImageRgba8& image, const Filter& filter, Border border, ConvMath math, ImageRgba8& out,
+              ThreadPool& pool);
 
 }  // namespace satdof::reference

@@ -16,6 +16,8 @@
 
 namespace satdof::reference {
 
+class ThreadPool;  // satdof/reference/parallel.h
+
 struct Sat {
   int width = 0;
   int height = 0;
@@ -38,16 +40,24 @@ struct Sat {
 Sat computeSat(const ImageRgba8& image, unsigned threads = 0);
 
 // The same into `sat`, reusing its storage when it already has the image's size: for a
-// caller that builds a table per frame. A new table costs more than building it on one
-// thread (measured, 3840x2160: ~75 ms of zero-filling and page faults out of ~92 ms, all
-// serial), which no thread count can win back; see docs/measurements/cpu-bench-2core.txt.
+// caller that builds a table per frame (a new std::vector is zero-filled by one thread,
+// page faults and all: at 3840x2160 more than the table's build on every core).
 void computeSat(const ImageRgba8& image, Sat& sat, unsigned threads = 0);
+
+// The same on a caller's pool (no threads started; see satdof/reference/parallel.h).
+void computeSat(const ImageRgba8& image, Sat& sat, ThreadPool& pool);
+
+// The uint32 table's width * height * 4 words into `table`, which need not be
+// initialised: memory the caller never touched is first touched by the thread that
+// writes it (no serial page-fault storm). Any alignment; 16 bytes gets streaming stores.
+void computeSat(const ImageRgba8& image, std::uint32_t* table, ThreadPool& pool);
 
 // The threads parameter of the reference algorithms (computeSat, convolve, ...): an
 // explicit count is honoured down to one row per thread (so tests can split even small
-// images); 0 picks every hardware thread but gives each at least ~32K pixels, because
-// starting a thread costs tens of microseconds. Returns the smallest row band for
-// parallelFor(rows, body, threads, minRows).
+// images); 0 picks every hardware thread but gives each band at least ~32K pixels,
+// because a band costs a wake-up (and, on a temporary pool, a thread start: tens of
+// microseconds); the ThreadPool overloads use that floor too. Returns the smallest row
+// band for parallelFor(rows, body, threads, minRows).
 std::size_t minRowsPerThread(unsigned threads, int width);
 
 // The table in any format, bit for bit what every backend must produce (sat_formats.cpp):
