@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "cli.h"
+#include "compare_pipeline.h"
 #include "precision.h"
 #include "context/context.h"
 #include "dof/dof_implementation.h"
@@ -78,6 +79,7 @@ class App final : private ScriptHost {
   std::optional<std::string> applyOptions(const Options& o);
   void applyFocusAndScene(Autofocus autofocus, bool animate, int msaa);
   void renderFrame();
+  void endFrame();  // the profilers' frame (A's and B's) after a rendered frame
   void presentWindow();
   void saveHeadlessFrame(int index);
   void handleInput();
@@ -88,6 +90,7 @@ class App final : private ScriptHost {
   GLuint shownFramebuffer() const;  // the DoF output or the view pass's
   void setDof(const DofEntry& entry);
   void printSummary() const;
+  void printCompareSummary() const;  // A's and B's stage times side by side
   void reloadShaders();  // F5 or the panel's button; keeps the old programs on failure
   void reset();          // R: the camera and the settings as the run started
   void nextPreset();     // P
@@ -111,6 +114,14 @@ class App final : private ScriptHost {
   void updatePrecision(bool requested);
   void showPrecision(const PrecisionReport& report);
   void setSatFormat(const std::string& name);
+  // The app's own pipeline as a configuration (compare_config.h).
+  PipelineConfig configA() const;
+  // In the split and difference views: builds, resizes or rebuilds configuration B to
+  // match compareFields_ and A (a failure becomes compareProblem_, tried again when
+  // something changes); otherwise frees it.
+  void updateCompare();
+  // The two configurations' labels: "A: ..." and "B: ...".
+  std::pair<std::string, std::string> compareLabels() const;
 
   Options options_;
   Options startOptions_;  // for reset
@@ -139,6 +150,10 @@ class App final : private ScriptHost {
   std::unique_ptr<DepthProbe> depthProbe_;
   std::unique_ptr<BokehPass> bokehPass_;
   BokehSettings bokeh_;
+  CompareFields compareFields_;  // configuration B: the fields set for it
+  std::unique_ptr<ComparePipeline> compare_;  // built while a view compares
+  std::string compareProblem_;                // why B is not running (empty: it is, or is not asked)
+  std::optional<std::pair<PipelineConfig, Extent>> compareTried_;  // what the problem is about
   std::unique_ptr<Profiler> profiler_;
   ProfileHistory history_;
   std::unique_ptr<Ui> ui_;

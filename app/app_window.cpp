@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <tuple>
 
 #include "app.h"
 #include "ui/ui.h"
@@ -46,6 +47,10 @@ void App::applyInput(const InputActions& a) {
   if (a.reset) reset();
   if (a.nextPreset) nextPreset();
   if (a.verify) verifyRequested_ = true;
+  if (a.nextCompare)  // off (whatever else is shown) -> split -> diff -> off (the final image)
+    view_.mode = view_.mode == ViewMode::Split        ? ViewMode::Difference
+                 : view_.mode == ViewMode::Difference ? ViewMode::Final
+                                                      : ViewMode::Split;
   if (a.scanVariant)
     for (const BackendOption& o : backendOptions_)
       if (o.key == "scan" && *a.scanVariant < int(o.choices.size()))
@@ -104,6 +109,14 @@ void App::presentWindow() {
   state.bokeh = &bokeh_;
   state.bokehWhyNot = BokehPass::whyNot(computePass_->backend());
   state.bokehCounts = bokehPass_->counts();
+  state.compareA = configA();
+  state.compareB = compare_ ? compare_->config() : resolveCompare(state.compareA, compareFields_);
+  state.compareFields = &compareFields_;
+  std::tie(state.compareLabelA, state.compareLabelB) = compareLabels();
+  state.compareBackend = compare_ ? &compare_->backend() : nullptr;
+  state.compareHistory = compare_ ? &compare_->history() : nullptr;
+  state.compareProblem = compareProblem_;
+  state.compareFilterProblem = compare_ && filter_.enabled ? compare_->filterProblem() : std::string();
   ui_->beginFrame();
   ui_->draw(state);
   ui_->endFrame();

@@ -38,7 +38,7 @@ std::optional<std::string> checkCombination(const Options& o) {
   const bool headless = runsHeadless(o);
   const std::string why = o.headless ? "with --headless" : "in this headless run (no display: DISPLAY unset)";
   if (headless) {
-    for (const char* flag : {"screenshot", "script", "no-vsync", "panel"})
+    for (const char* flag : {"screenshot", "script", "no-vsync", "panel", "ui-scale"})
       if (given(o, flag))
         return "--" + std::string(flag) + ": applies to the window only, not " + why +
                (std::string(flag) == "screenshot" ? "; frames go to --out" : "");
@@ -59,10 +59,10 @@ std::optional<std::string> checkCombination(const Options& o) {
     for (const char* flag : {"bokeh-threshold", "bokeh-min-radius", "bokeh-max", "bokeh-shape", "bokeh-intensity"})
       if (given(o, flag)) return "--" + std::string(flag) + ": applies only with --bokeh on";
   const ViewMode v = o.view.mode;
-  const bool comparing = v == ViewMode::Split || v == ViewMode::Difference;
-  if ((v == ViewMode::Filtered || comparing) && !o.filter.enabled)
-    return "--view: the filtered, split and diff views need a --filter";
-  if (comparing && !o.filter.compare) return "--view: split and diff views need --compare IMPLEMENTATION";
+  if (v == ViewMode::Filtered && !o.filter.enabled) return "--view: the filtered view needs a --filter";
+  if ((given(o, "compare-b") || given(o, "compare")) && v != ViewMode::Split && v != ViewMode::Difference)
+    return std::string("--") + (given(o, "compare-b") ? "compare-b" : "compare") +
+           ": applies only to --view split or diff (configuration B is not run otherwise)";
   if (given(o, "divider") && v != ViewMode::Split) return "--divider: applies only to --view split";
   if (given(o, "diff-gain") && v != ViewMode::Difference) return "--diff-gain: applies only to --view diff";
   return std::nullopt;

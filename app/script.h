@@ -9,7 +9,7 @@
 //   preset NAME         a scene preset (portrait, landscape, macro)
 //   screenshot PATH     the window as PNG once this frame is shown, with the settings
 //                       beside it (PATH with .txt); the next command runs a frame later
-//   key NAME            press a key: F1, F5, F12, Esc, R, H, P, V, 1-9 (as in the window)
+//   key NAME            press a key: F1, F5, F12, Esc, R, H, P, V, C, 1-9 (as in the window)
 //   wait N              let N frames pass (1..100000)
 //   quit                close the window
 //

@@ -63,6 +63,32 @@ void timings(const UiState& s) {
                             : cuda ? "GPU times: GL timer queries and CUDA events"
                                    : "GPU times: GL timer queries");
   ImGui::PopTextWrapPos();
+  if (s.compareHistory && ImGui::TreeNodeEx("A and B side by side", ImGuiTreeNodeFlags_DefaultOpen)) {
+    widgets::tooltip("Each configuration's stages (smoothed, ms); B copies A's scene and runs its own filter, SAT "
+                     "and DoF");
+    std::vector<std::string> names = s.history->names();
+    for (const std::string& n : s.compareHistory->names())
+      if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+    if (ImGui::BeginTable("ab", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+      ImGui::TableSetupColumn("stage");
+      ImGui::TableSetupColumn("A ms");
+      ImGui::TableSetupColumn("B ms");
+      ImGui::TableHeadersRow();
+      for (const std::string& name : names) {
+        if (name == "frame") continue;
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(name.c_str());
+        for (const ProfileHistory* h : {s.history, s.compareHistory}) {
+          ImGui::TableNextColumn();
+          if (const auto ms = h->smoothed(name)) ImGui::Text("%.3f", *ms);
+          else ImGui::TextDisabled("-");
+        }
+      }
+      ImGui::EndTable();
+    }
+    ImGui::TreePop();
+  }
   const auto& sat = s.history->tagTimes("sat");
   if (!sat.empty() && ImGui::TreeNode("SAT time by algorithm / scan variant")) {
     for (const auto& [name, ms] : sat) {

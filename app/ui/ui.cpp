@@ -20,16 +20,16 @@ constexpr float kDefaultWidth = 330.0f;  // logical pixels, before the HiDPI sca
 constexpr float kMinWidth = 160.0f;
 }  // namespace
 
-Ui::Ui(GLFWwindow* window) {
+Ui::Ui(GLFWwindow* window, float scale) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini next to the user's files
   ImGui::StyleColorsDark();
   // HiDPI: the content scale the window system asks for (1 on most screens, 2 on many
-  // laptops); fonts and paddings grow together.
+  // laptops), or --ui-scale; fonts and paddings grow together.
   float sx = 1.0f, sy = 1.0f;
   glfwGetWindowContentScale(window, &sx, &sy);
-  scale_ = std::clamp(std::max(sx, sy), 1.0f, 4.0f);
+  scale_ = std::clamp(scale > 0 ? scale : std::max(sx, sy), 1.0f, 4.0f);
   ImGui::GetStyle().ScaleAllSizes(scale_);
   ImGui::GetIO().FontGlobalScale = scale_;
   ImGui_ImplGlfw_InitForOpenGL(window, true);
@@ -74,6 +74,7 @@ void Ui::drawPanel(UiState& state) {
   panels::satTable(state);
   panels::bokeh(state);
   panels::view(state);
+  panels::compare(state);
   panels::convolution(state);
   panels::scene(state);
   panels::timings(state);
