@@ -105,6 +105,7 @@ class App final : private ScriptHost {
   std::optional<std::string> applyPreset(const std::string& name) override;
   void screenshot(const std::string& path) override { pendingScreenshots_.push_back(path); }
   void quit() override { quit_ = true; }
+  void resizeWindow(int width, int height) override;  // app_window.cpp
   void pressKey(const InputActions& actions) override { applyInput(actions); }
   // The frame's SAT source image and depth, read back (after renderFrame).
   std::pair<reference::ImageRgba8, reference::ImageR32F> readBackColourAndDepth();

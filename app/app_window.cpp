@@ -65,6 +65,11 @@ void App::applyInput(const InputActions& a) {
   if (!hover_) hoverDepth_.reset();
 }
 
+void App::resizeWindow(int width, int height) {
+  glfwSetWindowSize(context_->window(), width, height);
+  glfwPollEvents();  // the window system's answer (the new framebuffer size) before the frame
+}
+
 void App::presentWindow() {
   // The image fills the window left of the docked panel, pixel for pixel.
   const Extent fb = context_->framebufferExtent();

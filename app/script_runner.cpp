@@ -67,6 +67,7 @@ void ScriptRunner::step(ScriptHost& host) {
       case ScriptCommand::Kind::Select: why = host.setOption(c.name, c.value); break;
       case ScriptCommand::Kind::View: why = host.setOption("view", c.name); break;
       case ScriptCommand::Kind::Focus: host.focusAt(Pixel{c.x, c.y}); break;
+      case ScriptCommand::Kind::Resize: host.resizeWindow(c.x, c.y); break;
       case ScriptCommand::Kind::Preset: why = host.applyPreset(c.name); break;
       case ScriptCommand::Kind::Key: host.pressKey(*keyAction(c.name)); break;
       case ScriptCommand::Kind::Screenshot:  // of this frame: what follows waits for the next
