@@ -166,6 +166,7 @@ class App final : private ScriptHost {
   std::vector<std::string> pendingScreenshots_;
   bool quit_ = false;
   bool verifyRequested_ = false;
+  int layoutCutSaid_ = 0;  // the panel's cut controls last said (ui/widgets.h)
   std::vector<VerifyLine> verifyLines_;
   std::string precisionLine_;    // the last precision measurement (a float format)
   gl::Texture precisionHeatmap_;  // and its heatmap

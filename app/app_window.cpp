@@ -125,6 +125,13 @@ void App::presentWindow() {
   ui_->beginFrame();
   ui_->draw(state);
   ui_->endFrame();
+  // A control cut at the panel's edge is a layout bug: said once per change.
+  const widgets::LayoutCheck& layout = ui_->layout();
+  if (layout.cut != layoutCutSaid_) {
+    if (layout.cut > 0)
+      std::printf("satdof: panel: %d control(s) cut at the right edge, first '%s'\n", layout.cut, layout.first.c_str());
+    layoutCutSaid_ = layout.cut;
+  }
   if (dof_.params.focalDistance != focalBefore) focus_.cancel();  // moved by hand
   applyFocusAndScene(state.autofocus, state.animate, state.msaa);
   if (state.reloadShaders) reloadShaders();

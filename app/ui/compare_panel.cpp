@@ -91,16 +91,16 @@ void fieldsOfB(UiState& s) {
 
 void compare(UiState& s) {
   ViewSettings& v = *s.view;
-  if (!ImGui::CollapsingHeader("Compare", comparesConfigurations(v.mode) ? ImGuiTreeNodeFlags_DefaultOpen : 0)) return;
+  if (!widgets::header("Compare", "Compare", comparesConfigurations(v.mode) ? ImGuiTreeNodeFlags_DefaultOpen : 0)) return;
   int mode = v.mode == ViewMode::Split ? 1 : v.mode == ViewMode::Difference ? 2 : 0;
   const int before = mode;
-  ImGui::RadioButton("off", &mode, 0);
+  widgets::radio("off", &mode, 0);
   widgets::tooltip("Show configuration A only (C cycles off, split, difference)");
-  ImGui::SameLine();
-  ImGui::RadioButton("split", &mode, 1);
+  widgets::sameLineIfFits("split");
+  widgets::radio("split", &mode, 1);
   widgets::tooltip("A left of the divider, B right of it, labelled on the image");
-  ImGui::SameLine();
-  ImGui::RadioButton("difference", &mode, 2);
+  widgets::sameLineIfFits("difference");
+  widgets::radio("difference", &mode, 2);
   widgets::tooltip("|A - B| with automatic gain; the maximum is printed on the image");
   if (mode != before) v.mode = mode == 1 ? ViewMode::Split : mode == 2 ? ViewMode::Difference : ViewMode::Final;
 
@@ -127,7 +127,7 @@ void compare(UiState& s) {
     widgets::tooltip("Where A ends and B begins; or drag it on the image");
   }
   if (v.mode == ViewMode::Difference) {
-    ImGui::Checkbox("automatic gain", &v.autoGain);
+    widgets::checkbox("automatic gain", &v.autoGain);
     widgets::tooltip("Scale the largest difference to full brightness");
     if (!v.autoGain) {
       widgets::label("gain", "Difference amplification");

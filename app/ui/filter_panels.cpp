@@ -52,9 +52,9 @@ void implementationCombo(const char* label, const char* tip, std::string& choice
 
 void convolution(UiState& s) {
   FilterSettings& f = *s.filter;
-  if (!ImGui::CollapsingHeader("Convolution (before the SAT)", f.enabled ? ImGuiTreeNodeFlags_DefaultOpen : 0))
+  if (!widgets::header("Convolution (before the SAT)", "Convolution", f.enabled ? ImGuiTreeNodeFlags_DefaultOpen : 0))
     return;
-  ImGui::Checkbox("filter the scene", &f.enabled);
+  widgets::checkbox("filter the scene", &f.enabled);
   widgets::tooltip("Convolve the scene colour before the SAT is built");
   const auto& names = filterKindNames();
   int kind = int(std::find(names.begin(), names.end(), std::string(toString(f.kind))) - names.begin());
@@ -78,10 +78,10 @@ void convolution(UiState& s) {
     widgets::tooltip("Gaussian width in pixels; 0: radius / 2");
   }
   int border = f.border == Border::Zero ? 0 : 1;
-  ImGui::RadioButton("zero border", &border, 0);
+  widgets::radio("zero border", &border, 0);
   widgets::tooltip("Pixels outside the image count as zero (ghost cells)");
-  ImGui::SameLine();
-  ImGui::RadioButton("clamp", &border, 1);
+  widgets::sameLineIfFits("clamp");
+  widgets::radio("clamp", &border, 1);
   widgets::tooltip("Pixels outside the image repeat the nearest edge pixel");
   f.border = border == 0 ? Border::Zero : Border::Clamp;
 
@@ -125,7 +125,7 @@ void convolution(UiState& s) {
 
 void view(UiState& s) {
   ViewSettings& v = *s.view;
-  if (!ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (!widgets::header("View", "View", ImGuiTreeNodeFlags_DefaultOpen)) return;
   widgets::label("show", describe(v.mode));
   if (ImGui::BeginCombo("##view", toString(v.mode))) {
     for (ViewMode m : viewModes()) {

@@ -1,8 +1,8 @@
 // app/ui/ui.cpp — ImGui context lifetime, HiDPI scale, frame boundaries, and the panel's
 // layout: docked to the right edge at the window's full height (the app renders the
 // image into the rest of the window), resizable by its left edge, never wider than a third of the window (a narrow window gets a narrow panel
-// whose rows put labels above their controls), scrolling only when its open sections
-// do not fit. H hides it; its width and visibility are kept in the settings file.
+// whose rows put labels above their controls, and at a HiDPI scale a smaller font, down
+// to 1x), scrolling only when its open sections do not fit. H hides it; its width and visibility are kept in the settings file.
 #include "ui/ui.h"
 
 #include <GLFW/glfw3.h>
@@ -34,6 +34,7 @@ Ui::Ui(GLFWwindow* window, float scale) {
   ImGui::GetIO().FontGlobalScale = scale_;
   ImGui_ImplGlfw_InitForOpenGL(window, true);
   ImGui_ImplOpenGL3_Init("#version 450");
+  widgets::checkLayout(&layout_);
 }
 
 Ui::~Ui() {
@@ -43,6 +44,7 @@ Ui::~Ui() {
 }
 
 void Ui::beginFrame() {
+  layout_ = {};
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
@@ -68,6 +70,9 @@ void Ui::drawPanel(UiState& state) {
                    ImGuiWindowFlags_NoTitleBar);
   // A drag on the left edge resized the window this frame: keep its new width.
   panelWidth = ImGui::GetWindowWidth() / scale_;
+  // A HiDPI scale in a small window: the panel may not grow past a third, so its text
+  // shrinks towards 1x (never below) until the narrowest panel's rows fit.
+  ImGui::SetWindowFontScale(std::clamp(ImGui::GetWindowWidth() / kMinWidth, 1.0f, scale_) / scale_);
   panels::pipeline(state);
   panels::focus(state);
   panels::drawDofSection(state);

@@ -27,6 +27,7 @@
 #include "passes/filter_settings.h"
 #include "passes/view_pass.h"
 #include "profiling/profiler.h"
+#include "ui/widgets.h"
 #include "verify.h"
 
 struct GLFWwindow;
@@ -105,6 +106,8 @@ class Ui {
   void endFrame();  // renders the draw data into the bound framebuffer
   bool wantsMouse() const;
   bool wantsKeyboard() const;
+  // The controls of the last frame that did not fit the panel (cut at its right edge).
+  const widgets::LayoutCheck& layout() const { return layout_; }
 
   // The panel's width in window coordinates for a window this wide (0 while hidden): the
   // image is rendered into the rest, so the panel never covers it.
@@ -120,6 +123,7 @@ class Ui {
  private:
   void drawPanel(UiState& state);
   float scale_ = 1.0f;  // HiDPI content scale
+  widgets::LayoutCheck layout_;
 };
 
 namespace panels {
