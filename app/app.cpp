@@ -140,7 +140,7 @@ PipelineConfig App::configA() const {
 std::pair<std::string, std::string> App::compareLabels() const {
   const PipelineConfig a = configA();
   const PipelineConfig b = compare_ ? compare_->config() : resolveCompare(a, compareFields_);
-  return {"A: " + compareLabel(a, b), "B: " + compareLabel(b, a)};
+  return {"A: " + compareLabel(a, b, filter_.enabled), "B: " + compareLabel(b, a, filter_.enabled)};
 }
 
 void App::updateCompare() {

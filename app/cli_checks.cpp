@@ -50,6 +50,8 @@ std::optional<std::string> checkCombination(const Options& o) {
   if (!o.filter.enabled)
     for (const char* flag : {"radius", "sigma", "border", "conv", "compare"})
       if (given(o, flag)) return "--" + std::string(flag) + ": applies only with --filter (no convolution runs without one)";
+  if (!o.filter.enabled && given(o, "compare-b") && o.compareB.count("conv"))
+    return "--compare-b conv=" + o.compareB.at("conv") + ": applies only with --filter (no convolution runs without one)";
   if (o.camera != "thin-lens")
     for (const char* flag : {"focal-length", "f-number", "sensor-width"})
       if (given(o, flag)) return "--" + std::string(flag) + ": applies only to --camera thin-lens";

@@ -29,7 +29,7 @@ PipelineConfig resolveCompare(const PipelineConfig& a, const CompareFields& fiel
   return b;
 }
 
-std::string compareLabel(const PipelineConfig& c, const PipelineConfig& other) {
+std::string compareLabel(const PipelineConfig& c, const PipelineConfig& other, bool filtering) {
   std::vector<std::string> parts;
   if (c.dof != other.dof) parts.push_back(c.dof);
   if (c.satFormat != other.satFormat) parts.push_back(c.satFormat);
@@ -38,7 +38,7 @@ std::string compareLabel(const PipelineConfig& c, const PipelineConfig& other) {
     const auto it = other.selections.find(key);
     if (it == other.selections.end() || it->second != name) parts.push_back(name);
   }
-  if (c.conv != other.conv && !c.conv.empty()) parts.push_back(c.conv);
+  if (filtering && c.conv != other.conv && !c.conv.empty()) parts.push_back(c.conv);
   if (parts.empty()) parts = {c.dof, c.satFormat};
   std::string label;
   for (const std::string& p : parts) label += (label.empty() ? "" : " \u00b7 ") + p;

@@ -38,9 +38,10 @@ using CompareFields = std::map<std::string, std::string>;
 // the convolution (else the backend's first).
 PipelineConfig resolveCompare(const PipelineConfig& a, const CompareFields& fields);
 
-// One line naming `c` by what sets it apart from `other` ("layered · float32"); the DoF
-// implementation and the SAT format when nothing does.
-std::string compareLabel(const PipelineConfig& c, const PipelineConfig& other);
+// One line naming `c` by what sets it apart from `other` ("layered · float32"; the
+// convolution only while `filtering`); the DoF implementation and the SAT format when
+// nothing does.
+std::string compareLabel(const PipelineConfig& c, const PipelineConfig& other, bool filtering);
 
 // "key=name,key=name", sorted by key (option_table.h's compare-b reads it back).
 std::string formatCompareFields(const CompareFields& fields);

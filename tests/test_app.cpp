@@ -46,7 +46,8 @@ TEST(App, BadFlagsGiveOneLineAndExitCode2) {
                            "--view diff --compare-b nosuch=1", "--view split --compare-b backend=auto",
                            "--view split --compare-b sat-format=float16", "--view split --compare-b scan=nosuch",
                            "--view split --compare-b backend=cpu,scan=blelloch", "--compare-b dof=layered",
-                           "--view split --compare cpu-direct", "--view split --ui-scale 9"}) {
+                           "--view split --compare cpu-direct", "--view split --ui-scale 9",
+                           "--view split --compare-b conv=cpu-direct"}) {
     SCOPED_TRACE(args);
     const RunResult r = run(args);
     EXPECT_EQ(r.exitCode, 2);
