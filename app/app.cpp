@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 
 #include <glm/gtc/matrix_transform.hpp>
@@ -58,6 +59,12 @@ App::App(const Options& options, const std::map<std::string, std::string>& uiSet
 
   filter_ = options_.filter;
   view_ = options_.view;
+  if (const char* fault = std::getenv("SATDOF_INJECT_ATTACH_FAILURE")) {
+    const std::string f = fault;
+    const auto colon = f.find(':');
+    attachFault_.backend = f.substr(0, colon);
+    attachFault_.at = colon == std::string::npos ? 1 : std::atoi(f.c_str() + colon + 1);
+  }
   BackendChoice choice = chooseComputeBackend(options_.backend, *context_, options_.selections);
   backendReason_ = choice.reason;
   std::printf("satdof: %s\n", backendReason_.c_str());
@@ -203,7 +210,7 @@ void App::reallocate(Extent extent, SatFormat format) {
   targets_.allocate(extent, format, dofEntry_->layers);
   const Targets& t = targets_.targets();
   scenePass_->attach(t);
-  computePass_->backend().attach(t);
+  attachBackend(t);
   dofImpl_->attach(t);
   bokehPass_->attach(t);
   viewPass_->attach(t);
@@ -329,7 +336,13 @@ int App::run() {
     const float step = script_ ? 1.0f / 30.0f : seconds;
     animate(step);
     updateFocus(step);
-    renderFrame();
+    try {
+      renderFrame();
+    } catch (const std::runtime_error& e) {  // a backend that broke mid-run: the next one
+      if (!switchToNextBackend(e.what())) throw;
+      reallocate(extent_, targets_.targets().satFormat);
+      renderFrame();
+    }
     if (verifyRequested_) verify();  // this frame's targets, before anything draws over them
     if (options_.headless) {
       const bool lastFrame = frame + 1 == options_.frames;

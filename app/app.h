@@ -73,6 +73,12 @@ class App final : private ScriptHost {
   Extent imageExtent(Extent framebuffer) const;
   // (Re)allocates the targets and re-attaches every stage to them (re-registration).
   void reallocate(Extent extent, SatFormat format);
+  // backend_fallback.cpp: the backend's attach, and on a failure (a registration the
+  // driver refuses after a resize) the next backend in `auto`'s order, said in one line.
+  void attachBackend(const Targets& targets);
+  // Replaces a backend that failed mid-run by the next one that starts here, and the
+  // passes bound to it; false when none is left. The caller re-attaches.
+  bool switchToNextBackend(const std::string& failure);
   // Applies the panel's choices of DoF implementation and backend options.
   void applyChoices(const std::string& dof, const BackendSelections& selections);
   // Makes the live parts of `o` the app's state; the reason when something is refused.
@@ -137,6 +143,13 @@ class App final : private ScriptHost {
   FilterSettings filter_;
   ViewSettings view_;
   std::string backendReason_;
+  int backendSwitches_ = 0;  // how many times a failed backend was replaced
+  // SATDOF_INJECT_ATTACH_FAILURE=BACKEND:N: that backend's N-th attach throws, as a refused
+  // registration would; how the fallback is tested without a broken driver.
+  struct AttachFault {
+    std::string backend;
+    int at = 0, seen = 0;
+  } attachFault_;
   std::filesystem::path shaderDir_;
   std::string shaderError_;  // the last reload's error, shown in the panel
   // The backend's choices, fixed for its lifetime: listed once, not every frame.

@@ -52,6 +52,7 @@ void App::applyFocusAndScene(Autofocus autofocus, bool animate, int msaa) {
 }
 
 std::optional<std::string> App::applyOptions(const Options& o) {
+  const int backendSwitchesBefore = backendSwitches_;
   reference::DofParams camera = dof_.params;
   camera.model = o.camera == "thin-lens" ? reference::CocModel::ThinLens : reference::CocModel::Linear;
   camera.focalLengthMm = o.focalLengthMm;
@@ -82,6 +83,9 @@ std::optional<std::string> App::applyOptions(const Options& o) {
   }
   options_.panel = o.panel;
   if (ui_) ui_->panelShown = o.panel;
+  // A backend that failed while the targets were re-made (setSatFormat) is gone: the DoF
+  // and the choices in `o` were made for it, and the fallback chose for the new one.
+  if (backendSwitches_ != backendSwitchesBefore) return std::nullopt;
   if (!o.dof.empty() && o.dof != dofEntry_->name) {
     const DofEntry* e = findDofImplementation(o.dof);
     if (!e) return "no depth-of-field implementation '" + o.dof + "'";

@@ -13,6 +13,7 @@ layout(location = 3) uniform vec3 uAlbedo;
 layout(location = 4) uniform vec3 uLightDirection;  // world space, towards the light
 layout(location = 5) uniform int uTextured;         // 1: modulate by uFloorTexture
 layout(location = 6) uniform mat4 uViewForLight;    // world -> view, for the half vector
+layout(location = 7) uniform int uEmissive;         // 1: a lamp, its albedo unlit
 layout(binding = 0) uniform sampler2D uFloorTexture;
 
 layout(location = 0) out vec4 outColour;
@@ -32,7 +33,7 @@ void main() {
   float diffuse = max(dot(n, l), 0.0);
   float specular = pow(max(dot(nv, h), 0.0), 48.0) * 0.35 * float(diffuse > 0.0);
   vec3 ambient = 0.18 * albedo * (0.6 + 0.4 * n.y);
-  vec3 c = ambient + albedo * diffuse * 0.85 + vec3(specular);
+  vec3 c = uEmissive == 1 ? albedo : ambient + albedo * diffuse * 0.85 + vec3(specular);
   outColour = vec4(pow(clamp(c, 0.0, 1.0), vec3(1.0 / 2.2)), 1.0);
   outDistance = -vIn.viewPosition.z;
 }

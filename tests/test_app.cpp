@@ -157,6 +157,38 @@ TEST(App, QualityToolShowsTheLayeredDofBeatingTheTextbook) {
 // format too, and with the layered DoF, whose field SATs it builds), and filtered by a
 // GLSL convolution against the cpu implementation of the same maths (the direct sum; the
 // exact box mean, whose SAT-based GLSL version reads the SAT of the scene).
+// A backend whose registration fails (injected: the N-th attach throws, as a driver that
+// refuses to register the targets would) hands the frame to the next backend in `auto`'s
+// order, says so in one line, and the frames go on, equal to that backend's own.
+void expectFallbackFrom(const std::string& failing, const std::string& next, const std::string& nextLabel) {
+  const fs::path fell = freshDir("fallback_" + failing), plain = freshDir("fallback_plain_" + next);
+  const std::string common = "--headless --frames 2 --size 320x180 ";
+  const RunResult rf = run(common + "--backend " + failing + " --out " + fell.string(),
+                           "SATDOF_INJECT_ATTACH_FAILURE=" + failing + ":1 ");
+  if (rf.exitCode == 3) GTEST_SKIP() << failing << " backend unavailable: " << rf.err;
+  ASSERT_EQ(rf.exitCode, 0) << rf.err;
+  const std::string line = "the " + failing + " backend failed mid-run";
+  ASSERT_NE(rf.err.find(line), std::string::npos) << rf.err;
+  EXPECT_NE(rf.err.find("now " + nextLabel + " backend"), std::string::npos) << rf.err;
+  EXPECT_NE(rf.out.find("backend " + next), std::string::npos) << rf.out;  // the summary's backend
+  const RunResult rp = run(common + "--backend " + next + " --out " + plain.string());
+  ASSERT_EQ(rp.exitCode, 0) << rp.err;
+  const Png a = loadPng(fell / "frame_0001.png"), b = loadPng(plain / "frame_0001.png");
+  expectNotBlank(a);
+  EXPECT_TRUE(a.rgba == b.rgba) << "after the fallback the frame must be " << next << "'s own";
+}
+
+TEST(App, GlComputeBackendThatFailsToAttachHandsOverToTheCpuBackend) {
+  expectFallbackFrom("gl-compute", "cpu", "CPU");
+}
+
+TEST(App, CudaBackendThatFailsToAttachHandsOverToGlCompute) {
+  const RunResult probe = run("--headless --frames 1 --size 16x16 --backend cuda --save none --out " +
+                              freshDir("fallback_probe").string());
+  if (probe.exitCode == 3) GTEST_SKIP() << "CUDA backend unavailable: " << probe.err;
+  expectFallbackFrom("cuda", "gl-compute", "GL-compute");
+}
+
 TEST(App, GlComputeBackendGivesTheCpuImage) {
   struct Case {
     const char *glCompute, *cpu;

@@ -29,13 +29,15 @@ bool haveXvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0
 
 // Runs satdof in an Xvfb window of `w` x `h` with the script `text`; settings in a
 // private folder so that the user's own never matter.
-RunResult runScript(const fs::path& dir, const std::string& text, const std::string& args, int w, int h) {
+RunResult runScript(const fs::path& dir, const std::string& text, const std::string& args, int w, int h,
+                    const std::string& env = "") {
   fs::create_directories(dir);
   const fs::path script = dir / "script.txt";
   std::ofstream(script) << text;
-  return run("--backend cpu --size " + std::to_string(w) + "x" + std::to_string(h) + " --script " + script.string() +
+  const std::string backend = args.find("--backend") == std::string::npos ? "--backend cpu " : "";
+  return run(backend + "--size " + std::to_string(w) + "x" + std::to_string(h) + " --script " + script.string() +
                  " " + args,
-             "XDG_CONFIG_HOME=" + (dir / "config").string() + " xvfb-run -a -s '-screen 0 " + std::to_string(w) + "x" +
+             env + "XDG_CONFIG_HOME=" + (dir / "config").string() + " xvfb-run -a -s '-screen 0 " + std::to_string(w) + "x" +
                  std::to_string(h) + "x24' ");
 }
 
@@ -462,4 +464,21 @@ TEST(AppWindow, ResizingTheWindowKeepsTheImageVisible) {
     int iw = 0;
     expectImageBesideThePanel(dir / (std::to_string(w) + ".png"), w, h, iw);
   }
+}
+
+// A backend that fails to register the new targets mid-run (injected: its second attach,
+// when the SAT format changes, throws as a refused registration would) hands over to the
+// next backend with one line, and the window goes on rendering.
+TEST(AppScript, BackendFailingMidRunHandsOverToTheNext) {
+  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
+  const fs::path dir = freshDir("script_fallback");
+  const std::string shot = (dir / "after.png").string();
+  const RunResult r = runScript(dir, "wait 2\nset sat-format float32\nwait 2\nscreenshot " + shot + "\nwait 1\nquit\n",
+                                "--backend gl-compute --msaa 1", 320, 180, "SATDOF_INJECT_ATTACH_FAILURE=gl-compute:2 ");
+  if (r.err.find("GL-compute") != std::string::npos && r.exitCode == 3) GTEST_SKIP() << r.err;
+  ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+  EXPECT_NE(r.err.find("the gl-compute backend failed mid-run"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("now CPU backend"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("backend cpu"), std::string::npos) << r.out;
+  expectNotBlank(loadPng(shot));
 }

@@ -113,6 +113,10 @@ struct BackendUnavailable : std::runtime_error {
 // Throws BackendUnavailable when a named backend cannot run here.
 BackendChoice chooseComputeBackend(std::string_view requested, const Context& context,
                                    const BackendSelections& selections);
+// When the backend `failed` broke mid-run: the first backend after it in `auto`'s order
+// that starts here, with its one line; nullopt when none is left.
+std::optional<BackendChoice> chooseBackendAfter(std::string_view failed, const Context& context,
+                                                const BackendSelections& selections);
 
 // The backends' own entries (each in its file).
 std::vector<BackendOption> cpuBackendOptions();

@@ -149,7 +149,7 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
     fieldSurfaces_.clear();  // last frame's: its work finished before this frame's map
     {
       auto section = profiler.section(clock_, "field sats", satTag());
-      for (const auto [field, table] : {std::pair{Target::NearField, Target::NearSat}, {Target::FarField, Target::FarSat}}) {
+      for (const auto& [field, table] : {std::pair{Target::NearField, Target::NearSat}, {Target::FarField, Target::FarSat}}) {
         const interop::SurfaceObject& surface = fieldSurfaces_.emplace_back(interop::createSurface(mapped.array(field)));
         args.source = SatSource::fromSurface(surface.get());
         args.table = mapped.pointer(table);

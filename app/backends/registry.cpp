@@ -71,4 +71,23 @@ BackendChoice chooseComputeBackend(std::string_view requested, const Context& co
   throw BackendUnavailable("no backend named '" + std::string(requested) + "' in this build");
 }
 
+std::optional<BackendChoice> chooseBackendAfter(std::string_view failed, const Context& context,
+                                                const BackendSelections& selections) {
+  bool after = false;
+  std::string whyNots;
+  for (const ComputeBackendInfo& info : kBackends) {
+    if (!after) {
+      after = info.name == failed;
+      continue;
+    }
+    std::string whyNot;
+    if (auto skip = autoPassesOver(info, context)) whyNot = *skip;
+    else if (auto backend = info.create(context, selections, whyNot))
+      return BackendChoice{std::move(backend), std::string(info.label) + " backend" +
+                                                   (whyNots.empty() ? "" : " (" + whyNots + ")")};
+    whyNots += (whyNots.empty() ? "" : "; ") + whyNot;
+  }
+  return std::nullopt;
+}
+
 }  // namespace satdof

@@ -15,8 +15,7 @@ namespace satdof {
 namespace {
 const std::vector<gl::ShaderStage> kScenePassStages = {{GL_VERTEX_SHADER, "scene.vert"},
                                                    {GL_FRAGMENT_SHADER, "scene.frag"}};
-const std::vector<gl::ShaderStage> kResolveStages = {{GL_VERTEX_SHADER, "fullscreen.vert"},
-                                                     {GL_FRAGMENT_SHADER, "scene_resolve.frag"}};
+const std::vector<gl::ShaderStage> kResolveStages = {{GL_COMPUTE_SHADER, "scene_resolve.comp"}};
 
 void checkComplete(GLuint fb, const char* what) {
   if (glCheckNamedFramebufferStatus(fb, GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
@@ -58,7 +57,6 @@ gl::Texture makeCheckerTexture() {
 ScenePass::ScenePass(const std::filesystem::path& shaderDir, const scene::Scene& scene)
     : program_(gl::loadProgram(shaderDir, kScenePassStages)),
       resolve_(gl::loadProgram(shaderDir, kResolveStages)),
-      empty_(gl::createVertexArray()),
       floorTexture_(makeCheckerTexture()) {
   for (const scene::Mesh& mesh : scene.meshes) {
     GpuMesh m;
@@ -112,16 +110,11 @@ void ScenePass::attach(const Targets& targets) {
     glNamedRenderbufferStorageMultisample(rb, samples_, GL_DEPTH_COMPONENT32F, w, h);
     glNamedFramebufferTexture(fb, GL_COLOR_ATTACHMENT0, msColour_.get(), 0);
     glNamedFramebufferTexture(fb, GL_COLOR_ATTACHMENT1, msDistance_.get(), 0);
-    resolveFramebuffer_ = gl::createFramebuffer();
-    const GLuint resolve = resolveFramebuffer_.get();
-    glNamedFramebufferTexture(resolve, GL_COLOR_ATTACHMENT0, targets.sceneColour, 0);
-    glNamedFramebufferTexture(resolve, GL_COLOR_ATTACHMENT1, targets.depth, 0);
-    glNamedFramebufferDrawBuffers(resolve, 2, buffers);
-    checkComplete(resolve, "scene resolve");
+    resolvedColour_ = targets.sceneColour;
+    resolvedDistance_ = targets.depth;
   } else {
     msColour_ = {};
     msDistance_ = {};
-    resolveFramebuffer_ = {};
     depth_ = gl::createRenderbuffer(GL_DEPTH_COMPONENT32F, w, h);
     glNamedFramebufferTexture(fb, GL_COLOR_ATTACHMENT0, targets.sceneColour, 0);
     glNamedFramebufferTexture(fb, GL_COLOR_ATTACHMENT1, targets.depth, 0);
@@ -132,6 +125,11 @@ void ScenePass::attach(const Targets& targets) {
 }
 
 void ScenePass::run(const scene::Scene& scene, Profiler& profiler) {
+  draw(scene, profiler);
+  if (samples_ > 1) resolve(profiler);
+}
+
+void ScenePass::draw(const scene::Scene& scene, Profiler& profiler) {
   auto timed = profiler.section(profiler.gl(), "scene");
   glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 1, -1, "scene");
   glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_.get());
@@ -157,22 +155,35 @@ void ScenePass::run(const scene::Scene& scene, Profiler& profiler) {
     glUniformMatrix4fv(0, 1, GL_FALSE, glm::value_ptr(instance.model));
     glUniform3fv(3, 1, glm::value_ptr(instance.albedo));
     glUniform1i(5, instance.mesh == scene::FloorMesh ? 1 : 0);
+    glUniform1i(7, instance.emissive ? 1 : 0);
     glBindVertexArray(m.layout.get());
     glDrawElements(GL_TRIANGLES, m.indexCount, GL_UNSIGNED_INT, nullptr);
   }
   glBindVertexArray(0);
   glDisable(GL_DEPTH_TEST);
-  if (samples_ > 1) {  // colour: the mean of the samples; depth: the nearest sample
-    glBindFramebuffer(GL_FRAMEBUFFER, resolveFramebuffer_.get());
-    glUseProgram(resolve_.get());
-    glUniform1i(0, samples_);
-    glBindTextureUnit(0, msColour_.get());
-    glBindTextureUnit(1, msDistance_.get());
-    glBindVertexArray(empty_.get());
-    glDrawArrays(GL_TRIANGLES, 0, 3);
-    glBindVertexArray(0);
-  }
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glPopDebugGroup();
+}
+
+// Colour: the mean of the samples; depth: the nearest sample. Its own section, so that
+// what the multisampling costs shows apart from the drawing.
+void ScenePass::resolve(Profiler& profiler) {
+  auto timed = profiler.section(profiler.gl(), "resolve");
+  glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 2, -1, "scene resolve");
+  // The samples were written as attachments: make them visible to texel fetches.
+  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT);
+  glUseProgram(resolve_.get());
+  glUniform1i(0, samples_);
+  glBindTextureUnit(0, msColour_.get());
+  glBindTextureUnit(1, msDistance_.get());
+  glBindImageTexture(0, resolvedColour_, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+  glBindImageTexture(1, resolvedDistance_, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R32F);
+  glDispatchCompute(GLuint(extent_.width + 15) / 16, GLuint(extent_.height + 15) / 16, 1);
+  glBindImageTexture(0, 0, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+  glBindImageTexture(1, 0, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R32F);
+  // Whatever reads the targets next (texture fetches, image loads, read-backs, CUDA's
+  // mapping, the compute backends) sees the stores.
+  glMemoryBarrier(GL_ALL_BARRIER_BITS);
   glPopDebugGroup();
 }
 

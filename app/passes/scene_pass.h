@@ -37,6 +37,8 @@ class ScenePass {
   static constexpr float kSkyDepth = 1000.0f;
 
  private:
+  void draw(const scene::Scene& scene, Profiler& profiler);  // section "scene"
+  void resolve(Profiler& profiler);                          // section "resolve"
   struct GpuMesh {
     gl::Buffer vertices, indices;
     gl::VertexArray layout;
@@ -44,16 +46,15 @@ class ScenePass {
   };
   gl::Program program_;
   gl::Program resolve_;
-  gl::VertexArray empty_;
   std::vector<GpuMesh> meshes_;
   gl::Texture floorTexture_;
   Extent extent_;
   gl::Renderbuffer depth_;
   gl::Framebuffer framebuffer_;  // what the scene is drawn into
   int samples_ = 1;
-  // Multisampled only: the samples, and the frame's targets as the resolve's output.
+  // Multisampled only: the samples, and the frame's targets the resolve writes.
   gl::Texture msColour_, msDistance_;
-  gl::Framebuffer resolveFramebuffer_;
+  GLuint resolvedColour_ = 0, resolvedDistance_ = 0;
 };
 
 }  // namespace satdof

@@ -81,6 +81,19 @@ Scene makeDefaultScene() {
   scene.instances.push_back(
       {TorusMesh, placeOnFloor({-5.5f, 0.3f, -6.0f}, 1.0f), {0.20f, 0.65f, 0.70f}});
 
+  // Small lamps far behind, just above the horizon: points of light that the depth of
+  // field spreads into discs, and that the bokeh highlights draw as the aperture's shape.
+  // Near-white tints, so each is brighter than the default highlight threshold.
+  struct Lamp {
+    glm::vec3 position;
+    glm::vec3 colour;
+  };
+  const Lamp lamps[] = {{{-9.0f, 2.6f, -34.0f}, {1.00f, 0.95f, 0.80f}}, {{-4.5f, 3.1f, -40.0f}, {0.85f, 0.95f, 1.00f}},
+                        {{0.5f, 2.4f, -30.0f}, {1.00f, 0.92f, 0.85f}},  {{5.0f, 3.3f, -44.0f}, {1.00f, 0.97f, 0.78f}},
+                        {{10.0f, 2.8f, -36.0f}, {0.90f, 1.00f, 0.92f}}};
+  for (const Lamp& lamp : lamps)
+    scene.instances.push_back({SphereMesh, placeOnFloor(lamp.position, 0.16f), lamp.colour, true});
+
   scene.lightDirection = glm::normalize(glm::vec3(-0.4f, 1.0f, 0.5f));
   return scene;
 }

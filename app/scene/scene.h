@@ -20,6 +20,7 @@ struct Instance {
   int mesh = 0;                 // index into Scene::meshes
   glm::mat4 model{1.0f};        // object -> world
   glm::vec3 albedo{0.8f};       // linear RGB base colour
+  bool emissive = false;        // a lamp: shown at its colour, unlit
 };
 
 struct Scene {
