@@ -1,7 +1,8 @@
 // app/app.h — the application: owns the GL context, the frame's targets, the stages and
 // the UI, and runs frames:
 //   scene (GL) -> filter + SAT (a compute backend) -> depth of field (a DoF entry)
-//   -> view (the other images, comparisons) -> present.
+//   -> [configuration B: its own filter, SAT and DoF (compare_pipeline.h), for the split
+//   and diff views] -> view (the other images, A | B, |A - B|) -> present.
 // Each stage opens named profiler sections; the panel and the summary list what ran.
 //
 // Window mode presents to a GLFW window with ImGui panels, reads the keys and mouse
