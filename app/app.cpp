@@ -99,7 +99,7 @@ App::App(const Options& options, const std::map<std::string, std::string>& uiSet
   filterImplementations_ = computePass_->backend().filterImplementations();
   profiler_ = std::make_unique<Profiler>();
   if (!headless) {
-    ui_ = std::make_unique<Ui>(context_->window());
+    ui_ = std::make_unique<Ui>(context_->window(), options_.uiScale);
     ui_->loadState(uiSettings);
     ui_->panelShown = options_.panel;
   }
@@ -112,7 +112,75 @@ App::App(const Options& options, const std::map<std::string, std::string>& uiSet
     throw UsageError(e.what());
   }
   reallocate(extent, format);
+  compareFields_ = options_.compareB;
+  if (comparesConfigurations(view_.mode) && (options_.given.count("compare-b") || options_.given.count("compare"))) {
+    // B named on the command line must run, as A must: the same exit codes.
+    const PipelineConfig b = resolveCompare(configA(), compareFields_);
+    try {
+      compare_ = std::make_unique<ComparePipeline>(b, *context_, shaderDir_, extent_);
+    } catch (const BackendUnavailable& e) {
+      throw BackendUnavailable(std::string("--compare-b: ") + e.what());
+    } catch (const std::exception& e) {
+      throw UsageError(std::string("--compare-b: ") + e.what());
+    }
+    const auto [labelA, labelB] = compareLabels();
+    std::printf("satdof: comparing %s with %s\n", labelA.c_str(), labelB.c_str());
+  }
   startOptions_ = currentOptions();
+}
+
+PipelineConfig App::configA() const {
+  PipelineConfig c;
+  c.backend = std::string(computePass_->backend().name());
+  for (const BackendOption& o : backendOptions_) c.selections[o.key] = computePass_->backend().selected(o.key);
+  c.satFormat = std::string(satFormatInfo(targets_.targets().satFormat).name);
+  c.conv = filter_.implementation.empty() && !filterImplementations_.empty() ? filterImplementations_.front().name
+                                                                            : filter_.implementation;
+  c.dof = std::string(dofEntry_->name);
+  return c;
+}
+
+std::pair<std::string, std::string> App::compareLabels() const {
+  const PipelineConfig a = configA();
+  const PipelineConfig b = compare_ ? compare_->config() : resolveCompare(a, compareFields_);
+  return {"A: " + compareLabel(a, b, filter_.enabled), "B: " + compareLabel(b, a, filter_.enabled)};
+}
+
+void App::updateCompare() {
+  if (!comparesConfigurations(view_.mode)) {
+    compare_.reset();
+    compareProblem_.clear();
+    compareTried_.reset();
+    return;
+  }
+  const PipelineConfig b = resolveCompare(configA(), compareFields_);
+  // A's max blur applies to B too: B's format must sum its boxes exactly (uint21x3).
+  if (const SatFormatInfo* format = findSatFormat(b.satFormat))
+    if (auto why = whyNotMaxBlur(*format, dof_.params.maxRadius)) {
+      compare_.reset();
+      compareTried_.reset();
+      compareProblem_ = "B cannot run: " + *why;
+      return;
+    }
+  if (compare_ && compare_->config() == b && compare_->targets().extent == extent_) return;
+  if (compareTried_ && compareTried_->first == b && compareTried_->second == extent_) return;  // refused already
+  compareTried_.emplace(b, extent_);
+  try {
+    if (compare_ && compare_->config() == b) {
+      compare_->resize(extent_);
+    } else {
+      compare_.reset();  // the old B's memory first
+      compare_ = std::make_unique<ComparePipeline>(b, *context_, shaderDir_, extent_);
+    }
+    compareProblem_.clear();
+    compareTried_.reset();
+    const auto [labelA, labelB] = compareLabels();
+    std::printf("satdof: comparing %s with %s\n", labelA.c_str(), labelB.c_str());
+  } catch (const std::exception& e) {
+    compare_.reset();
+    compareProblem_ = std::string("B cannot run: ") + e.what();
+    std::fprintf(stderr, "satdof: %s\n", compareProblem_.c_str());
+  }
 }
 
 App::~App() {
@@ -169,6 +237,7 @@ void App::reloadShaders() {
   try {
     scenePass_->reloadShaders(shaderDir_);
     dofImpl_->reloadShaders(shaderDir_);
+    if (compare_) compare_->reloadShaders(shaderDir_);
     viewPass_->reloadShaders(shaderDir_);
     bokehPass_->reloadShaders(shaderDir_);
     shaderError_.clear();
@@ -212,14 +281,26 @@ void App::renderFrame() {
   dofImpl_->run(dof_, *profiler_);
   if (bokeh) bokehPass_->draw(bokeh_, *profiler_);
 
-  if (view_.mode != ViewMode::Final)
-    viewPass_->run(view_, {computePass_->filteredImage(t), computePass_->compareImage(t), dof_.params.focalDistance});
+  // Configuration B, for the views that compare: its own filter, SAT and DoF of this
+  // frame's scene. Where it cannot run, A stands on both sides and the panel says why.
+  updateCompare();
+  if (compare_) compare_->run(t, filter_, dof_, bokeh_);
+  if (comparesConfigurations(view_.mode))
+    viewPass_->run(view_, {t.dofOutput, compare_ ? compare_->targets().dofOutput : t.dofOutput,
+                           dof_.params.focalDistance});
+  else if (view_.mode != ViewMode::Final)
+    viewPass_->run(view_, {computePass_->filteredImage(t), 0, dof_.params.focalDistance});
 
   // The depths the focus and the panel need, collected a frame later.
   std::vector<Pixel> probes;
   if (auto p = focus_.probePixel(extent_.width, extent_.height)) probes.push_back(*p);
   if (hover_) probes.push_back(*hover_);
   depthProbe_->request(t.depth, extent_, probes);
+}
+
+void App::endFrame() {
+  profiler_->endFrame(history_);
+  if (compare_) compare_->endFrame();
 }
 
 GLuint App::shownFramebuffer() const {
@@ -291,13 +372,14 @@ int App::run() {
       pendingScreenshots_.clear();
       context_->swapBuffers();
     }
-    profiler_->endFrame(history_);
+    endFrame();
     const auto now = std::chrono::steady_clock::now();
     seconds = std::chrono::duration<float>(now - last).count();
     if (frame > 0) history_.add(kFrameSection, seconds * 1000.0f);
     last = now;
   }
   profiler_->drain(history_);
+  if (compare_) compare_->drain();
   viewPass_->drain();
   printSummary();
   return kExitOk;
@@ -306,16 +388,19 @@ int App::run() {
 void App::printSummary() const {
   std::printf("satdof: %dx%d, backend %s, median per-section times over the frames rendered:\n",
               extent_.width, extent_.height, std::string(computePass_->backend().name()).c_str());
-  auto line = [&](const std::string& name) {
-    if (const auto ms = history_.median(name))
-      std::printf("  %-11s %8.3f ms  (%zu samples)\n", name.c_str(), *ms, history_.count(name));
-  };
-  for (const std::string& name : history_.names())
-    if (name != kFrameSection) line(name);
-  line(kFrameSection);
+  if (compare_) printCompareSummary();
+  else {
+    auto line = [&](const std::string& name) {
+      if (const auto ms = history_.median(name))
+        std::printf("  %-11s %8.3f ms  (%zu samples)\n", name.c_str(), *ms, history_.count(name));
+    };
+    for (const std::string& name : history_.names())
+      if (name != kFrameSection) line(name);
+    line(kFrameSection);
+  }
   // Host wall times that include waits for the GPU (the cpu backend's read back) make the
   // stages add up to more than the frame: then there is no gap to report.
-  if (const auto b = history_.budget(kFrameSection, false); b && b->overhead() >= 0)
+  if (const auto b = history_.budget(kFrameSection, false); b && b->overhead() >= 0 && !compare_)
     std::printf("  stages' own work %.3f ms; frame - stages = %.3f ms lost between stages "
                 "(the map/unmap sections, %.3f ms, also hold waits for the stages before them)\n",
                 b->stages, b->overhead(), b->handOvers);
@@ -325,9 +410,35 @@ void App::printSummary() const {
                 std::string(computePass_->backend().bokehMethod()).c_str());
   if (!computePass_->filterProblem().empty())
     std::printf("satdof: filter not applied: %s\n", computePass_->filterProblem().c_str());
-  if (view_.mode == ViewMode::Difference && viewPass_->maxDifference())
-    std::printf("satdof: max difference %s vs %s: %u grey levels\n", filter_.implementation.c_str(),
-                filter_.compareImplementation.c_str(), *viewPass_->maxDifference());
+  if (!compareProblem_.empty()) std::printf("satdof: %s\n", compareProblem_.c_str());
+  if (compare_ && !compare_->filterProblem().empty())
+    std::printf("satdof: B: filter not applied: %s\n", compare_->filterProblem().c_str());
+  if (view_.mode == ViewMode::Difference && viewPass_->maxDifference()) {
+    const auto [labelA, labelB] = compareLabels();
+    std::printf("satdof: max difference %s vs %s: %u grey levels\n", labelA.c_str(), labelB.c_str(),
+                *viewPass_->maxDifference());
+  }
+}
+
+// The two configurations' stages side by side: A's (with the scene and the frame) and B's
+// (its scene copy, filter, SAT, DoF), medians over the frames both ran.
+void App::printCompareSummary() const {
+  const auto [labelA, labelB] = compareLabels();
+  std::printf("  %-12s %12s %12s   (%s | %s)\n", "section", "A ms", "B ms", labelA.c_str(), labelB.c_str());
+  std::vector<std::string> names = history_.names();
+  for (const std::string& n : compare_->history().names())
+    if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+  auto cell = [](std::optional<float> ms) {
+    char text[24];
+    if (ms) std::snprintf(text, sizeof text, "%.3f", double(*ms));
+    else std::snprintf(text, sizeof text, "-");
+    return std::string(text);
+  };
+  for (const std::string& name : names)
+    if (name != kFrameSection)
+      std::printf("  %-12s %12s %12s\n", name.c_str(), cell(history_.median(name)).c_str(),
+                  cell(compare_->history().median(name)).c_str());
+  std::printf("  %-12s %12s   (both configurations)\n", kFrameSection.c_str(), cell(history_.median(kFrameSection)).c_str());
 }
 
 }  // namespace satdof

@@ -1,7 +1,8 @@
 // app/app.h — the application: owns the GL context, the frame's targets, the stages and
 // the UI, and runs frames:
 //   scene (GL) -> filter + SAT (a compute backend) -> depth of field (a DoF entry)
-//   -> view (the other images, comparisons) -> present.
+//   -> [configuration B: its own filter, SAT and DoF (compare_pipeline.h), for the split
+//   and diff views] -> view (the other images, A | B, |A - B|) -> present.
 // Each stage opens named profiler sections; the panel and the summary list what ran.
 //
 // Window mode presents to a GLFW window with ImGui panels, reads the keys and mouse
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "cli.h"
+#include "compare_pipeline.h"
 #include "precision.h"
 #include "context/context.h"
 #include "dof/dof_implementation.h"
@@ -84,6 +86,7 @@ class App final : private ScriptHost {
   std::optional<std::string> applyOptions(const Options& o);
   void applyFocusAndScene(Autofocus autofocus, bool animate, int msaa);
   void renderFrame();
+  void endFrame();  // the profilers' frame (A's and B's) after a rendered frame
   void presentWindow();
   void saveHeadlessFrame(int index);
   void handleInput();
@@ -94,6 +97,7 @@ class App final : private ScriptHost {
   GLuint shownFramebuffer() const;  // the DoF output or the view pass's
   void setDof(const DofEntry& entry);
   void printSummary() const;
+  void printCompareSummary() const;  // A's and B's stage times side by side
   void reloadShaders();  // F5 or the panel's button; keeps the old programs on failure
   void reset();          // R: the camera and the settings as the run started
   void nextPreset();     // P
@@ -108,6 +112,7 @@ class App final : private ScriptHost {
   std::optional<std::string> applyPreset(const std::string& name) override;
   void screenshot(const std::string& path) override { pendingScreenshots_.push_back(path); }
   void quit() override { quit_ = true; }
+  void resizeWindow(int width, int height) override;  // app_window.cpp
   void pressKey(const InputActions& actions) override { applyInput(actions); }
   // The frame's SAT source image and depth, read back (after renderFrame).
   std::pair<reference::ImageRgba8, reference::ImageR32F> readBackColourAndDepth();
@@ -120,6 +125,14 @@ class App final : private ScriptHost {
   // Holds the max blur within the SAT format's exact box sums (whyNotMaxBlur), saying so
   // on stdout and in the panel when it lowers it (a format switched to with a larger blur).
   void limitMaxBlurToSatFormat();
+  // The app's own pipeline as a configuration (compare_config.h).
+  PipelineConfig configA() const;
+  // In the split and difference views: builds, resizes or rebuilds configuration B to
+  // match compareFields_ and A (a failure becomes compareProblem_, tried again when
+  // something changes); otherwise frees it.
+  void updateCompare();
+  // The two configurations' labels: "A: ..." and "B: ...".
+  std::pair<std::string, std::string> compareLabels() const;
 
   Options options_;
   Options startOptions_;  // for reset
@@ -155,6 +168,10 @@ class App final : private ScriptHost {
   std::unique_ptr<DepthProbe> depthProbe_;
   std::unique_ptr<BokehPass> bokehPass_;
   BokehSettings bokeh_;
+  CompareFields compareFields_;  // configuration B: the fields set for it
+  std::unique_ptr<ComparePipeline> compare_;  // built while a view compares
+  std::string compareProblem_;                // why B is not running (empty: it is, or is not asked)
+  std::optional<std::pair<PipelineConfig, Extent>> compareTried_;  // what the problem is about
   std::unique_ptr<Profiler> profiler_;
   ProfileHistory history_;
   std::unique_ptr<Ui> ui_;
@@ -166,6 +183,7 @@ class App final : private ScriptHost {
   std::vector<std::string> pendingScreenshots_;
   bool quit_ = false;
   bool verifyRequested_ = false;
+  int layoutCutSaid_ = 0;  // the panel's cut controls last said (ui/widgets.h)
   std::vector<VerifyLine> verifyLines_;
   std::string maxBlurNote_;      // why the max blur was lowered (empty: it was not)
   std::string precisionLine_;    // the last precision measurement (a float format)

@@ -28,6 +28,7 @@ Options App::currentOptions() const {
   o.sensorWidthMm = dof_.params.sensorWidthMm;
   o.filter = filter_;
   o.view = view_;
+  o.compareB = compareFields_;
   o.dof = std::string(dofEntry_->name);
   o.autofocus = focus_.autofocus();
   o.panel = ui_ ? ui_->panelShown : options_.panel;
@@ -75,6 +76,7 @@ std::optional<std::string> App::applyOptions(const Options& o) {
   dof_.params.maxRadius = o.maxBlur;
   filter_ = o.filter;
   view_ = o.view;
+  compareFields_ = o.compareB;  // B is rebuilt before the next frame that compares
   applyFocusAndScene(o.autofocus, o.animate, o.msaa);
   bokeh_ = o.bokeh;
   if (!o.satFormat.empty()) {
@@ -115,7 +117,7 @@ std::optional<std::string> App::setOption(const std::string& name, const std::st
       }
   if (!offeredHere)
     return name + ": does not apply to the " + std::string(computePass_->backend().name()) + " backend";
-  if (name == "conv" || name == "compare") {
+  if (name == "conv") {  // B's (compare, compare-b) are checked by the backend that runs them
     bool known = false;
     for (const FilterImplementation& f : filterImplementations_) known = known || f.name == value;
     if (!known) return name + ": no convolution implementation '" + value + "' in the " +

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <tuple>
 
 #include "app.h"
 #include "ui/ui.h"
@@ -46,6 +47,10 @@ void App::applyInput(const InputActions& a) {
   if (a.reset) reset();
   if (a.nextPreset) nextPreset();
   if (a.verify) verifyRequested_ = true;
+  if (a.nextCompare)  // off (whatever else is shown) -> split -> diff -> off (the final image)
+    view_.mode = view_.mode == ViewMode::Split        ? ViewMode::Difference
+                 : view_.mode == ViewMode::Difference ? ViewMode::Final
+                                                      : ViewMode::Split;
   if (a.scanVariant)
     for (const BackendOption& o : backendOptions_)
       if (o.key == "scan" && *a.scanVariant < int(o.choices.size()))
@@ -58,6 +63,11 @@ void App::applyInput(const InputActions& a) {
   if (a.zoom != 0) scene_.camera.zoom(a.zoom);
   hover_ = a.hover;
   if (!hover_) hoverDepth_.reset();
+}
+
+void App::resizeWindow(int width, int height) {
+  glfwSetWindowSize(context_->window(), width, height);
+  glfwPollEvents();  // the window system's answer (the new framebuffer size) before the frame
 }
 
 void App::presentWindow() {
@@ -105,9 +115,24 @@ void App::presentWindow() {
   state.bokeh = &bokeh_;
   state.bokehMethod = std::string(computePass_->backend().bokehMethod());
   state.bokehCounts = bokehPass_->counts();
+  state.compareA = configA();
+  state.compareB = compare_ ? compare_->config() : resolveCompare(state.compareA, compareFields_);
+  state.compareFields = &compareFields_;
+  std::tie(state.compareLabelA, state.compareLabelB) = compareLabels();
+  state.compareBackend = compare_ ? &compare_->backend() : nullptr;
+  state.compareHistory = compare_ ? &compare_->history() : nullptr;
+  state.compareProblem = compareProblem_;
+  state.compareFilterProblem = compare_ && filter_.enabled ? compare_->filterProblem() : std::string();
   ui_->beginFrame();
   ui_->draw(state);
   ui_->endFrame();
+  // A control cut at the panel's edge is a layout bug: said once per change.
+  const widgets::LayoutCheck& layout = ui_->layout();
+  if (layout.cut != layoutCutSaid_) {
+    if (layout.cut > 0)
+      std::printf("satdof: panel: %d control(s) cut at the right edge, first '%s'\n", layout.cut, layout.first.c_str());
+    layoutCutSaid_ = layout.cut;
+  }
   if (dof_.params.focalDistance != focalBefore) focus_.cancel();  // moved by hand
   applyFocusAndScene(state.autofocus, state.animate, state.msaa);
   if (state.reloadShaders) reloadShaders();

@@ -57,8 +57,8 @@ std::string joinNames(const std::vector<Choice>& choices) {
 
 // --key NAME must name an entry of the backend that will run it (or of some backend with
 // --backend auto, checked again once the backend is chosen).
-void checkSelection(const std::string& key, const std::string& name, const std::string& backend) {
-  const std::string flag = "--" + key;
+void checkSelection(const std::string& key, const std::string& name, const std::string& backend,
+                    const std::string& flag) {
   if (backend == "auto") {
     const auto all = offeredOptions();
     const OfferedOption& o = all.at(key);
@@ -160,7 +160,9 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
       });
   // The options the backends offer, from their registries.
   const auto offered = offeredOptions();
+  std::vector<std::string> backendOptionKeys;
   for (const auto& [key, option] : offered) {
+    backendOptionKeys.push_back(key);
     std::string backends;
     for (const std::string& b : option.backends) backends += (backends.empty() ? "" : ", ") + b;
     liveOption(key, listing(option.label + " (" + backends + " backend)", option.defaultChoice, option.choices,
@@ -185,12 +187,18 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
   auto convName = [](const Choice& c) { return c.name; };
   auto convText = [](const Choice& c) { return c.description; };
   liveOption("conv", listing("Convolution implementation (A)", "the backend's first", convs, convName, convText));
-  liveOption("compare", "Second convolution implementation (B) for --view split/diff (names as for --conv)");
+  liveOption("compare-b", "Configuration B for --view split/diff: key=name,... over A's (backend, sat-format, conv, "
+                          "dof, and the backend's options: " + satdof::joinNames(backendOptionKeys) +
+                          "), e.g. dof=layered,sat-format=float32 [B = A]");
+  liveOption("compare", "Configuration B's convolution (as --compare-b conv=NAME)");
   std::string viewHelp = "What is shown:";
   for (ViewMode m : viewModes()) viewHelp += std::string(" ") + toString(m);
   liveOption("view", viewHelp + " [final]");
   liveOption("divider", "Split view divider, fraction of the width, 0..1 [0.5]");
   liveOption("diff-gain", "Difference view amplification, 1..255, or auto (255 / the largest difference) [auto]");
+  std::string uiScale;
+  app.add_option("--ui-scale", uiScale,
+                 "Window mode: scale the panel and labels, 1..4 (HiDPI) [the window's content scale]");
   app.add_option("--screenshot", o.screenshot, "Window mode: save the last frame shown as PNG");
   app.add_option("--script", o.script, "Window mode: run the actions in FILE (see README: Scripts)");
   app.add_flag("--no-settings", o.noSettings, "Neither read nor write the settings file");
@@ -250,6 +258,7 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
       if (error) throw CLI::ValidationError("--" + flag, *error);
     };
     if (given("frames")) check("frames", readInteger(frames, 1, 1000000, o.frames));
+    if (given("ui-scale")) check("ui-scale", readNumber(uiScale, 1.0f, 4.0f, o.uiScale));
     if (given("size")) {
       std::string error;
       const auto extent = parseExtent(size, error);
@@ -270,7 +279,7 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
     for (const std::string& name : liveOptionNames()) {
       if (!given(name)) continue;
       if (offered.count(name)) {
-        checkSelection(name, live[name], o.backend);
+        checkSelection(name, live[name], o.backend, "--" + name);
         o.selections[name] = live[name];
       } else {
         check(name, setLiveOption(o, name, live[name]));
@@ -293,9 +302,14 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
         throw CLI::ValidationError("--filter", e.what());
       }
     }
-    for (const auto& [flag, name] : {std::pair{"--conv", o.filter.implementation},
-                                     std::pair{"--compare", o.filter.compareImplementation}})
-      if (!name.empty()) checkConvolution(flag, name, o.backend);
+    if (!o.filter.implementation.empty()) checkConvolution("--conv", o.filter.implementation, o.backend);
+    // Configuration B's names against the backend that will run it (A's unless it names one).
+    const auto bBackend = o.compareB.find("backend");
+    const std::string backendB = bBackend == o.compareB.end() ? o.backend : bBackend->second;
+    const char* bFlag = given("compare-b") ? "--compare-b" : "--compare";
+    for (const auto& [key, name] : o.compareB)
+      if (key == "conv") checkConvolution(bFlag, name, backendB);
+      else if (offered.count(key)) checkSelection(key, name, backendB, bFlag);
     // What needs what, and what does not apply to this mode (cli_checks.h); then the
     // files the run will write, before any window or GL work.
     if (auto why = checkCombination(o)) throw CLI::ValidationError(*why);

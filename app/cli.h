@@ -9,6 +9,7 @@
 #include "../bench/bench.h"
 #include "context/context.h"
 #include "backends/compute_backend.h"
+#include "compare_config.h"
 #include "focus_controller.h"
 #include "passes/bokeh_pass.h"
 #include "passes/filter_settings.h"
@@ -40,13 +41,15 @@ struct Options {
   int soakCheckEvery = 1000;
   bool resizeStorm = false;  // `satdof resize-storm` (window; --frames sizes, --seed)
   int stormMaxSide = 2048;
-  FilterSettings filter;     // --filter, --radius, --sigma, --weights, --border, --conv, --compare
+  FilterSettings filter;     // --filter, --radius, --sigma, --weights, --border, --conv
   ViewSettings view;         // --view, --divider, --diff-gain
+  CompareFields compareB;    // --compare-b (--compare CONV: its conv): configuration B
   std::string screenshot;    // window mode: save the last presented frame (with the UI)
   Autofocus autofocus = Autofocus::Off;  // --autofocus off|centre|point
   bool animate = false;      // --animate: the teapots turn
   int msaa = 4;              // --msaa N: scene samples per pixel (1: none)
   bool panel = true;         // --panel shown|hidden (H toggles it)
+  float uiScale = 0;         // --ui-scale S: the panel's scale (0: the window's content scale)
   std::string script;        // --script FILE: actions to run (script.h)
   bool noSettings = false;   // --no-settings: neither read nor write the settings file
   // The long names of the flags given on the command line ("focal", "view", ...): the

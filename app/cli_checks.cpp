@@ -39,7 +39,7 @@ std::optional<std::string> checkCombination(const Options& o) {
   const bool headless = runsHeadless(o);
   const std::string why = o.headless ? "with --headless" : "in this headless run (no display: DISPLAY unset)";
   if (headless) {
-    for (const char* flag : {"screenshot", "script", "no-vsync", "panel"})
+    for (const char* flag : {"screenshot", "script", "no-vsync", "panel", "ui-scale"})
       if (given(o, flag))
         return "--" + std::string(flag) + ": applies to the window only, not " + why +
                (std::string(flag) == "screenshot" ? "; frames go to --out" : "");
@@ -51,6 +51,8 @@ std::optional<std::string> checkCombination(const Options& o) {
   if (!o.filter.enabled)
     for (const char* flag : {"radius", "sigma", "border", "conv", "compare"})
       if (given(o, flag)) return "--" + std::string(flag) + ": applies only with --filter (no convolution runs without one)";
+  if (!o.filter.enabled && given(o, "compare-b") && o.compareB.count("conv"))
+    return "--compare-b conv=" + o.compareB.at("conv") + ": applies only with --filter (no convolution runs without one)";
   if (o.camera != "thin-lens")
     for (const char* flag : {"focal-length", "f-number", "sensor-width"})
       if (given(o, flag)) return "--" + std::string(flag) + ": applies only to --camera thin-lens";
@@ -62,10 +64,10 @@ std::optional<std::string> checkCombination(const Options& o) {
   if (const SatFormatInfo* f = o.satFormat.empty() ? &defaultSatFormat() : findSatFormat(o.satFormat))
     if (auto why = whyNotMaxBlur(*f, o.maxBlur)) return "--max-blur: " + *why;
   const ViewMode v = o.view.mode;
-  const bool comparing = v == ViewMode::Split || v == ViewMode::Difference;
-  if ((v == ViewMode::Filtered || comparing) && !o.filter.enabled)
-    return "--view: the filtered, split and diff views need a --filter";
-  if (comparing && !o.filter.compare) return "--view: split and diff views need --compare IMPLEMENTATION";
+  if (v == ViewMode::Filtered && !o.filter.enabled) return "--view: the filtered view needs a --filter";
+  if ((given(o, "compare-b") || given(o, "compare")) && v != ViewMode::Split && v != ViewMode::Difference)
+    return std::string("--") + (given(o, "compare-b") ? "compare-b" : "compare") +
+           ": applies only to --view split or diff (configuration B is not run otherwise)";
   if (given(o, "divider") && v != ViewMode::Split) return "--divider: applies only to --view split";
   if (given(o, "diff-gain") && v != ViewMode::Difference) return "--diff-gain: applies only to --view diff";
   return std::nullopt;

@@ -13,7 +13,7 @@ namespace {
 constexpr double kClickSlop = 3.0;     // pixels a click may move and still be a click
 constexpr double kDividerGrab = 8.0;   // pixels either side of the divider that grab it
 
-constexpr std::array<KeyBinding, 14> kBindings = {{
+constexpr std::array<KeyBinding, 15> kBindings = {{
     {"left drag", "orbit the camera (on the split divider: move it)"},
     {"left click", "focus at that pixel's depth (a 0.3 s pull)"},
     {"right or middle drag", "pan the camera"},
@@ -27,11 +27,12 @@ constexpr std::array<KeyBinding, 14> kBindings = {{
     {"1-9", "pick the scan variant (by its place in the list)"},
     {"P", "next scene preset (portrait, landscape, macro)"},
     {"V", "verify this frame against the CPU reference"},
+    {"C", "compare configurations A and B: off, split, difference, off"},
     {"hover", "the panel shows the depth under the cursor"},
 }};
 
 // Index into down_ for each edge-triggered key.
-enum KeySlot { kF1, kF5, kF12, kEsc, kR, kH, kP, kV, kDigits, kSlots = kDigits + 9 };
+enum KeySlot { kF1, kF5, kF12, kEsc, kR, kH, kP, kV, kC, kDigits, kSlots = kDigits + 9 };
 
 }  // namespace
 
@@ -49,6 +50,7 @@ std::optional<InputActions> keyAction(std::string_view key) {
   else if (key == "H") a.togglePanel = true;
   else if (key == "P") a.nextPreset = true;
   else if (key == "V") a.verify = true;
+  else if (key == "C") a.nextCompare = true;
   else if (key.size() == 1 && key[0] >= '1' && key[0] <= '9') a.scanVariant = key[0] - '1';
   else return std::nullopt;
   return a;
@@ -116,6 +118,7 @@ InputActions InputController::poll(GLFWwindow* window, const InputContext& c, fl
   a.togglePanel = pressed(window, GLFW_KEY_H, kH) && keys;
   a.nextPreset = pressed(window, GLFW_KEY_P, kP) && keys;
   a.verify = pressed(window, GLFW_KEY_V, kV) && keys;
+  a.nextCompare = pressed(window, GLFW_KEY_C, kC) && keys;
   for (int d = 1; d <= 9; ++d)
     if (pressed(window, GLFW_KEY_0 + d, kDigits + d - 1) && keys) a.scanVariant = d - 1;
   return a;

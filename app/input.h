@@ -6,7 +6,8 @@
 //   right / middle drag   pan
 //   wheel           zoom
 //   F1 help, F5 reload shaders, F12 screenshot, Esc quit, R reset, H hide the panel,
-//   1-9 scan variant, P next scene preset, V verify against the CPU reference
+//   1-9 scan variant, P next scene preset, V verify against the CPU reference,
+//   C compare configurations A and B: off -> split -> difference -> off
 // The mouse is ignored while it is over the panel, the keys while ImGui has a text field.
 #pragma once
 
@@ -30,6 +31,7 @@ std::span<const KeyBinding> keyBindings();
 struct InputActions {
   bool quit = false, reset = false, screenshot = false, toggleHelp = false, togglePanel = false;
   bool reloadShaders = false, nextPreset = false, verify = false;
+  bool nextCompare = false;         // C: off -> split -> diff -> off
   std::optional<int> scanVariant;   // 0-based index from the number keys
   std::optional<Pixel> focusClick;  // image pixel of a click on the image
   std::optional<Pixel> hover;       // image pixel under the cursor (not over the panel)
@@ -49,7 +51,7 @@ struct InputContext {
   float imageHeight = 0;    // window coordinates (the docked panel has the rest)
 };
 
-// What pressing `key` ("F1", "F5", "F12", "Esc", "R", "H", "P", "1".."9") does, as the
+// What pressing `key` ("F1", "F5", "F12", "Esc", "R", "H", "P", "V", "C", "1".."9") does, as the
 // window would do it (the script's `key NAME`); nullopt for another name.
 std::optional<InputActions> keyAction(std::string_view key);
 

@@ -75,6 +75,65 @@ std::vector<std::string> convolutionNames() {
   return names;
 }
 
+// The fields configuration B may set (compare_config.h).
+std::vector<std::string> compareKeys() {
+  std::vector<std::string> keys = {"backend", "sat-format", "conv", "dof"};
+  for (const std::string& k : backendKeys()) keys.push_back(k);
+  return keys;
+}
+
+std::vector<std::string> satFormatNames() {
+  std::vector<std::string> names;
+  for (const SatFormatInfo& f : satFormats()) names.emplace_back(f.name);
+  return names;
+}
+
+std::vector<std::string> dofNames() {
+  std::vector<std::string> names;
+  for (const DofEntry& e : dofImplementations()) names.emplace_back(e.name);
+  return names;
+}
+
+// One field of B, checked against every registry that could run it (the backend that will
+// run it checks its own when B is built); an empty name: the field follows A again.
+std::optional<std::string> readCompareField(CompareFields& fields, std::string_view key, std::string_view name) {
+  const std::vector<std::string> keys = compareKeys();
+  if (std::find(keys.begin(), keys.end(), key) == keys.end())
+    return "no field " + quoteForMessage(key) + " of a configuration; valid: " + joinNames(keys);
+  if (name.empty()) {
+    fields.erase(std::string(key));
+    return std::nullopt;
+  }
+  std::vector<std::string> names;
+  std::string what = std::string(key);
+  if (key == "backend") {
+    for (const ComputeBackendInfo& b : computeBackends()) names.emplace_back(b.name);
+    what = "backend";
+  } else if (key == "sat-format") {
+    names = satFormatNames();
+    what = "SAT format";
+  } else if (key == "dof") {
+    names = dofNames();
+    what = "depth-of-field implementation";
+  } else if (key == "conv") {
+    if (someBackendIsMissing()) {  // its names cannot be checked in this build (see below)
+      fields["conv"] = std::string(name);
+      return std::nullopt;
+    }
+    names = convolutionNames();
+    what = "convolution implementation";
+  } else {
+    names = backendChoices(key);
+    for (const ComputeBackendInfo& b : computeBackends())
+      for (const BackendOption& o : b.options())
+        if (o.key == key) what = o.label;
+  }
+  std::string chosen;
+  if (auto e = member(name, names, what.c_str(), chosen)) return std::string(key) + ": " + *e;
+  fields[std::string(key)] = chosen;
+  return std::nullopt;
+}
+
 using Setter = std::function<std::optional<std::string>(Options&, std::string_view)>;
 using Getter = std::function<std::string(const Options&)>;
 struct Entry {
@@ -108,11 +167,7 @@ const std::vector<Entry>& entries() {
       number("f-number", 0.5f, 128.0f, &Options::fNumber),
       number("sensor-width", 1.0f, 200.0f, &Options::sensorWidthMm),
       {"sat-format",
-       [](Options& o, std::string_view v) {
-         std::vector<std::string> names;
-         for (const SatFormatInfo& f : satFormats()) names.emplace_back(f.name);
-         return member(v, names, "SAT format", o.satFormat);
-       },
+       [](Options& o, std::string_view v) { return member(v, satFormatNames(), "SAT format", o.satFormat); },
        [](const Options& o) { return o.satFormat; }},
       {"view",
        [](Options& o, std::string_view v) -> std::optional<std::string> {
@@ -181,22 +236,31 @@ const std::vector<Entry>& entries() {
          return member(v, convolutionNames(), "convolution implementation", o.filter.implementation);
        },
        [](const Options& o) { return o.filter.implementation; }},
-      {"compare",
+      {"compare",  // the convolution of configuration B (compare-b's conv)
+       [](Options& o, std::string_view v) { return readCompareField(o.compareB, "conv", v); },
+       [](const Options& o) {
+         const auto it = o.compareB.find("conv");
+         return it == o.compareB.end() ? std::string() : it->second;
+       }},
+      {"compare-b",
        [](Options& o, std::string_view v) -> std::optional<std::string> {
-         if (someBackendIsMissing() && !v.empty())
-           o.filter.compareImplementation = std::string(v);
-         else if (auto e = member(v, convolutionNames(), "convolution implementation", o.filter.compareImplementation))
-           return e;
-         o.filter.compare = true;
+         CompareFields fields = o.compareB;
+         for (std::size_t begin = 0; begin <= v.size();) {
+           const std::size_t end = std::min(v.find(',', begin), v.size());
+           const std::string_view item = v.substr(begin, end - begin);
+           begin = end + 1;
+           const std::size_t eq = item.find('=');
+           if (eq == std::string_view::npos)
+             return quoteForMessage(item) + " is not key=name (e.g. dof=layered,sat-format=float32); keys: " +
+                    joinNames(compareKeys());
+           if (auto e = readCompareField(fields, item.substr(0, eq), item.substr(eq + 1))) return e;
+         }
+         o.compareB = std::move(fields);
          return std::nullopt;
        },
-       [](const Options& o) { return o.filter.compareImplementation; }},
+       [](const Options& o) { return formatCompareFields(o.compareB); }},
       {"dof",
-       [](Options& o, std::string_view v) {
-         std::vector<std::string> names;
-         for (const DofEntry& e : dofImplementations()) names.emplace_back(e.name);
-         return member(v, names, "depth-of-field implementation", o.dof);
-       },
+       [](Options& o, std::string_view v) { return member(v, dofNames(), "depth-of-field implementation", o.dof); },
        [](const Options& o) { return o.dof; }},
       {"autofocus",
        [](Options& o, std::string_view v) -> std::optional<std::string> {

@@ -7,7 +7,9 @@
 //   camera, focal-length, f-number, sensor-width   the circle-of-confusion model
 //   sat-format                        the table's layout
 //   view, divider, diff-gain          what is shown (diff-gain: a number or "auto")
-//   filter, radius, sigma, border, weights, conv, compare    the convolution
+//   filter, radius, sigma, border, weights, conv    the convolution
+//   compare-b                         configuration B of a comparison: key=name,... over
+//                                     A's (compare_config.h); compare NAME: its conv
 //   dof                               the DoF implementation
 //   autofocus, animate, msaa          focus controller and scene
 //   panel                             the window's panel: shown or hidden

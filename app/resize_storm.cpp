@@ -32,7 +32,7 @@ int App::runResizeStorm() {
     renderFrame();
     presentWindow();
     context_->swapBuffers();
-    profiler_->endFrame(history_);
+    endFrame();
   };
   frameAt(start.width, start.height);
   const long rssBefore = residentKiB();

@@ -42,6 +42,7 @@ constexpr Shape kShapes[] = {
     {"key", ScriptCommand::Kind::Key, 2, 2, "key NAME"},
     {"screenshot", ScriptCommand::Kind::Screenshot, 2, 1000, "screenshot PATH"},
     {"wait", ScriptCommand::Kind::Wait, 2, 2, "wait N"},
+    {"resize", ScriptCommand::Kind::Resize, 3, 3, "resize W H"},
     {"quit", ScriptCommand::Kind::Quit, 1, 1, "quit"},
 };
 
@@ -75,7 +76,7 @@ std::optional<std::vector<ScriptCommand>> parseScript(std::string_view text, std
       if (w[0] == s.name) shape = &s;
     if (!shape) {
       error = where + "no command " + quoteForMessage(w[0]) +
-              "; valid: set, select, focus, view, preset, key, screenshot, wait, quit";
+              "; valid: set, select, focus, view, preset, key, screenshot, wait, resize, quit";
       return std::nullopt;
     }
     if (w.size() < shape->minWords || w.size() > shape->maxWords) {
@@ -92,10 +93,13 @@ std::optional<std::vector<ScriptCommand>> parseScript(std::string_view text, std
         c.name = std::string(w[1]);
         c.value = rest(w, 2);
         break;
-      case ScriptCommand::Kind::Focus: {
-        const auto x = readCount(w[1], 0, 65535, why), y = x ? readCount(w[2], 0, 65535, why) : std::nullopt;
+      case ScriptCommand::Kind::Focus:
+      case ScriptCommand::Kind::Resize: {
+        const bool resize = c.kind == ScriptCommand::Kind::Resize;
+        const int lo = resize ? 1 : 0, hi = resize ? kMaxScriptWindowSide : 65535;
+        const auto x = readCount(w[1], lo, hi, why), y = x ? readCount(w[2], lo, hi, why) : std::nullopt;
         if (!x || !y) {
-          error = where + "focus: " + why;
+          error = where + (resize ? "resize: " : "focus: ") + why;
           return std::nullopt;
         }
         c.x = *x;

@@ -9,8 +9,9 @@
 //   preset NAME         a scene preset (portrait, landscape, macro)
 //   screenshot PATH     the window as PNG once this frame is shown, with the settings
 //                       beside it (PATH with .txt); the next command runs a frame later
-//   key NAME            press a key: F1, F5, F12, Esc, R, H, P, V, 1-9 (as in the window)
+//   key NAME            press a key: F1, F5, F12, Esc, R, H, P, V, C, 1-9 (as in the window)
 //   wait N              let N frames pass (1..100000)
+//   resize W H          the window's size in screen coordinates (1..16384), as a user's drag
 //   quit                close the window
 //
 // Values are checked against the registries when the script is loaded (script_runner.h),
@@ -25,15 +26,16 @@
 namespace satdof {
 
 struct ScriptCommand {
-  enum class Kind { Set, Select, Focus, View, Preset, Key, Screenshot, Wait, Quit };
+  enum class Kind { Set, Select, Focus, View, Preset, Key, Screenshot, Wait, Resize, Quit };
   Kind kind = Kind::Quit;
   std::string name;   // set/select: the option; view/preset/key: the name; screenshot: the path
   std::string value;  // set/select: the value
-  int x = 0, y = 0;   // focus: the pixel; wait: x frames
+  int x = 0, y = 0;   // focus: the pixel; wait: x frames; resize: the size
   int line = 0;       // 1-based, for messages
 };
 
 inline constexpr int kMaxScriptWait = 100000;
+inline constexpr int kMaxScriptWindowSide = 16384;
 
 // Error: "line N: ..." (unknown command, missing or extra words, a bad number).
 std::optional<std::vector<ScriptCommand>> parseScript(std::string_view text, std::string& error);

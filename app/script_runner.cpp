@@ -45,7 +45,7 @@ std::vector<ScriptCommand> loadScript(const std::string& file, const Options& op
         if (!scene::findPreset(c.name)) why = "no preset '" + c.name + "'; valid: portrait, landscape, macro";
         break;
       case ScriptCommand::Kind::Key:
-        if (!keyAction(c.name)) why = "no key '" + c.name + "'; valid: F1, F5, F12, Esc, R, H, P, V, 1-9";
+        if (!keyAction(c.name)) why = "no key '" + c.name + "'; valid: F1, F5, F12, Esc, R, H, P, V, C, 1-9";
         break;
       default: break;
     }
@@ -67,6 +67,7 @@ void ScriptRunner::step(ScriptHost& host) {
       case ScriptCommand::Kind::Select: why = host.setOption(c.name, c.value); break;
       case ScriptCommand::Kind::View: why = host.setOption("view", c.name); break;
       case ScriptCommand::Kind::Focus: host.focusAt(Pixel{c.x, c.y}); break;
+      case ScriptCommand::Kind::Resize: host.resizeWindow(c.x, c.y); break;
       case ScriptCommand::Kind::Preset: why = host.applyPreset(c.name); break;
       case ScriptCommand::Kind::Key: host.pressKey(*keyAction(c.name)); break;
       case ScriptCommand::Kind::Screenshot:  // of this frame: what follows waits for the next

@@ -30,6 +30,7 @@ class ScriptHost {
   virtual std::optional<std::string> applyPreset(const std::string& name) = 0;
   virtual void pressKey(const InputActions& actions) = 0;  // as if from the window
   virtual void screenshot(const std::string& path) = 0;  // after this frame is shown
+  virtual void resizeWindow(int width, int height) = 0;  // takes effect by the next frame
   virtual void quit() = 0;
 };
 

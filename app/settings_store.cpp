@@ -15,7 +15,7 @@ namespace {
 
 // The live options the file keeps: what the panel, the keys and the script change.
 // Filter settings are left out on purpose: a filter is a deliberate, per-run choice.
-constexpr std::string_view kKept[] = {"focal", "focal-range", "max-blur", "sat-format", "camera", "focal-length", "f-number",
+constexpr std::string_view kKept[] = {"focal", "focal-range", "max-blur", "sat-format", "compare-b", "camera", "focal-length", "f-number",
                                       "sensor-width", "view", "divider", "diff-gain",
                                       "dof", "autofocus", "animate", "msaa", "panel", "bokeh", "bokeh-threshold",
                                       "bokeh-min-radius", "bokeh-max", "bokeh-shape", "bokeh-intensity"};

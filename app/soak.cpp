@@ -71,12 +71,12 @@ int App::runSoak() {
             for (const FilterImplementation& impl : filterImplementations_)
               if (!impl.whyNot(f.build())) usable.push_back(impl.name);
           if (f.enabled && usable.empty()) f.enabled = false;
-          if (f.enabled) {
-            f.implementation = usable[pick(usable.size())];
-            f.compare = pick(2) == 0;
-            f.compareImplementation = f.compare ? usable[pick(usable.size())] : "";
+          if (f.enabled) f.implementation = usable[pick(usable.size())];
+          if (!computePass_->check(f)) {
+            filter_ = f;
+            compareFields_.erase("conv");  // B's convolution: A's, or another that runs the filter
+            if (f.enabled && pick(2) == 0) compareFields_["conv"] = usable[pick(usable.size())];
           }
-          if (!computePass_->check(f)) filter_ = f;
           break;
         }
         case 3: {
@@ -84,6 +84,8 @@ int App::runSoak() {
           for (const DofEntry& e : dofImplementations())
             if (!e.whyNot(computePass_->backend())) usable.push_back(&e);
           applyChoices(std::string(usable[pick(usable.size())]->name), {});
+          compareFields_.erase("dof");  // and B's: A's, or another this backend runs
+          if (pick(2) == 0) compareFields_["dof"] = std::string(usable[pick(usable.size())]->name);
           break;
         }
         case 4:
@@ -98,13 +100,12 @@ int App::runSoak() {
           break;
       }
       // Only states the command line can also express (so a fresh process can render them):
-      // the comparison views need a filter, split and diff a second implementation.
-      if (!filter_.enabled) view_.mode = ViewMode::Final;
-      if (!filter_.compare && (view_.mode == ViewMode::Split || view_.mode == ViewMode::Difference))
-        view_.mode = ViewMode::Final;
+      // the filtered view needs a filter.
+      if (!filter_.enabled && showsFilterOutput(view_.mode)) view_.mode = ViewMode::Final;
+      if (!filter_.enabled) compareFields_.erase("conv");
     }
     renderFrame();
-    profiler_->endFrame(history_);
+    endFrame();
     if (options_.soakCheckEvery <= 0 || (frame + 1) % options_.soakCheckEvery != 0) continue;
 
     // Memory, and the same settings rendered by a fresh process.
@@ -126,8 +127,9 @@ int App::runSoak() {
     if (filter_.enabled) {
       cmd << " --filter " << toString(filter_.kind) << " --radius " << filter_.radius;
       if (!filter_.implementation.empty()) cmd << " --conv " << filter_.implementation;
-      if (filter_.compare) cmd << " --compare " << filter_.compareImplementation;
     }
+    if (comparesConfigurations(view_.mode) && !compareFields_.empty())
+      cmd << " --compare-b " << formatCompareFields(compareFields_);
     const FreshRender fresh = renderFreshAndCompare(cmd.str(), extent_, freshDir, shown);
     const bool same = fresh.same;
     if (!same) ++failures;

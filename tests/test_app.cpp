@@ -8,7 +8,9 @@
 //   * the window app under Xvfb renders N frames, exits 0 and saves a screenshot
 //     (kept as an artefact in the build folder: artifacts/window.png).
 // The window a user drives (scripts, focus, panel, settings): test_app_window.cpp.
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <string>
 #include <vector>
@@ -37,10 +39,16 @@ TEST(App, BadFlagsGiveOneLineAndExitCode2) {
                            "--backend gpu", "--focal -1", "--max-blur nope", "--no-such-flag",
                            "bench", "bench nosuch", "--filter blur", "--filter box --radius 16",
                            "--filter custom --weights 1,2", "--filter box --conv no-such-kernel",
-                           "--view diff --filter box", "--weights 1 --filter box",
+                           "--weights 1 --filter box",
                            "--filter sharpen --conv cpu-separable --backend cpu",
                            "--camera thin-lens --f-number 0", "--camera thin-lens --focal 0.05",
-                           "--camera fisheye", "--dof nosuch", "--scene nosuch", "--sat-format nosuch"}) {
+                           "--camera fisheye", "--dof nosuch", "--scene nosuch", "--sat-format nosuch",
+                           "--view split --compare-b dof=nosuch", "--view split --compare-b dof",
+                           "--view diff --compare-b nosuch=1", "--view split --compare-b backend=auto",
+                           "--view split --compare-b sat-format=float16", "--view split --compare-b scan=nosuch",
+                           "--view split --compare-b backend=cpu,scan=blelloch", "--compare-b dof=layered",
+                           "--view split --compare cpu-direct", "--view split --ui-scale 9",
+                           "--view split --compare-b conv=cpu-direct"}) {
     SCOPED_TRACE(args);
     const RunResult r = run(args);
     EXPECT_EQ(r.exitCode, 2);
@@ -219,9 +227,11 @@ TEST(App, GlComputeBackendGivesTheCpuImage) {
   for (const Case c : {Case{"", ""}, Case{"--sat-format float32-offset", "--sat-format float32-offset"},
                        Case{"--sat-format uint21x3 --dof layered --max-blur 44", "--max-blur 44 --dof layered"},
                        Case{"--dof layered", "--dof layered"},
-                       Case{"--filter gaussian --radius 3 --conv glsl-tiled-halo --compare glsl-basic",
+                       Case{"--filter gaussian --radius 3 --conv glsl-tiled-halo --view split --compare glsl-basic",
+                            "--filter gaussian --radius 3 --conv cpu-direct --view split --compare cpu-direct"},
+                       Case{"--filter gaussian --radius 3 --conv glsl-tiled-halo",
                             "--filter gaussian --radius 3 --conv cpu-direct"},
-                       Case{"--filter box --radius 5 --border zero --conv glsl-sat-box --compare glsl-separable",
+                       Case{"--filter box --radius 5 --border zero --conv glsl-sat-box",
                             "--filter box --radius 5 --border zero --conv cpu-box-sum"}}) {
     SCOPED_TRACE(c.glCompute);
     const fs::path gpu = freshDir("glc_gl"), cpu = freshDir("glc_cpu");
@@ -283,16 +293,106 @@ TEST(App, SoakSwitchingEveryEntryMatchesFreshRenders) {
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n') >= 3, true);
 }
 
-// The difference view of an implementation against itself is black, with maximum 0.
-TEST(App, DifferenceOfAnImplementationWithItselfIsZero) {
-  const fs::path out = freshDir("diff_self");
-  const RunResult r = run("--headless --frames 2 --size 160x90 --backend cpu --filter box --radius 2 "
-                          "--conv cpu-direct --compare cpu-direct --view diff --out " + out.string());
-  ASSERT_EQ(r.exitCode, 0) << r.err;
-  EXPECT_NE(r.out.find("max difference cpu-direct vs cpu-direct: 0 grey levels"), std::string::npos) << r.out;
-  const Png png = loadPng(out / "frame_0001.png");
-  ASSERT_GT(png.width, 0);
-  for (std::size_t i = 0; i < png.rgba.size(); i += 4) ASSERT_EQ(png.rgba[i] + png.rgba[i + 1] + png.rgba[i + 2], 0);
+// The largest difference the summary reports ("satdof: max difference A: ... vs B: ...: N
+// grey levels"), or -1 when it reports none.
+int maxDifferenceIn(const std::string& out) {
+  const std::size_t at = out.find("satdof: max difference ");
+  if (at == std::string::npos) return -1;
+  const std::size_t end = out.find(" grey levels", at);
+  const std::size_t colon = out.rfind(": ", end);
+  return end == std::string::npos || colon == std::string::npos ? -1 : std::atoi(out.c_str() + colon + 2);
+}
+
+bool blackImage(const Png& png) {
+  for (std::size_t i = 0; i < png.rgba.size(); i += 4)
+    if (png.rgba[i] + png.rgba[i + 1] + png.rgba[i + 2] != 0) return false;
+  return png.width > 0;
+}
+
+// Identical configurations give a black difference with maximum 0: B = A, the same
+// convolution named for both, and the same pipeline on two backends at once (the CPU
+// beside GL compute shaders or CUDA, two CUDA backends with other scan variants: every
+// backend and variant writes the same bytes). A backend not available here is said and
+// passed over.
+TEST(AppCompare, IdenticalConfigurationsGiveAZeroDifference) {
+  std::vector<std::string> cases = {
+      "--backend cpu", "--backend cpu --filter box --radius 2 --conv cpu-direct --compare cpu-direct",
+      "--backend cpu --dof layered --compare-b dof=layered,sat-format=uint32",
+      "--backend cpu --compare-b backend=gl-compute", "--backend gl-compute --sat-format float32 --compare-b backend=cpu"};
+  // The CUDA backend's options (scan, sat) are flags only in a build with CUDA.
+  const RunResult cuda = run("--headless --frames 1 --size 16x16 --backend cuda --save none");
+  if (cuda.exitCode == 0)
+    cases.insert(cases.end(), {"--backend cuda --compare-b backend=cpu", "--backend cpu --compare-b backend=cuda",
+                               "--backend cuda --compare-b scan=blelloch,sat=rows-columns"});
+  else
+    std::printf("skipped the CUDA cases: %s", cuda.err.c_str());
+  for (const std::string& args : cases) {
+    SCOPED_TRACE(args);
+    const fs::path out = freshDir("compare_same");
+    const RunResult r = run("--headless --frames 2 --size 160x90 --view diff --out " + out.string() + " " + args);
+    if (r.exitCode == 3) {
+      std::printf("skipped (a backend is unavailable here): %s", r.err.c_str());
+      continue;
+    }
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(maxDifferenceIn(r.out), 0) << r.out;
+    EXPECT_NE(r.out.find("satdof: comparing A: "), std::string::npos) << r.out;
+    EXPECT_TRUE(blackImage(loadPng(out / "frame_0001.png")));
+  }
+}
+
+// Two configurations known to differ (the textbook DoF on an exact table against the
+// layered one on a float table, at a large blur): the split view's left half is A's plain
+// render, its right half B's, but for the two columns of the divider; the difference view
+// reports a non-zero maximum. B on the CPU backend, and on gl-compute beside A's CPU.
+TEST(AppCompare, SplitShowsConfigurationAOnTheLeftAndBOnTheRight) {
+  const std::string common = "--headless --frames 2 --size 320x180 --msaa 1 --max-blur 24 --backend cpu ";
+  const fs::path plainA = freshDir("compare_plain_a"), plainB = freshDir("compare_plain_b");
+  ASSERT_EQ(run(common + "--dof compute --sat-format uint32 --out " + plainA.string()).exitCode, 0);
+  ASSERT_EQ(run(common + "--dof layered --sat-format float32 --out " + plainB.string()).exitCode, 0);
+  const Png a = loadPng(plainA / "frame_0001.png"), b = loadPng(plainB / "frame_0001.png");
+  ASSERT_EQ(a.width, 320);
+  ASSERT_FALSE(a.rgba == b.rgba) << "the two configurations should differ";
+  for (const char* backendB : {"cpu", "gl-compute"}) {
+    SCOPED_TRACE(backendB);
+    const std::string fields = std::string("dof=layered,sat-format=float32,backend=") + backendB;
+    const fs::path split = freshDir("compare_split"), diff = freshDir("compare_diff");
+    const RunResult rs = run(common + "--dof compute --view split --compare-b " + fields + " --out " + split.string());
+    if (rs.exitCode == 3) {
+      std::printf("skipped: %s", rs.err.c_str());
+      continue;
+    }
+    ASSERT_EQ(rs.exitCode, 0) << rs.err;
+    EXPECT_NE(rs.out.find("comparing A: compute \u00b7 uint32"), std::string::npos) << rs.out;
+    const Png s = loadPng(split / "frame_0001.png");
+    ASSERT_EQ(s.width, a.width);
+    ASSERT_EQ(s.height, a.height);
+    // The divider at x = 160 covers the columns whose centres lie within a pixel of it.
+    std::size_t wrongLeft = 0, wrongRight = 0;
+    for (int y = 0; y < s.height; ++y)
+      for (int x = 0; x < s.width; ++x) {
+        if (x == 159 || x == 160) continue;
+        const std::size_t i = (std::size_t(y) * s.width + x) * 4;
+        const Png& expected = x < 159 ? a : b;
+        if (!std::equal(&s.rgba[i], &s.rgba[i] + 4, &expected.rgba[i])) ++(x < 159 ? wrongLeft : wrongRight);
+      }
+    EXPECT_EQ(wrongLeft, 0u) << "pixels of the left half that are not A's";
+    EXPECT_EQ(wrongRight, 0u) << "pixels of the right half that are not B's";
+    const RunResult rd = run(common + "--dof compute --view diff --compare-b " + fields + " --out " + diff.string());
+    ASSERT_EQ(rd.exitCode, 0) << rd.err;
+    EXPECT_GT(maxDifferenceIn(rd.out), 0) << rd.out;
+    EXPECT_NE(rd.out.find("B ms"), std::string::npos) << "A's and B's stage times side by side: " << rd.out;
+  }
+}
+
+// B on a backend that cannot run here is refused like A's: one line, exit code 3.
+TEST(AppCompare, UnavailableBackendForBExits3WithOneLine) {
+  const RunResult r = run("--headless --frames 1 --size 160x90 --backend cpu --view split --compare-b backend=cuda "
+                          "--save none");
+  if (r.exitCode == 0) GTEST_SKIP() << "the cuda backend runs here";
+  EXPECT_EQ(r.exitCode, 3) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(r.err.rfind("satdof: --compare-b: ", 0), 0u) << r.err;
 }
 
 // Random window sizes (1x1, very wide, very tall, minimised) and back: the last frame's

@@ -5,12 +5,15 @@
 //     and blurs the far one (mean gradient over each teapot's screen box, the box from the
 //     scene's own projection); every registry entry renders when selected; keys (H, R);
 //     autofocus;
-//   * the docked panel's share of the window at 1280x720 and 640x400;
+//   * the docked panel's share of the window at 1280x720 and 640x400, at a HiDPI scale of
+//     2, and after the window is resized;
+//   * comparisons of two configurations switched by a script and kept in the settings;
 //   * the settings file kept between runs, a corrupt one ignored with one warning.
 #include <glm/glm.hpp>
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <utility>
 
 #include "app_run_support.h"
@@ -98,13 +101,42 @@ class CpuBackendStandIn final : public satdof::ComputeBackend {
   std::optional<std::string> select(const std::string&, const std::string&) override { return std::nullopt; }
 };
 
-// "image WxH" from a screenshot's settings file.
-std::pair<int, int> imageSizeFrom(const fs::path& sidecar) {
+// "WORD WxH" from a screenshot's settings file ("# backend cpu, window 640x400, image
+// 427x400 at its left").
+std::pair<int, int> sizeFrom(const fs::path& sidecar, const std::string& word) {
   const std::string text = slurp(sidecar);
-  const std::size_t at = text.find("image ");
+  const std::size_t at = text.find(word + " ");
   int w = 0, h = 0;
-  if (at != std::string::npos) std::sscanf(text.c_str() + at, "image %dx%d", &w, &h);
+  if (at != std::string::npos) std::sscanf(text.c_str() + at + word.size() + 1, "%dx%d", &w, &h);
   return {w, h};
+}
+std::pair<int, int> imageSizeFrom(const fs::path& sidecar) { return sizeFrom(sidecar, "image"); }
+
+// The image's part of a window screenshot (left of the panel).
+Png imagePart(const Png& window, int iw, int ih) {
+  Png image;
+  image.width = iw;
+  image.height = ih;
+  for (int y = 0; y < ih; ++y)
+    for (int x = 0; x < iw; ++x)
+      for (int c = 0; c < 4; ++c) image.rgba.push_back(window.rgba[(std::size_t(y) * window.width + x) * 4 + c]);
+  return image;
+}
+
+// The window screenshot `shot` of a w x h window (its settings beside it, .txt): the image
+// keeps at least two thirds of the width and the full height, and is drawn. Returns the
+// screenshot; `imageWidth` gets the image's width.
+Png expectImageBesideThePanel(const fs::path& shot, int w, int h, int& imageWidth) {
+  fs::path sidecar = shot;
+  sidecar.replace_extension(".txt");
+  const auto [iw, ih] = imageSizeFrom(sidecar);
+  imageWidth = iw;
+  EXPECT_GE(3 * iw, 2 * w) << "the panel covers more than a third";
+  EXPECT_EQ(ih, h);
+  const Png png = loadPng(shot);
+  EXPECT_EQ(png.width, w);
+  if (png.width == w && iw <= w && ih <= png.height) expectNotBlank(imagePart(png, iw, ih));
+  return png;
 }
 
 }  // namespace
@@ -241,18 +273,8 @@ TEST(AppScript, PanelLeavesTheImageVisible) {
     const fs::path dir = freshDir("layout_" + std::to_string(w));
     const RunResult r = runScript(dir, "wait 3\nscreenshot " + (dir / "shot.png").string() + "\nquit\n", "", w, h);
     ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
-    const auto [iw, ih] = imageSizeFrom(dir / "shot.txt");
-    EXPECT_GE(3 * iw, 2 * w) << "the panel covers more than a third";
-    EXPECT_EQ(ih, h);
-    Png png = loadPng(dir / "shot.png");
-    ASSERT_EQ(png.width, w);
-    Png image;  // the image's part of the window
-    image.width = iw;
-    image.height = ih;
-    for (int y = 0; y < ih; ++y)
-      for (int x = 0; x < iw; ++x)
-        for (int c = 0; c < 4; ++c) image.rgba.push_back(png.rgba[(std::size_t(y) * w + x) * 4 + c]);
-    expectNotBlank(image);
+    int iw = 0;
+    expectImageBesideThePanel(dir / "shot.png", w, h, iw);
   }
 }
 
@@ -369,6 +391,109 @@ TEST(AppScript, VerifyFindsTheFrameIdenticalToTheReference) {
   EXPECT_NE(r.out.find("verify: bokeh list: identical to the reference ("), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("bokeh list: identical to the reference (0 sprites"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("differ"), std::string::npos) << r.out;
+}
+
+namespace {
+
+// The pixels of the labels drawn on the image (overlay.cpp's text colour, give or take the
+// scaled font's filtering) in `png`: their count, the rightmost column and their bounding
+// box's rows.
+struct LabelPixels {
+  int count = 0, right = -1, top = 1 << 30, bottom = -1;
+};
+LabelPixels labelPixels(const Png& png) {
+  LabelPixels l;
+  for (int y = 0; y < png.height; ++y)
+    for (int x = 0; x < png.width; ++x) {
+      const unsigned char* p = &png.rgba[(std::size_t(y) * png.width + x) * 4];
+      if (p[0] < 225 || std::abs(p[1] - 235) > 30 || std::abs(p[2] - 120) > 40) continue;
+      ++l.count;
+      l.right = std::max(l.right, x);
+      l.top = std::min(l.top, y);
+      l.bottom = std::max(l.bottom, y);
+    }
+  return l;
+}
+
+}  // namespace
+
+// A script switches the comparison (set view, set compare-b, the key C); the screenshot's
+// settings keep it; B's fields given back to A make the difference zero again. A window run
+// keeps compare-b in the settings file for the next.
+TEST(AppCompare, ScriptSwitchesTheComparisonAndSettingsKeepIt) {
+  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
+  const fs::path dir = freshDir("compare_script");
+  const std::string script = "set max-blur 24\nset view split\nset compare-b dof=layered,sat-format=float32\nwait 3\n"
+                             "screenshot " + (dir / "split.png").string() + "\nkey C\nwait 3\nscreenshot " +
+                             (dir / "diff.png").string() + "\nset compare-b dof=,sat-format=\nwait 3\nquit\n";
+  const RunResult r = runScript(dir, script, "--msaa 1", 480, 270);
+  ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+  const std::string split = slurp(dir / "split.txt"), diff = slurp(dir / "diff.txt");
+  EXPECT_NE(split.find("view=split"), std::string::npos) << split;
+  EXPECT_NE(split.find("compare-b=dof=layered,sat-format=float32"), std::string::npos) << split;
+  EXPECT_NE(diff.find("view=diff"), std::string::npos) << "C goes from split to diff: " << diff;
+  EXPECT_NE(r.out.find("comparing A: compute \u00b7 uint32 with B: layered \u00b7 float32"), std::string::npos) << r.out;
+  const auto [iw, ih] = imageSizeFrom(dir / "diff.txt");
+  expectNotBlank(imagePart(loadPng(dir / "diff.png"), iw, ih));
+  EXPECT_NE(r.out.find("satdof: max difference A: compute \u00b7 uint32 vs B: compute \u00b7 uint32: 0 grey levels"),
+            std::string::npos)
+      << "B given back to A: " << r.out;
+
+  const fs::path config = dir / "settings";
+  const std::string env = "XDG_CONFIG_HOME=" + config.string() + " xvfb-run -a -s '-screen 0 480x270x24' ";
+  RunResult w = run("--backend cpu --size 480x270 --msaa 1 --frames 2 --view diff --compare-b dof=layered", env);
+  ASSERT_EQ(w.exitCode, 0) << w.err;
+  EXPECT_NE(slurp(config / "satdof" / "settings.ini").find("compare-b=dof=layered"), std::string::npos);
+  w = run("--backend cpu --size 480x270 --msaa 1 --frames 2", env);
+  ASSERT_EQ(w.exitCode, 0) << w.err;
+  EXPECT_NE(w.out.find("comparing A: compute with B: layered"), std::string::npos) << w.out;
+}
+
+// HiDPI: at a content scale of 2 (--ui-scale 2) in a small window the panel still takes at
+// most a third and none of its open sections' controls is cut at its edge (the app says
+// so when one is: ui/widgets.h's LayoutCheck); the labels on the image are twice as tall
+// and stay on the image (moved inwards from a divider near the panel, never over it).
+TEST(AppWindow, HiDpiScaleKeepsThePanelAThirdAndTheLabelsOnTheImage) {
+  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
+  const int w = 640, h = 400;
+  LabelPixels at1;
+  for (const int scale : {1, 2}) {
+    SCOPED_TRACE("--ui-scale " + std::to_string(scale));
+    const fs::path dir = freshDir("hidpi_" + std::to_string(scale));
+    const RunResult r = runScript(dir, "set divider 0.97\nwait 3\nscreenshot " + (dir / "shot.png").string() + "\nquit\n",
+                                  "--msaa 1 --view split --compare-b dof=layered --ui-scale " + std::to_string(scale),
+                                  w, h);
+    ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+    int iw = 0;
+    const Png png = expectImageBesideThePanel(dir / "shot.png", w, h, iw);
+    EXPECT_EQ(r.out.find("cut at the right edge"), std::string::npos) << "a control of the panel is cut: " << r.out;
+    const LabelPixels l = labelPixels(png);
+    ASSERT_GT(l.count, 0) << "no label on the image";
+    EXPECT_LT(l.right, iw) << "a label runs over the panel";
+    if (scale == 1) at1 = l;
+    else EXPECT_GE(10 * (l.bottom - l.top), 17 * (at1.bottom - at1.top)) << "the labels did not grow with the scale";
+  }
+}
+
+// Resizing the window (smaller, then larger) re-lays the panel and the image: the image
+// keeps at least two thirds of the width, the full height, and is drawn.
+TEST(AppWindow, ResizingTheWindowKeepsTheImageVisible) {
+  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
+  const fs::path dir = freshDir("window_resize");
+  const std::pair<int, int> sizes[] = {{480, 300}, {300, 500}, {900, 520}};
+  std::string script = "wait 2\n";
+  for (const auto& [w, h] : sizes)
+    script += "resize " + std::to_string(w) + " " + std::to_string(h) + "\nwait 3\nscreenshot " +
+              (dir / (std::to_string(w) + ".png")).string() + "\n";
+  script += "quit\n";
+  const RunResult r = runScript(dir, script, "--msaa 1 --view split --compare-b dof=layered", 960, 540);
+  ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+  for (const auto& [w, h] : sizes) {
+    SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h));
+    EXPECT_EQ(sizeFrom(dir / (std::to_string(w) + ".txt"), "window"), (std::pair{w, h}));
+    int iw = 0;
+    expectImageBesideThePanel(dir / (std::to_string(w) + ".png"), w, h, iw);
+  }
 }
 
 // A backend that fails to register the new targets mid-run (injected: its second attach,

@@ -243,10 +243,10 @@ TEST(ParseScript, ReadsEveryCommandWithItsLine) {
   std::string error;
   const auto c = satdof::parseScript(
       "# a comment\n\nset weights 0,1,0, 1,-4,1\nselect scan cub\nfocus 10 20\nview depth\n"
-      "preset macro\nscreenshot out/a b.png\nwait 3  # trailing comment\r\nquit\n",
+      "preset macro\nscreenshot out/a b.png\nwait 3  # trailing comment\r\nquit\nresize 640 400\n",
       error);
   ASSERT_TRUE(c) << error;
-  ASSERT_EQ(c->size(), 8u);
+  ASSERT_EQ(c->size(), 9u);
   using K = satdof::ScriptCommand::Kind;
   EXPECT_EQ((*c)[0].kind, K::Set);
   EXPECT_EQ((*c)[0].name, "weights");
@@ -264,11 +264,17 @@ TEST(ParseScript, ReadsEveryCommandWithItsLine) {
   EXPECT_EQ((*c)[6].x, 3);
   EXPECT_EQ((*c)[7].kind, K::Quit);
   EXPECT_EQ((*c)[7].line, 10);
+  EXPECT_EQ((*c)[8].kind, K::Resize);
+  EXPECT_EQ((*c)[8].x, 640);
+  EXPECT_EQ((*c)[8].y, 400);
 }
 
 TEST(ParseScript, ErrorsNameTheLine) {
   const std::pair<const char*, const char*> cases[] = {
-      {"quit\nfly away\n", "line 2: no command 'fly'; valid: set, select, focus, view, preset, key, screenshot, wait, quit"},
+      {"quit\nfly away\n", "line 2: no command 'fly'; valid: set, select, focus, view, preset, key, screenshot, wait, resize, "
+                             "quit"},
+      {"resize 0 300\n", "line 1: resize: '0' is out of range: must be between 1 and 16384"},
+      {"resize 640\n", "line 1: expected 'resize W H', got 'resize 640'"},
       {"set focal\n", "line 1: expected 'set OPTION VALUE', got 'set focal'"},
       {"focus 1 2 3\n", "line 1: expected 'focus X Y', got 'focus 1 2 3'"},
       {"focus -1 2\n", "line 1: focus: '-1' is out of range: must be between 0 and 65535"},

@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "backends/compute_backend.h"
+#include "compare_config.h"
 #include "option_table.h"
 #include "settings_store.h"
 
@@ -98,4 +100,52 @@ TEST(SettingsFile, CommandLineWinsAndARefusedValueIgnoresTheFile) {
   EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
   EXPECT_NE(err.find("view: no view 'sideways'"), std::string::npos) << err;
   fs::remove_all(dir);
+}
+
+// Configuration B (compare_config.h): compare-b merges key=name fields, `key=` gives a
+// field back to A, compare NAME is its conv; it reads back as written; bad fields are
+// said in words with the valid names.
+TEST(CompareOption, FieldsMergeReadBackAndRefuseInWords) {
+  Options o;
+  ASSERT_FALSE(satdof::setLiveOption(o, "compare-b", "dof=layered,sat-format=float32"));
+  ASSERT_FALSE(satdof::setLiveOption(o, "compare-b", "backend=cpu"));
+  EXPECT_EQ(satdof::liveOptionValue(o, "compare-b"), "backend=cpu,dof=layered,sat-format=float32");
+  ASSERT_FALSE(satdof::setLiveOption(o, "compare-b", "dof=,backend="));
+  EXPECT_EQ(satdof::liveOptionValue(o, "compare-b"), "sat-format=float32");
+  ASSERT_FALSE(satdof::setLiveOption(o, "compare", "cpu-direct"));
+  EXPECT_EQ(o.compareB.at("conv"), "cpu-direct");
+  const std::pair<const char*, const char*> bad[] = {
+      {"dof", "'dof' is not key=name"}, {"colour=red", "no field 'colour' of a configuration; valid: backend, "},
+      {"dof=nosuch", "dof: no depth-of-field implementation 'nosuch'; valid: fragment"},
+      {"backend=auto", "backend: no backend 'auto'; valid: "}, {"sat-format=half", "sat-format: no SAT format 'half'"}};
+  for (const auto& [value, message] : bad) {
+    SCOPED_TRACE(value);
+    Options before = o;
+    const auto why = satdof::setLiveOption(o, "compare-b", value);
+    ASSERT_TRUE(why);
+    EXPECT_EQ(why->rfind(message, 0), 0u) << *why;
+    EXPECT_EQ(o.compareB, before.compareB) << "a refused value changes nothing";
+  }
+}
+
+// B resolved against its own backend: a field it sets wins; A's choice where B's backend
+// offers that name; else the option's default (and its first convolution). The label
+// names what sets a configuration apart.
+TEST(CompareConfig, ResolvesAgainstBsBackendAndLabelsTheDifference) {
+  satdof::PipelineConfig a{"cpu", {}, "uint32", "cpu-separable", "compute"};
+  for (const satdof::BackendOption& opt : satdof::cpuBackendOptions()) a.selections[opt.key] = opt.defaultChoice;
+  EXPECT_EQ(satdof::resolveCompare(a, {}), a) << "no fields: B = A";
+  const satdof::PipelineConfig b = satdof::resolveCompare(a, {{"dof", "layered"}, {"sat-format", "float32"}});
+  EXPECT_EQ(b.backend, "cpu");
+  EXPECT_EQ(b.conv, "cpu-separable");
+  EXPECT_EQ(satdof::compareLabel(a, b, false), "compute \u00b7 uint32");
+  EXPECT_EQ(satdof::compareLabel(b, a, false), "layered \u00b7 float32");
+  const satdof::ComputeBackendInfo* glc = satdof::findComputeBackend("gl-compute");
+  ASSERT_NE(glc, nullptr);
+  const satdof::PipelineConfig g = satdof::resolveCompare(a, {{"backend", "gl-compute"}});
+  EXPECT_EQ(g.conv, glc->filterImplementations().front().name) << "A's cpu-separable is not a gl-compute one";
+  for (const satdof::BackendOption& opt : glc->options()) EXPECT_EQ(g.selections.at(opt.key), opt.defaultChoice);
+  EXPECT_EQ(g.dof, "compute");
+  EXPECT_NE(satdof::compareLabel(g, a, true).find("gl-compute"), std::string::npos);
+  EXPECT_EQ(satdof::compareLabel(g, a, false).find(g.conv), std::string::npos) << "no filter: no convolution named";
 }

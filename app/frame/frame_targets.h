@@ -3,7 +3,9 @@
 //
 //   scene colour  RGBA8  scene pass -> filter / SAT
 //   depth         R32F   scene pass -> DoF (linear view distance)
-//   filtered A/B  RGBA8  filter -> SAT (A) and the comparison views (A, B)
+//   filtered      RGBA8  filter -> SAT and the filtered view (compare: a backend's second
+//                        filter, FilterSettings::compare; the app compares whole
+//                        configurations instead, compare_pipeline.h)
 //   sat           SSBO   SAT -> DoF, in the chosen format (satdof/sat_format.h sizes it)
 //   dof output    RGBA8  DoF -> view / present
 //   near / far field  RGBA8 + their uint32 SATs: only for a DoF that asks for layers
@@ -25,7 +27,7 @@ struct Targets {
   GLuint sceneColour = 0;
   GLuint depth = 0;
   GLuint filtered = 0;  // implementation A's output, the SAT's input when filtering
-  GLuint compare = 0;   // implementation B's output (comparisons)
+  GLuint compare = 0;   // a second implementation's output (FilterSettings::compare)
   GLuint sat = 0;
   GLuint dofOutput = 0;
   GLuint dofFramebuffer = 0;  // dofOutput as colour attachment 0 (present, read back)

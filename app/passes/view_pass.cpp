@@ -49,8 +49,8 @@ const char* describe(ViewMode mode) {
     case ViewMode::Depth: return "Linear depth, white = nearest, black = farthest (sky in blue)";
     case ViewMode::Sat: return "The summed-area table divided by its total, per channel";
     case ViewMode::Filtered: return "Convolution A's output (the SAT's input)";
-    case ViewMode::Split: return "A left of the divider, B right of it; drag the divider";
-    case ViewMode::Difference: return "|A - B| amplified; the largest difference is printed";
+    case ViewMode::Split: return "Configuration A's image left of the divider, B's right of it; drag the divider";
+    case ViewMode::Difference: return "|A - B| of the two configurations' images, amplified; the maximum is printed";
     case ViewMode::Focus: return "The final image, pixels within 5% of the focal distance tinted green";
   }
   return "";
@@ -63,9 +63,9 @@ const std::vector<ViewMode>& viewModes() {
   return all;
 }
 
-bool showsFilterOutput(ViewMode m) {
-  return m == ViewMode::Filtered || m == ViewMode::Split || m == ViewMode::Difference;
-}
+bool showsFilterOutput(ViewMode m) { return m == ViewMode::Filtered; }
+
+bool comparesConfigurations(ViewMode m) { return m == ViewMode::Split || m == ViewMode::Difference; }
 
 std::optional<ViewMode> viewModeFromName(const std::string& name) {
   for (ViewMode m : viewModes())

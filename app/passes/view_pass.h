@@ -1,7 +1,8 @@
 // app/passes/view_pass.h — what the user looks at besides the final image: the scene
 // colour, the depth (normalised to the frame's nearest..farthest), the summed-area table
-// (normalised by its total), one convolution output, two side by side with a divider,
-// their amplified difference, or the final image with the focal plane tinted. What the
+// (normalised by its total), the convolution's output, the final images of two pipeline
+// configurations (compare_config.h) side by side with a divider or their amplified
+// difference, or the final image with the focal plane tinted. What the
 // shader measures (the largest difference, the depth range) is read back a frame later,
 // never stalling.
 #pragma once
@@ -20,16 +21,18 @@ namespace satdof {
 
 // final: the DoF image; scene: the scene colour; depth: linear depth, normalised to the
 // frame's near..far; sat: the summed-area table normalised by its total; filtered: A;
-// split: A | B; diff: |A - B| amplified; focus: the final image with the pixels near the
-// focal plane tinted.
+// split: configuration A's final image | B's; diff: |A - B| amplified; focus: the final
+// image with the pixels near the focal plane tinted.
 enum class ViewMode { Final, Scene, Depth, Sat, Filtered, Split, Difference, Focus };
 const char* toString(ViewMode mode);
 const char* describe(ViewMode mode);  // one line for the panel's tooltip
 std::optional<ViewMode> viewModeFromName(const std::string& name);
 // In display order.
 const std::vector<ViewMode>& viewModes();
-// Views that show convolution outputs (they need a filter; split and diff also a B).
+// The view that shows the convolution's output (it needs a filter).
 bool showsFilterOutput(ViewMode mode);
+// Split and diff: they show two configurations (the app runs B for them).
+bool comparesConfigurations(ViewMode mode);
 
 struct ViewSettings {
   ViewMode mode = ViewMode::Final;
@@ -40,7 +43,9 @@ struct ViewSettings {
 
 // The images a view may show, this frame.
 struct ViewInputs {
-  GLuint a = 0, b = 0;  // convolution A and B (the scene colour when not filtering)
+  // filtered: the convolution's output (the scene colour when not filtering); split, diff:
+  // configuration A's final image and B's.
+  GLuint a = 0, b = 0;
   float focalDistance = 0;
 };
 

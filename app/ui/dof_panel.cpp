@@ -15,7 +15,7 @@
 namespace satdof::panels {
 
 void drawDofSection(UiState& s) {
-  if (!ImGui::CollapsingHeader("Depth of field", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (!widgets::header("Depth of field", "DoF", ImGuiTreeNodeFlags_DefaultOpen)) return;
   widgets::label("implementation", "Which depth-of-field implementation blurs the image");
   if (ImGui::BeginCombo("##dof", s.dofImplementation.c_str())) {
     for (const DofEntry& e : dofImplementations()) {
@@ -32,10 +32,10 @@ void drawDofSection(UiState& s) {
     if (e.name == s.dofImplementation) widgets::tooltip(std::string(e.description).c_str());
   auto& p = s.dof->params;
   int model = p.model == reference::CocModel::ThinLens ? 1 : 0;
-  ImGui::RadioButton("linear", &model, 0);
+  widgets::radio("linear", &model, 0);
   widgets::tooltip("blur grows linearly with distance from focus, maximal at the focal range");
-  ImGui::SameLine();
-  ImGui::RadioButton("thin lens", &model, 1);
+  widgets::sameLineIfFits("thin lens");
+  widgets::radio("thin lens", &model, 1);
   widgets::tooltip("a real lens: focal length, f-number and sensor width set the blur");
   p.model = model == 1 ? reference::CocModel::ThinLens : reference::CocModel::Linear;
   widgets::label("focus (m)", "the view distance that is sharp; click the image to focus there");
@@ -77,7 +77,7 @@ void drawDofSection(UiState& s) {
     ImGui::TextColored({1, 0.4f, 0.3f, 1}, "%s", why);
     ImGui::PopTextWrapPos();
   }
-  ImGui::Checkbox("show blur radius", &s.dof->showCoc);
+  widgets::checkbox("show blur radius", &s.dof->showCoc);
   widgets::tooltip("draw each pixel's circle of confusion: green sharp, red at max blur");
 
   // ---- More of the camera model and the circle-of-confusion view's legend: the DoF

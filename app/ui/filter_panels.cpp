@@ -1,6 +1,6 @@
 // app/ui/filter_panels.cpp — the convolution section (filter, radius, border, custom
-// matrix, implementations A and B, per-implementation times) and the view section (which
-// image is shown; the split divider; the difference's gain and maximum; the depth range).
+// matrix, the implementation, per-implementation times) and the view section (which image
+// is shown; the depth range). Comparisons have their own section (compare_panel.cpp).
 #include <imgui.h>
 
 #include <algorithm>
@@ -52,9 +52,9 @@ void implementationCombo(const char* label, const char* tip, std::string& choice
 
 void convolution(UiState& s) {
   FilterSettings& f = *s.filter;
-  if (!ImGui::CollapsingHeader("Convolution (before the SAT)", f.enabled ? ImGuiTreeNodeFlags_DefaultOpen : 0))
+  if (!widgets::header("Convolution (before the SAT)", "Convolution", f.enabled ? ImGuiTreeNodeFlags_DefaultOpen : 0))
     return;
-  ImGui::Checkbox("filter the scene", &f.enabled);
+  widgets::checkbox("filter the scene", &f.enabled);
   widgets::tooltip("Convolve the scene colour before the SAT is built");
   const auto& names = filterKindNames();
   int kind = int(std::find(names.begin(), names.end(), std::string(toString(f.kind))) - names.begin());
@@ -78,10 +78,10 @@ void convolution(UiState& s) {
     widgets::tooltip("Gaussian width in pixels; 0: radius / 2");
   }
   int border = f.border == Border::Zero ? 0 : 1;
-  ImGui::RadioButton("zero border", &border, 0);
+  widgets::radio("zero border", &border, 0);
   widgets::tooltip("Pixels outside the image count as zero (ghost cells)");
-  ImGui::SameLine();
-  ImGui::RadioButton("clamp", &border, 1);
+  widgets::sameLineIfFits("clamp");
+  widgets::radio("clamp", &border, 1);
   widgets::tooltip("Pixels outside the image repeat the nearest edge pixel");
   f.border = border == 0 ? Border::Zero : Border::Clamp;
 
@@ -108,13 +108,8 @@ void convolution(UiState& s) {
   } catch (const std::exception& e) {
     ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", e.what());
   }
-  implementationCombo("A", "Implementation A: its output feeds the SAT", f.implementation, s,
-                      filter ? &*filter : nullptr);
-  ImGui::Checkbox("compare with B", &f.compare);
-  widgets::tooltip("Run a second implementation on the same input, for the split and diff views");
-  if (f.compare)
-    implementationCombo("B", "Implementation B: compared with A in the split and diff views", f.compareImplementation,
-                        s, filter ? &*filter : nullptr);
+  implementationCombo("implementation", "Its output feeds the SAT (configuration B's: the Compare section)",
+                      f.implementation, s, filter ? &*filter : nullptr);
   if (f.enabled && !s.filterProblem.empty())
     ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "not filtering: %s", s.filterProblem.c_str());
 
@@ -130,7 +125,7 @@ void convolution(UiState& s) {
 
 void view(UiState& s) {
   ViewSettings& v = *s.view;
-  if (!ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (!widgets::header("View", "View", ImGuiTreeNodeFlags_DefaultOpen)) return;
   widgets::label("show", describe(v.mode));
   if (ImGui::BeginCombo("##view", toString(v.mode))) {
     for (ViewMode m : viewModes()) {
@@ -141,25 +136,9 @@ void view(UiState& s) {
   }
   widgets::tooltip(describe(v.mode));
   if (showsFilterOutput(v.mode) && !s.filter->enabled) ImGui::TextDisabled("(turn the filter on)");
-  if (v.mode == ViewMode::Split) {
-    widgets::label("divider", "Where A ends and B begins; or drag it on the image");
-    ImGui::SliderFloat("##divider", &v.divider, 0.0f, 1.0f);
-    widgets::tooltip("Where A ends and B begins; or drag it on the image");
-  }
-  if (v.mode == ViewMode::Difference) {
-    ImGui::Checkbox("automatic gain", &v.autoGain);
-    widgets::tooltip("Scale the largest difference to full brightness");
-    if (!v.autoGain) {
-      widgets::label("gain", "Difference amplification");
-      ImGui::SliderFloat("##gain", &v.gain, 1.0f, 255.0f, "%.0f", ImGuiSliderFlags_Logarithmic);
-      widgets::tooltip("Difference amplification");
-    }
-    if (s.maxDifference) ImGui::Text("max difference: %u grey levels (gain %.0f)", *s.maxDifference, s.gainUsed);
-  }
+  if (comparesConfigurations(v.mode)) ImGui::TextDisabled("(A and B: the Compare section)");
   if (v.mode == ViewMode::Depth && s.depthRange)
     ImGui::Text("near %.2f, far %.2f", s.depthRange->nearest, s.depthRange->farthest);
-  if ((v.mode == ViewMode::Split || v.mode == ViewMode::Difference) && !s.filter->compare)
-    ImGui::TextDisabled("(turn on 'compare with B')");
 }
 
 }  // namespace satdof::panels

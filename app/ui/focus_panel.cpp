@@ -8,7 +8,7 @@
 namespace satdof::panels {
 
 void focus(UiState& s) {
-  if (!ImGui::CollapsingHeader("Focus", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (!widgets::header("Focus", "Focus", ImGuiTreeNodeFlags_DefaultOpen)) return;
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("click the image to focus there");
   if (s.hoverDepth)
@@ -24,7 +24,7 @@ void focus(UiState& s) {
   if (ImGui::Combo("##autofocus", &mode, names, 3)) s.autofocus = Autofocus(mode);
   widgets::tooltip("off; centre: the image centre stays sharp; clicked point: the last pixel clicked");
   bool overlay = s.view->mode == ViewMode::Focus;
-  if (ImGui::Checkbox("tint the focal plane", &overlay)) s.view->mode = overlay ? ViewMode::Focus : ViewMode::Final;
+  if (widgets::checkbox("tint the focal plane", &overlay)) s.view->mode = overlay ? ViewMode::Focus : ViewMode::Final;
   widgets::tooltip("The focus view: pixels within 5% of the focal distance tinted green");
 }
 

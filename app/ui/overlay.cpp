@@ -1,5 +1,6 @@
 // app/ui/overlay.cpp — what is drawn on the image rather than in the panel: the split
-// view's A | B labels beside the divider, the difference view's maximum and gain, the
+// view's configuration labels (A: ..., B: ...) beside the divider, the difference view's
+// maximum and gain with both labels, why B does not run (when it does not), the
 // depth view's range, the focus view's legend; and the F1 help over everything.
 #include <imgui.h>
 
@@ -22,28 +23,37 @@ void tag(float x, float y, const std::string& text, bool alignRight = false) {
   d->AddText(ImVec2(x + pad, y + pad), IM_COL32(255, 235, 120, 255), text.c_str());
 }
 
-std::string implementationName(const UiState& s, const std::string& chosen) {
-  return chosen.empty() && !s.filterImplementations.empty() ? s.filterImplementations.front().name : chosen;
-}
-
 }  // namespace
 
 void imageLabels(const UiState& s, float imageRight) {
   const float margin = 10.0f;
   switch (s.view->mode) {
     case ViewMode::Split: {
+      // Each label on its side of the divider, moved inwards rather than cut at the edges.
       const float x = s.view->divider * imageRight;
-      tag(x - margin, margin, "A: " + implementationName(s, s.filter->implementation), true);
-      tag(x + margin, margin, "B: " + implementationName(s, s.filter->compareImplementation));
+      const float pad = 8.0f;
+      const float widthA = ImGui::CalcTextSize(s.compareLabelA.c_str()).x + pad;
+      const float widthB = ImGui::CalcTextSize(s.compareLabelB.c_str()).x + pad;
+      tag(std::max(x - margin, margin + widthA), margin, s.compareLabelA, true);
+      tag(std::min(x + margin, imageRight - margin - widthB), margin + (x + margin + widthB > imageRight - margin ||
+                                                                       x - margin - widthA < margin
+                                                                   ? 2.5f * ImGui::GetFontSize()
+                                                                   : 0.0f),
+          s.compareLabelB);
+      if (!s.compareProblem.empty()) tag(margin, 5.0f * ImGui::GetFontSize(), s.compareProblem);
       break;
     }
-    case ViewMode::Difference:
+    case ViewMode::Difference: {
       if (s.maxDifference) {
         char text[96];
         std::snprintf(text, sizeof text, "max |A - B| = %u grey levels (shown x%.0f)", *s.maxDifference, s.gainUsed);
         tag(margin, margin, text);
       }
+      const float line = 2.5f * ImGui::GetFontSize();
+      tag(margin, margin + line, s.compareLabelA + "   " + s.compareLabelB);
+      if (!s.compareProblem.empty()) tag(margin, margin + 2 * line, s.compareProblem);
       break;
+    }
     case ViewMode::Depth:
       if (s.depthRange) {
         char text[96];

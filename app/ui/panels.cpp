@@ -12,21 +12,21 @@
 namespace satdof::panels {
 
 void pipeline(UiState& s) {
-  if (!ImGui::CollapsingHeader("Pipeline", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (!widgets::header("Pipeline", "Pipeline", ImGuiTreeNodeFlags_DefaultOpen)) return;
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextUnformatted(s.backendReason.c_str());
   ImGui::TextDisabled("GL: %s, %dx%d", s.glRenderer.c_str(), s.width, s.height);
   ImGui::TextDisabled("F1: keys and mouse, H: hide this panel");
   ImGui::PopTextWrapPos();
-  if (ImGui::SmallButton("reload shaders (F5)")) s.reloadShaders = true;
+  if (widgets::smallButton("reload shaders (F5)", "F5")) s.reloadShaders = true;
   widgets::tooltip(("Recompile the shaders from " + s.shaderDir).c_str());
   const ImGuiStyle& style = ImGui::GetStyle();
   if (ImGui::GetContentRegionAvail().x - ImGui::GetItemRectSize().x >
       ImGui::CalcTextSize("reset (R)").x + 2 * style.FramePadding.x + style.ItemSpacing.x)
     ImGui::SameLine();  // else on a line of its own, never cut
-  if (ImGui::SmallButton("reset (R)")) s.reset = true;
+  if (widgets::smallButton("reset (R)", "R")) s.reset = true;
   widgets::tooltip("Camera and settings back to how the run started");
-  if (ImGui::SmallButton("verify (V)")) s.verify = true;
+  if (widgets::smallButton("verify (V)", "V")) s.verify = true;
   widgets::tooltip("Check this frame's SAT, filter and DoF outputs against the CPU reference");
   ImGui::PushTextWrapPos(0.0f);
   for (const VerifyLine& l : s.verifyLines)
@@ -55,7 +55,7 @@ void pipeline(UiState& s) {
 }
 
 void scene(UiState& s) {
-  if (!ImGui::CollapsingHeader("Scene")) return;
+  if (!widgets::header("Scene", "Scene")) return;
   widgets::label("preset", "A camera pose and focus that make a classic picture (P cycles them)");
   if (ImGui::BeginCombo("##preset", "choose...")) {
     for (const scene::Preset& p : scene::presets()) {
@@ -64,7 +64,7 @@ void scene(UiState& s) {
     }
     ImGui::EndCombo();
   }
-  ImGui::Checkbox("turn the teapots", &s.animate);
+  widgets::checkbox("turn the teapots", &s.animate);
   widgets::tooltip("Animation: each teapot turns about its own axis");
   widgets::label("anti-aliasing", "Scene samples per pixel, resolved before the SAT (1: none)");
   int samples = s.msaa;

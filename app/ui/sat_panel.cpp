@@ -11,7 +11,7 @@
 namespace satdof::panels {
 
 void satTable(UiState& s) {
-  if (!ImGui::CollapsingHeader("Summed-area table", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (!widgets::header("Summed-area table", "SAT", ImGuiTreeNodeFlags_DefaultOpen)) return;
   widgets::label("format", "how the table stores its sums: exact integers or floats");
   if (ImGui::BeginCombo("##satformat", s.satFormat.c_str())) {
     for (const SatFormatInfo& f : satFormats()) {

@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 
 #include "ui/ui.h"
@@ -28,10 +29,12 @@ void plot(const UiState& s, const std::string& name) {
 }  // namespace
 
 void timings(const UiState& s) {
-  if (!ImGui::CollapsingHeader("Timings", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (!widgets::header("Timings", "Timings", ImGuiTreeNodeFlags_DefaultOpen)) return;
   const bool cpu = s.backend->name() == "cpu";
   if (const auto frame = s.history->smoothed("frame")) {
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::Text("frame %.2f ms  (%.0f fps)", *frame, 1000.0f / std::max(*frame, 1e-3f));
+    ImGui::PopTextWrapPos();
     widgets::tooltip("Host time from one frame's start to the next (smoothed)");
     plot(s, "frame");
   }
@@ -53,7 +56,9 @@ void timings(const UiState& s) {
   }
   ImGui::PopTextWrapPos();
   if (const auto b = s.history->budget("frame", true); b && b->overhead() >= 0) {
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::Text("lost between stages %.3f ms", b->overhead());
+    ImGui::PopTextWrapPos();
     widgets::tooltip("frame time minus the stages' own work: interop map/unmap, hand-overs, waits");
   }
   ImGui::PushTextWrapPos(0.0f);
@@ -64,6 +69,23 @@ void timings(const UiState& s) {
                             : cuda ? "GPU times: GL timer queries and CUDA events"
                                    : "GPU times: GL timer queries");
   ImGui::PopTextWrapPos();
+  if (s.compareHistory) {  // a line a stage, wrapped rather than cut in a narrow panel
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted("stage: A ms | B ms (smoothed)");
+    widgets::tooltip("Each configuration's stages; B copies A's scene and runs its own filter, SAT and DoF");
+    std::vector<std::string> names = s.history->names();
+    for (const std::string& n : s.compareHistory->names())
+      if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+    auto cell = [](const ProfileHistory& h, const std::string& name) {
+      char text[24] = "-";
+      if (const auto ms = h.smoothed(name)) std::snprintf(text, sizeof text, "%.3f", double(*ms));
+      return std::string(text);
+    };
+    for (const std::string& name : names)
+      if (name != "frame")
+        ImGui::Text("%s: %s | %s", name.c_str(), cell(*s.history, name).c_str(), cell(*s.compareHistory, name).c_str());
+    ImGui::PopTextWrapPos();
+  }
   const auto& sat = s.history->tagTimes("sat");
   if (!sat.empty() && ImGui::TreeNode("SAT time by algorithm / scan variant")) {
     for (const auto& [name, ms] : sat) {

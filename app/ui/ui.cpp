@@ -1,8 +1,8 @@
 // app/ui/ui.cpp — ImGui context lifetime, HiDPI scale, frame boundaries, and the panel's
 // layout: docked to the right edge at the window's full height (the app renders the
 // image into the rest of the window), resizable by its left edge, never wider than a third of the window (a narrow window gets a narrow panel
-// whose rows put labels above their controls), scrolling only when its open sections
-// do not fit. H hides it; its width and visibility are kept in the settings file.
+// whose rows put labels above their controls, and at a HiDPI scale a smaller font, down
+// to 1x), scrolling only when its open sections do not fit. H hides it; its width and visibility are kept in the settings file.
 #include "ui/ui.h"
 
 #include <GLFW/glfw3.h>
@@ -20,20 +20,21 @@ constexpr float kDefaultWidth = 330.0f;  // logical pixels, before the HiDPI sca
 constexpr float kMinWidth = 160.0f;
 }  // namespace
 
-Ui::Ui(GLFWwindow* window) {
+Ui::Ui(GLFWwindow* window, float scale) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini next to the user's files
   ImGui::StyleColorsDark();
   // HiDPI: the content scale the window system asks for (1 on most screens, 2 on many
-  // laptops); fonts and paddings grow together.
+  // laptops), or --ui-scale; fonts and paddings grow together.
   float sx = 1.0f, sy = 1.0f;
   glfwGetWindowContentScale(window, &sx, &sy);
-  scale_ = std::clamp(std::max(sx, sy), 1.0f, 4.0f);
+  scale_ = std::clamp(scale > 0 ? scale : std::max(sx, sy), 1.0f, 4.0f);
   ImGui::GetStyle().ScaleAllSizes(scale_);
   ImGui::GetIO().FontGlobalScale = scale_;
   ImGui_ImplGlfw_InitForOpenGL(window, true);
   ImGui_ImplOpenGL3_Init("#version 450");
+  widgets::checkLayout(&layout_);
 }
 
 Ui::~Ui() {
@@ -43,6 +44,7 @@ Ui::~Ui() {
 }
 
 void Ui::beginFrame() {
+  layout_ = {};
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
@@ -68,12 +70,16 @@ void Ui::drawPanel(UiState& state) {
                    ImGuiWindowFlags_NoTitleBar);
   // A drag on the left edge resized the window this frame: keep its new width.
   panelWidth = ImGui::GetWindowWidth() / scale_;
+  // A HiDPI scale in a small window: the panel may not grow past a third, so its text
+  // shrinks towards 1x (never below) until the narrowest panel's rows fit.
+  ImGui::SetWindowFontScale(std::clamp(ImGui::GetWindowWidth() / kMinWidth, 1.0f, scale_) / scale_);
   panels::pipeline(state);
   panels::focus(state);
   panels::drawDofSection(state);
   panels::satTable(state);
   panels::bokeh(state);
   panels::view(state);
+  panels::compare(state);
   panels::convolution(state);
   panels::scene(state);
   panels::timings(state);

@@ -5,9 +5,10 @@
 //   focus_panel.cpp   focus: click-to-focus, autofocus, depth under the cursor, overlay
 //   dof_panel.cpp     depth of field (implementation, the camera model's controls)
 //   filter_panels.cpp convolution and view
+//   compare_panel.cpp compare: off / split / difference, configuration B's fields
 //   timings_panel.cpp per-stage times with rolling plots, FPS, SAT bandwidth
 // The panel is docked: the app renders the image beside it (panelWidthFor), not under it.
-//   overlay.cpp       on the image: A | B labels, the difference's maximum, the depth
+//   overlay.cpp       on the image: the A | B configurations' labels, the difference's maximum, the depth
 //                     range, the help overlay (F1)
 //   widgets.h         a labelled row that never cuts its label, one-line tooltips
 #pragma once
@@ -19,12 +20,14 @@
 #include <vector>
 
 #include "backends/compute_backend.h"
+#include "compare_config.h"
 #include "dof/dof_implementation.h"
 #include "focus_controller.h"
 #include "passes/bokeh_pass.h"
 #include "passes/filter_settings.h"
 #include "passes/view_pass.h"
 #include "profiling/profiler.h"
+#include "ui/widgets.h"
 #include "verify.h"
 
 struct GLFWwindow;
@@ -78,11 +81,23 @@ struct UiState {
   BokehSettings* bokeh = nullptr;
   std::string bokehMethod;                 // how this backend builds the sprite list
   std::optional<BokehCounts> bokehCounts;  // a few frames late
+
+  // Compare: configuration A as it runs, B's own fields (the panel edits them), B as they
+  // make it, the labels on the image; B's backend and stage times while it runs, or why
+  // it does not.
+  PipelineConfig compareA, compareB;
+  CompareFields* compareFields = nullptr;
+  std::string compareLabelA, compareLabelB;
+  const ComputeBackend* compareBackend = nullptr;
+  const ProfileHistory* compareHistory = nullptr;
+  std::string compareProblem;
+  std::string compareFilterProblem;  // B's convolution did not run (empty: it did)
 };
 
 class Ui {
  public:
-  explicit Ui(GLFWwindow* window);
+  // `scale`: the panel's and labels' scale (HiDPI); 0: the window's content scale.
+  explicit Ui(GLFWwindow* window, float scale = 0);
   ~Ui();
   Ui(const Ui&) = delete;
   Ui& operator=(const Ui&) = delete;
@@ -92,6 +107,8 @@ class Ui {
   void endFrame();  // renders the draw data into the bound framebuffer
   bool wantsMouse() const;
   bool wantsKeyboard() const;
+  // The controls of the last frame that did not fit the panel (cut at its right edge).
+  const widgets::LayoutCheck& layout() const { return layout_; }
 
   // The panel's width in window coordinates for a window this wide (0 while hidden): the
   // image is rendered into the rest, so the panel never covers it.
@@ -107,6 +124,7 @@ class Ui {
  private:
   void drawPanel(UiState& state);
   float scale_ = 1.0f;  // HiDPI content scale
+  widgets::LayoutCheck layout_;
 };
 
 namespace panels {
@@ -117,6 +135,7 @@ void drawDofSection(UiState& state);  // dof_panel.cpp: the depth-of-field secti
 void convolution(UiState& state);
 void view(UiState& state);
 void timings(const UiState& state);
+void compare(UiState& state);  // compare_panel.cpp
 void satTable(UiState& state);  // sat_panel.cpp
 // Drawn on the image, not in the panel.
 void imageLabels(const UiState& state, float imageRight);  // the image's right edge

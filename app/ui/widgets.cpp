@@ -3,10 +3,75 @@
 
 #include <imgui.h>
 
+#include <string>
+
 namespace satdof::widgets {
+
+void checkLayout(LayoutCheck* check) { ImGui::GetIO().UserData = check; }
+
+namespace {
+void noteIfCut(bool cut, const char* what) {
+  auto* check = static_cast<LayoutCheck*>(ImGui::GetIO().UserData);
+  if (check && cut && check->cut++ == 0) check->first = what ? what : "";
+}
+}  // namespace
 
 void tooltip(const char* tip) {
   if (tip && *tip && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", tip);
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  noteIfCut(ImGui::GetItemRectMax().x > right + 1.0f, tip);
+}
+
+namespace {
+// The width of a checkbox or radio button labelled `text`.
+float boxWidth(const char* text) {
+  return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(text).x;
+}
+}  // namespace
+
+void sameLineIfFits(const char* text) {
+  const float used = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x;
+  const float right = ImGui::GetWindowContentRegionMax().x;
+  if (used + ImGui::GetStyle().ItemSpacing.x + boxWidth(text) <= right) ImGui::SameLine();
+}
+
+// `draw(label)` draws the box; where `text` does not fit beside it, it wraps there.
+template <typename Draw>
+bool boxWithLabel(const char* text, Draw draw) {
+  if (boxWidth(text) <= ImGui::GetContentRegionAvail().x) return draw(text);
+  ImGui::PushID(text);
+  const bool changed = draw("##box");
+  ImGui::PopID();
+  ImGui::SameLine(0.0f, ImGui::GetStyle().ItemInnerSpacing.x);
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextUnformatted(text);
+  ImGui::PopTextWrapPos();
+  return changed;
+}
+
+bool checkbox(const char* text, bool* value) {
+  return boxWithLabel(text, [&](const char* label) { return ImGui::Checkbox(label, value); });
+}
+
+bool radio(const char* text, int* value, int choice) {
+  return boxWithLabel(text, [&](const char* label) { return ImGui::RadioButton(label, value, choice); });
+}
+
+bool header(const char* text, const char* shortText, int flags) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  auto fits = [&](const char* t) {  // the arrow, the paddings around it and the text
+    return ImGui::GetFontSize() + 4 * style.FramePadding.x + ImGui::CalcTextSize(t).x <=
+           ImGui::GetContentRegionAvail().x;
+  };
+  const char* shown = fits(text) ? text : shortText;
+  const bool open = ImGui::CollapsingHeader((std::string(shown) + "###" + text).c_str(), flags);
+  noteIfCut(!fits(shown), text);
+  return open;
+}
+
+bool smallButton(const char* text, const char* shortText) {
+  const float needed = ImGui::CalcTextSize(text).x + 2 * ImGui::GetStyle().FramePadding.x;
+  return ImGui::SmallButton(needed <= ImGui::GetContentRegionAvail().x ? text : shortText);
 }
 
 void label(const char* text, const char* tip) {

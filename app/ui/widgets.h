@@ -3,12 +3,34 @@
 // above it, wrapped, when not) and a one-line tooltip on every control.
 #pragma once
 
+#include <string>
+
 namespace satdof::widgets {
+
+// The controls that end past the visible right edge of their window (a cut label or
+// button), counted by tooltip(), which follows every control. The Ui owns one per frame.
+struct LayoutCheck {
+  int cut = 0;
+  std::string first;  // the first cut control's tooltip (what it is)
+};
+// Where tooltip() counts, for the current ImGui context (null: nowhere).
+void checkLayout(LayoutCheck* check);
+// Puts the next radio button (or checkbox) labelled `text` on this row where it fits.
+void sameLineIfFits(const char* text);
+// A checkbox whose label wraps beside it where it does not fit the row.
+bool checkbox(const char* text, bool* value);
+// A radio button setting `value` to `choice`, its label wrapping likewise.
+bool radio(const char* text, int* value, int choice);
+// A collapsing header (ImGui flags) titled `text`, or `shortText` where `text` does not fit.
+bool header(const char* text, const char* shortText, int flags = 0);
+// A small button showing `text`, or `shortText` where `text` does not fit the row.
+bool smallButton(const char* text, const char* shortText);
 
 // Draws `text` and prepares the next control to fill the rest of the row (or the next
 // row). Give the control a hidden label ("##id"). `tip` shows when the label is hovered.
 void label(const char* text, const char* tip);
-// A one-line tooltip on the last item, shown while it is hovered (even when disabled).
+// A one-line tooltip on the last item, shown while it is hovered (even when disabled);
+// counts the item in the LayoutCheck when it is cut.
 void tooltip(const char* tip);
 
 }  // namespace satdof::widgets
