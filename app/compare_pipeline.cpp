@@ -34,7 +34,7 @@ ComparePipeline::ComparePipeline(const PipelineConfig& config, const Context& co
   }
   if (auto why = dofEntry_->whyNot(backend)) throw std::runtime_error("dof " + config.dof + ": " + *why);
   dofImpl_ = dofEntry_->create(shaderDir, backend);
-  bokehPass_ = std::make_unique<BokehPass>(shaderDir, backend);
+  bokehPass_ = std::make_unique<BokehPass>(shaderDir);
   profiler_ = std::make_unique<Profiler>();
   resize(extent);
 }
