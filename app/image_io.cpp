@@ -18,9 +18,13 @@ reference::ImageRgba8 readTexture(GLuint texture, int width, int height) {
 
 reference::ImageR32F readDepthTexture(GLuint texture, int width, int height) {
   reference::ImageR32F depth(width, height);
-  glPixelStorei(GL_PACK_ALIGNMENT, 4);
-  glGetTextureImage(texture, 0, GL_RED, GL_FLOAT, GLsizei(depth.pixels.size() * sizeof(float)), depth.pixels.data());
+  readDepthTexture(texture, depth);
   return depth;
+}
+
+void readDepthTexture(GLuint texture, reference::ImageR32F& into) {
+  glPixelStorei(GL_PACK_ALIGNMENT, 4);
+  glGetTextureImage(texture, 0, GL_RED, GL_FLOAT, GLsizei(into.pixels.size() * sizeof(float)), into.pixels.data());
 }
 
 reference::ImageRgba8 readFramebuffer(GLuint framebuffer, int width, int height) {

@@ -14,6 +14,8 @@ namespace satdof {
 reference::ImageRgba8 readTexture(GLuint texture, int width, int height);
 // Reads level 0 of an R32F texture (the linear depth).
 reference::ImageR32F readDepthTexture(GLuint texture, int width, int height);
+// Into an image of the texture's size (kept between frames: no allocation).
+void readDepthTexture(GLuint texture, reference::ImageR32F& into);
 // Reads the bound read framebuffer's colour (e.g. the window's back buffer).
 reference::ImageRgba8 readFramebuffer(GLuint framebuffer, int width, int height);
 

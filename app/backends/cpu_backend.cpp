@@ -83,7 +83,7 @@ class CpuBackend final : public ComputeBackend {
 
   void compute(const ComputeRequest& r) override {
     filterAndSat(r);
-    if (r.bokeh) buildBokehOnHost(targets_, r.filter ? filtered_ : scene_, *r.bokeh, r.profiler);
+    if (r.bokeh) buildBokehOnHost(targets_, r.filter ? filtered_ : scene_, bokehDepth_, *r.bokeh, r.profiler);
   }
   std::string_view bokehMethod() const override { return kHostBokehMethod; }
 
@@ -169,6 +169,7 @@ class CpuBackend final : public ComputeBackend {
   Targets targets_;
   reference::ThreadPool pool_;  // every hardware thread, started once
   reference::ImageRgba8 scene_, filtered_, compared_;  // filtered_: filter A's, also the bokeh's input
+  reference::ImageR32F bokehDepth_;                      // the bokeh's depth read-back
   gl::Buffer staging_;               // the uint32 table's staging buffer, mapped
   std::uint32_t* table_ = nullptr;  // its mapping, tableWords_ words
   std::size_t tableWords_ = 0;

@@ -13,12 +13,13 @@ void uploadBokehList(const Targets& t, const reference::BokehList& list, int slo
   glNamedBufferSubData(t.bokehCommands, GLintptr(slot) * kBokehCommandBytes, sizeof command, &command);
 }
 
-void buildBokehOnHost(const Targets& t, const reference::ImageRgba8& colour, const BokehRequest& r,
-                      Profiler& profiler) {
-  reference::ImageR32F depth;
+void buildBokehOnHost(const Targets& t, const reference::ImageRgba8& colour, reference::ImageR32F& depth,
+                      const BokehRequest& r, Profiler& profiler) {
   {
     auto timed = profiler.section(profiler.host(), "bokeh read back");
-    depth = readDepthTexture(t.depth, t.extent.width, t.extent.height);
+    if (depth.width != t.extent.width || depth.height != t.extent.height)
+      depth = reference::ImageR32F(t.extent.width, t.extent.height);
+    readDepthTexture(t.depth, depth);
   }
   reference::BokehList list;
   {

@@ -13,9 +13,10 @@ namespace satdof {
 inline constexpr std::string_view kHostBokehMethod =
     "the CPU reference (depth read back, selection and stable sort on the host), uploaded";
 
-// `colour` is the image the SAT read this frame (bottom-up rows, as GL keeps them).
-void buildBokehOnHost(const Targets& targets, const reference::ImageRgba8& colour, const BokehRequest& request,
-                      Profiler& profiler);
+// `colour` is the image the SAT read this frame (bottom-up rows, as GL keeps them);
+// `depth` is the caller's, kept between frames (resized here when the extent changes).
+void buildBokehOnHost(const Targets& targets, const reference::ImageRgba8& colour, reference::ImageR32F& depth,
+                      const BokehRequest& request, Profiler& profiler);
 
 // Uploads a list and its command (the cpu backend's path; tests fill the buffers with it).
 void uploadBokehList(const Targets& targets, const reference::BokehList& list, int slot);

@@ -170,8 +170,8 @@ void ScenePass::draw(const scene::Scene& scene, Profiler& profiler) {
 void ScenePass::resolve(Profiler& profiler) {
   auto timed = profiler.section(profiler.gl(), "resolve");
   glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 2, -1, "scene resolve");
-  // The samples were written as attachments: make them visible to texel fetches.
-  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT);
+  // (Framebuffer writes are visible to later texel fetches without a barrier; the image
+  // stores below are not, hence the one after the dispatch.)
   glUseProgram(resolve_.get());
   glUniform1i(0, samples_);
   glBindTextureUnit(0, msColour_.get());
