@@ -42,7 +42,6 @@ void ComputePass::run(const FilterSettings& settings, const BokehRequest* bokeh,
     }
   }
   filtering_ = filter_.has_value();
-  comparing_ = filtering_ && settings.compare;
   glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 3, -1, "filter + SAT");
   backend_->compute({settings, filter_ ? &*filter_ : nullptr, profiler, bokeh});
   glPopDebugGroup();

@@ -24,7 +24,6 @@ class ComputePass {
 
   // What implementation A produced this frame, or the scene colour when not filtering.
   GLuint filteredImage(const Targets& t) const { return filtering_ ? t.filtered : t.sceneColour; }
-  GLuint compareImage(const Targets& t) const { return comparing_ ? t.compare : filteredImage(t); }
   // Why the last run did not filter although asked to (empty when it did or was not asked).
   const std::string& filterProblem() const { return filterProblem_; }
 
@@ -36,7 +35,7 @@ class ComputePass {
 
  private:
   std::unique_ptr<ComputeBackend> backend_;
-  bool filtering_ = false, comparing_ = false;
+  bool filtering_ = false;
   std::string filterProblem_;
   // The last settings seen and the filter built from them (rebuilt only on change).
   std::optional<FilterSettings> lastSettings_;
