@@ -9,6 +9,8 @@
 #include <random>
 #include <string>
 
+#include "satdof/cuda_check.h"
+
 #include "test_support.h"
 
 namespace satdof::test {
@@ -29,6 +31,31 @@ inline std::size_t maxElements() {
   const char* v = std::getenv("SATDOF_TEST_MAX_N");
   return v ? std::size_t(std::strtoull(v, nullptr, 10)) : 0;
 }
+
+// A 2D CUDA array with a surface object, filled from host pixels.
+class SurfaceImage {
+ public:
+  SurfaceImage(const void* pixels, int width, int height, cudaChannelFormatDesc format, std::size_t pixelBytes) {
+    SATDOF_CUDA_CHECK(cudaMallocArray(&array_, &format, width, height, cudaArraySurfaceLoadStore));
+    SATDOF_CUDA_CHECK(cudaMemcpy2DToArray(array_, 0, 0, pixels, width * pixelBytes, width * pixelBytes, height,
+                                          cudaMemcpyHostToDevice));
+    cudaResourceDesc desc{};
+    desc.resType = cudaResourceTypeArray;
+    desc.res.array.array = array_;
+    SATDOF_CUDA_CHECK(cudaCreateSurfaceObject(&surface_, &desc));
+  }
+  ~SurfaceImage() {
+    cudaDestroySurfaceObject(surface_);
+    cudaFreeArray(array_);
+  }
+  SurfaceImage(const SurfaceImage&) = delete;
+  SurfaceImage& operator=(const SurfaceImage&) = delete;
+  cudaSurfaceObject_t get() const { return surface_; }
+
+ private:
+  cudaArray_t array_ = nullptr;
+  cudaSurfaceObject_t surface_ = 0;
+};
 
 }  // namespace satdof::test
 

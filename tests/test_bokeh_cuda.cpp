@@ -21,33 +21,9 @@ namespace ref = satdof::reference;
 using satdof::test::BokehResult;
 using satdof::test::expectSameList;
 using satdof::test::linearRamp;
+using satdof::test::SurfaceImage;
 
 namespace {
-
-// A 2D CUDA array with a surface object, filled from host pixels.
-class SurfaceImage {
- public:
-  SurfaceImage(const void* pixels, int width, int height, cudaChannelFormatDesc format, std::size_t pixelBytes) {
-    SATDOF_CUDA_CHECK(cudaMallocArray(&array_, &format, width, height, cudaArraySurfaceLoadStore));
-    SATDOF_CUDA_CHECK(cudaMemcpy2DToArray(array_, 0, 0, pixels, width * pixelBytes, width * pixelBytes, height,
-                                          cudaMemcpyHostToDevice));
-    cudaResourceDesc desc{};
-    desc.resType = cudaResourceTypeArray;
-    desc.res.array.array = array_;
-    SATDOF_CUDA_CHECK(cudaCreateSurfaceObject(&surface_, &desc));
-  }
-  ~SurfaceImage() {
-    cudaDestroySurfaceObject(surface_);
-    cudaFreeArray(array_);
-  }
-  SurfaceImage(const SurfaceImage&) = delete;
-  SurfaceImage& operator=(const SurfaceImage&) = delete;
-  cudaSurfaceObject_t get() const { return surface_; }
-
- private:
-  cudaArray_t array_ = nullptr;
-  cudaSurfaceObject_t surface_ = 0;
-};
 
 BokehResult runBokeh(const ref::ImageRgba8& colour, const ref::ImageR32F& depth, const ref::CocRamp& ramp,
                    const ref::BokehSettings& settings, const satdof::CompactVariant* compact = nullptr,

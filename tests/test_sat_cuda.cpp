@@ -26,6 +26,7 @@
 #include "satdof/sat.h"
 #include "satdof/sat_format.h"
 #include "satdof/scan.h"
+#include "satdof/surface_copy.h"
 
 namespace ref = satdof::reference;
 using satdof::DeviceBuffer;
@@ -35,6 +36,7 @@ using satdof::test::randomImage;
 namespace {
 
 enum class Source { Linear, Surface };
+const cudaChannelFormatDesc kRgba8 = cudaCreateChannelDesc(8, 8, 8, 8, cudaChannelFormatKindUnsigned);
 enum class Content { Random, All255 };
 
 ref::ImageRgba8 makeImage(int w, int h, Content content, std::mt19937& rng) {
@@ -66,22 +68,10 @@ std::vector<std::uint8_t> gpuTable(const ref::ImageRgba8& img, const satdof::Sat
     SATDOF_CUDA_CHECK(algorithm.launch(args, scratch.data(), scratch.size(), nullptr));
     SATDOF_CUDA_CHECK(cudaDeviceSynchronize());
   } else {
-    cudaArray_t array = nullptr;
-    const cudaChannelFormatDesc desc = cudaCreateChannelDesc(8, 8, 8, 8, cudaChannelFormatKindUnsigned);
-    SATDOF_CUDA_CHECK(cudaMallocArray(&array, &desc, img.width, img.height, cudaArraySurfaceLoadStore));
-    SATDOF_CUDA_CHECK(cudaMemcpy2DToArray(array, 0, 0, img.pixels.data(), std::size_t(img.width) * 4,
-                                          std::size_t(img.width) * 4, img.height, cudaMemcpyHostToDevice));
-    cudaResourceDesc res{};
-    res.resType = cudaResourceTypeArray;
-    res.res.array.array = array;
-    cudaSurfaceObject_t surface = 0;
-    SATDOF_CUDA_CHECK(cudaCreateSurfaceObject(&surface, &res));
-    args.source = satdof::SatSource::fromSurface(surface);
-    const cudaError_t e = algorithm.launch(args, scratch.data(), scratch.size(), nullptr);
+    const satdof::test::SurfaceImage surface(img.pixels.data(), img.width, img.height, kRgba8, 4);
+    args.source = satdof::SatSource::fromSurface(surface.get());
+    SATDOF_CUDA_CHECK(algorithm.launch(args, scratch.data(), scratch.size(), nullptr));
     SATDOF_CUDA_CHECK(cudaDeviceSynchronize());
-    cudaDestroySurfaceObject(surface);
-    cudaFreeArray(array);
-    SATDOF_CUDA_CHECK(e);
   }
   std::vector<std::uint8_t> host(bytes);
   SATDOF_CUDA_CHECK(cudaMemcpy(host.data(), out.data(), bytes, cudaMemcpyDeviceToHost));
@@ -287,6 +277,47 @@ TEST(CudaSatApi, EmptyImageIsANoOpAndBadScratchIsAnError) {
       }
     }
   }
+}
+
+// The copy the cuda backend makes of the mapped scene before filtering it
+// (satdof/surface_copy.h): the surface's bytes, rows at the given pitch, the padding
+// between rows untouched.
+TEST(SurfaceCopy, GivesTheSurfaceBytesAtAnyPitch) {
+  SATDOF_SKIP_WITHOUT_DEVICE();
+  std::mt19937 rng(31);
+  for (const auto [w, h] : {std::pair{1, 1}, {2, 1}, {1, 33}, {31, 2}, {33, 5}, {64, 4}, {65, 5},
+                            {1920, 1080}}) {
+    for (const std::size_t pad : {std::size_t{0}, std::size_t{12}}) {
+      SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h) + " pad " + std::to_string(pad));
+      const ref::ImageRgba8 img = randomImage(w, h, rng);
+      const satdof::test::SurfaceImage surface(img.pixels.data(), w, h, kRgba8, 4);
+      const std::size_t row = std::size_t(w) * 4, pitch = row + pad;
+      DeviceBuffer<std::uint8_t> out(pitch * h);
+      SATDOF_CUDA_CHECK(cudaMemset(out.data(), 0x5A, out.bytes()));
+      SATDOF_CUDA_CHECK(satdof::launchSurfaceToLinear(surface.get(), out.data(), pitch, w, h, nullptr));
+      SATDOF_CUDA_CHECK(cudaDeviceSynchronize());
+      std::vector<std::uint8_t> got(out.bytes());
+      SATDOF_CUDA_CHECK(cudaMemcpy(got.data(), out.data(), got.size(), cudaMemcpyDeviceToHost));
+      for (int y = 0; y < h; ++y) {
+        ASSERT_EQ(std::memcmp(got.data() + y * pitch, img.pixels.data() + y * row, row), 0) << "row " << y;
+        for (std::size_t i = row; i < pitch; ++i) ASSERT_EQ(got[y * pitch + i], 0x5A) << "padding of row " << y;
+      }
+    }
+  }
+}
+
+TEST(SurfaceCopy, RefusesBadArguments) {
+  SATDOF_SKIP_WITHOUT_DEVICE();
+  const ref::ImageRgba8 img(4, 2);
+  const satdof::test::SurfaceImage surface(img.pixels.data(), 4, 2, kRgba8, 4);
+  DeviceBuffer<std::uint8_t> out(64);
+  EXPECT_EQ(satdof::launchSurfaceToLinear(surface.get(), out.data(), 16, 0, 2, nullptr), cudaErrorInvalidValue);
+  EXPECT_EQ(satdof::launchSurfaceToLinear(0, out.data(), 16, 4, 2, nullptr), cudaErrorInvalidValue);
+  EXPECT_EQ(satdof::launchSurfaceToLinear(surface.get(), nullptr, 16, 4, 2, nullptr), cudaErrorInvalidValue);
+  EXPECT_EQ(satdof::launchSurfaceToLinear(surface.get(), out.data(), 12, 4, 2, nullptr), cudaErrorInvalidValue);
+  EXPECT_EQ(satdof::launchSurfaceToLinear(surface.get(), out.data(), 18, 4, 2, nullptr), cudaErrorInvalidValue);
+  EXPECT_EQ(satdof::launchSurfaceToLinear(surface.get(), out.data(), 16, 4, 2, nullptr), cudaSuccess);
+  SATDOF_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 }  // namespace

@@ -5,7 +5,7 @@
 // filtered and compare when filtering, {depth, bokeh sprites, bokeh commands} with bokeh
 // highlights, and what a later CUDA stage shares: the CUDA DoF takes the mapping over and
 // unmaps it, so the frame has one GL-CUDA hand-over):
-//   filtering on:  scene array -> linear input; conv A -> linear A -> filtered texture;
+//   filtering on:  scene surface -> linear input (a kernel, satdof/surface_copy.h); conv A -> linear A -> filtered texture;
 //                  with a comparison conv B -> linear B -> compare texture;
 //                  the SAT of linear A
 //   filtering off: the SAT straight from the scene texture's surface
@@ -32,6 +32,7 @@
 #include "satdof/sat.h"
 #include "satdof/scan.h"
 #include "satdof/sort.h"
+#include "satdof/surface_copy.h"
 
 namespace satdof {
 namespace {
@@ -114,10 +115,10 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
     sat.table = mapped.pointer(Target::Sat, &satBytes);
     if (satBytes < satTableBytes(sat.format, sat.width, sat.height))
       throw std::runtime_error("SAT buffer smaller than the table");
-    interop::SurfaceObject scene;
+    interop::SurfaceObject scene = interop::createSurface(mapped.array(Target::SceneColour));
     if (a) {
-      SATDOF_CUDA_CHECK(cudaMemcpy2DFromArrayAsync(input_.data(), rowBytes, mapped.array(Target::SceneColour), 0,
-                                                   0, rowBytes, t.extent.height, cudaMemcpyDeviceToDevice, s));
+      SATDOF_CUDA_CHECK(launchSurfaceToLinear(scene.get(), input_.data(), rowBytes, t.extent.width,
+                                              t.extent.height, s));
       convolve(r, *a, "filter A", outA_, convScratchA_);
       toTexture(mapped.array(Target::Filtered), outA_);
       if (b) {
@@ -126,7 +127,6 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
       }
       sat.source = SatSource::linear(outA_.data(), rowBytes);
     } else {
-      scene = interop::createSurface(mapped.array(Target::SceneColour));
       sat.source = SatSource::fromSurface(scene.get());
     }
     {
