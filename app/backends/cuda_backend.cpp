@@ -11,7 +11,7 @@
 //   filtering off: the SAT straight from the scene texture's surface
 //   bokeh:         satdof/bokeh.h on the image the SAT read: compaction, cap, radix sort,
 //                  the sprites and the draw command straight into the GL buffers
-// Each step is a named profiler section on the stream's CUDA events ("map", "filter A",
+// Each step is a named profiler section on the stream's CUDA events ("map", "copy scene", "filter A",
 // "filter B", "sat", "bokeh select+sort", "unmap"), tagged with the implementation that
 // ran. Scratch is sized
 // on attach, on a change of SAT algorithm or scan variant, or when a newly chosen
@@ -117,8 +117,11 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
       throw std::runtime_error("SAT buffer smaller than the table");
     interop::SurfaceObject scene = interop::createSurface(mapped.array(Target::SceneColour));
     if (a) {
-      SATDOF_CUDA_CHECK(launchSurfaceToLinear(scene.get(), input_.data(), rowBytes, t.extent.width,
-                                              t.extent.height, s));
+      {
+        auto section = r.profiler.section(clock_, "copy scene");
+        SATDOF_CUDA_CHECK(launchSurfaceToLinear(scene.get(), input_.data(), rowBytes, t.extent.width,
+                                                t.extent.height, s));
+      }
       convolve(r, *a, "filter A", outA_, convScratchA_);
       toTexture(mapped.array(Target::Filtered), outA_);
       if (b) {
