@@ -4,7 +4,7 @@
 // Values are the input positions, so comparing values with the reference's (a stable
 // sort) checks stability too. Key sets: full-range random (half have the top bit set),
 // few distinct keys with high and low bits set (long runs of duplicates: stability),
-// all keys equal, descending. Sizes 1, 2, 31, a radix-4 tile (2048) and its neighbours,
+// all keys equal, descending. Sizes 1, 2, 31, a radix-4 tile (3072) and its neighbours,
 // two tiles + 1, a onesweep tile (4608) and its neighbours, two tiles + 1, an odd 1000003
 // and a large 2^24 + 3. Bit ranges other than [0, 32),
 // including empty and one-bit ranges and odd pass counts, in place and out of place;
@@ -70,7 +70,7 @@ std::vector<SortCase> allCases() {
       cases.push_back(c);
       return cases.size() - 1;
     };
-    for (std::size_t n : {1u, 2u, 31u, 2047u, 2048u, 2049u, 4097u, 4607u, 4608u, 4609u, 9217u,
+    for (std::size_t n : {1u, 2u, 31u, 3071u, 3072u, 3073u, 6145u, 4607u, 4608u, 4609u, 9217u,
                           1000003u, (1u << 24) + 3u}) {
       const std::string at = std::string("n").append(std::to_string(n));
       add(at + "_random", n, Keys::Random);

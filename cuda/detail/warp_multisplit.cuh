@@ -1,5 +1,5 @@
 // detail/warp_multisplit.cuh — a warp splits its 32 keys by digit in one step (the
-// multi-split of the radix sorts' tile ranking): the lanes holding the same digit find
+// multi-split of onesweep's tile ranking): the lanes holding the same digit find
 // each other, and each lane learns its rank among the warp's keys with that digit.
 //
 //   matchDigitBallots<Bits>(d)  the lanes whose digit equals this lane's, as a mask: one

@@ -13,7 +13,7 @@
 //      * rank the tile locally and stably: each warp owns 32 x 18 consecutive keys, 32 per
 //        round; the lanes with the same digit find each other through 8 ballots (one per
 //        digit bit), the lowest of them advances the warp's count of that digit
-//        (detail/warp_multisplit.cuh, shared with radix-4);
+//        (detail/warp_multisplit.cuh);
 //      * thread d publishes the tile's count of digit d (Aggregate), then walks back over
 //        the earlier tiles' words for digit d, adding Aggregates until it meets a Prefix
 //        (the count of digit d in all tiles up to that one), and publishes its own Prefix;

@@ -14,7 +14,8 @@ constexpr std::array kVariants{
                 "the chapter's split: one bit per pass, flags, exclusive scan, scatter (32 passes)",
                 true, detail::splitScanScratchBytes, detail::splitScanLaunch},
     SortVariant{"radix-4",
-                "4-bit digits: per-tile histograms, a scan of them, tiles ranked by warp multi-split",
+                "4-bit digits: per-tile histograms, a scan of them, tiles ranked by per-thread "
+                "counts and one block scan",
                 true, detail::radix4ScratchBytes, detail::radix4Launch},
     SortVariant{"onesweep",
                 "8-bit digits: all histograms in one read, then per digit one kernel that ranks "

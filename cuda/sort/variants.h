@@ -15,12 +15,18 @@ namespace satdof::detail {
 
 // `split-scan`: streaming kernels, one element per thread.
 inline constexpr int kSplitThreads = 256;
-// `radix-4`: 4-bit digits; a block ranks a tile of 256 x 8 = 2048 keys locally (warp
-// multi-split, sorted in shared memory), so each of the 16 digits leaves a tile as a run
-// of ~128 consecutive keys on average: whole 128-byte lines for the scattered stores.
+// `radix-4`: 4-bit digits; a block ranks a tile of 256 x 12 = 3072 keys locally (per-
+// thread counts, one block scan, sorted in shared memory), so each of the 16 digits leaves
+// a tile as a run of ~192 consecutive keys on average: whole 128-byte lines for the
+// scattered stores. The scatter is held to 64 registers (4 blocks of 256 per SM): at 2^24
+// pairs on the H200 (2026-12-01, docs/measurements/h200-bench-sort-radix4.txt) 256 x 12
+// at 4 blocks per SM took 0.913 ms in the run where 256 x 16 took 1.015 ms at 4 blocks
+// (spilling) and 1.11 ms at 2 (90 registers), 256 x 8 1.00 ms, 512 x 8 1.00 ms; with the
+// histogram counted in shared memory since, 0.881 ms (CUB 0.558 ms).
 inline constexpr int kRadixBits = 4;
 inline constexpr int kRadixThreads = 256;
-inline constexpr int kRadixItems = 8;
+inline constexpr int kRadixItems = 12;
+inline constexpr int kRadixMinBlocks = 4;
 // `onesweep`: 8-bit digits (4 passes for 32 bits), one thread per digit (256) in the
 // look-back. Items per thread, measured at 2^24 pairs on the H200 (2026-12-01,
 // docs/measurements/h200-bench-sort.txt): 14 -> 0.80 ms, 18 -> 0.74 ms (80 registers,
