@@ -194,7 +194,7 @@ std::vector<Case> ceilings(const std::shared_ptr<bench::MemoryBuffers>& memory) 
   };
 }
 
-// Bytes a pixel each must move at least: the SAT reads 4 and writes 16 (the N-thread
+// Bytes a pixel each must move at least: the SAT reads 4 and writes 16 (writtenPerPixel) (the N-thread
 // run reads the image twice: 24); a convolution reads 4 and writes 4 (its taps, the
 // separable one's float intermediate and the box sum's row sums stay in the cache).
 std::vector<Case> imageCases() {
@@ -219,7 +219,7 @@ std::vector<Case> imageCases() {
                       [f = filter, m](const ref::ImageRgba8& img, ref::ThreadPool& p, Output& out) {
                         ref::convolve(img, f, satdof::Border::Clamp, m, out.image, p);
                       },
-                      true, true, 8, 0, 4});
+                      true, true, 8});
     }
   }
   return list;
