@@ -266,7 +266,8 @@ std::unique_ptr<T[]> uninitialised(std::size_t count) {
 }
 
 // Where a call's rows run: a pool (nullptr: the calling thread alone) and the smallest
-// band worth a task.
+// band worth a task: 1 where the caller chose the thread count (tests splitting small
+// images into single rows), more where the pool chooses its bands.
 struct Rows {
   ThreadPool* pool;
   std::size_t minRows;
@@ -572,7 +573,12 @@ ImageRgba8 convolve(const ImageRgba8& image, const Filter& filter, Border border
 
 void convolve(const ImageRgba8& image, const Filter& filter, Border border, ConvMath math, ImageRgba8& out,
               ThreadPool& pool) {
-  convolve(image, filter, border, math, out, Rows{&pool, minRowsPerThread(0, image.width)});
+  // A pool's task costs a step of a counter, not a thread's start or wake-up: bands of a
+  // few thousand pixels (at least 2 rows: Rows::minRows > 1 marks the automatic choice),
+  // so that a job is many tasks a thread (kChunksPerThread) and ends evenly.
+  constexpr std::size_t kMinPixelsPerTask = 4096;
+  const std::size_t minRows = std::max<std::size_t>(2, kMinPixelsPerTask / std::size_t(std::max(image.width, 1)));
+  convolve(image, filter, border, math, out, Rows{&pool, minRows});
 }
 
 }  // namespace satdof::reference

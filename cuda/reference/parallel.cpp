@@ -66,6 +66,12 @@ TileGrid tileGrid(unsigned threads, std::size_t rows, std::size_t cols, std::siz
     }
   const std::size_t mostBlocks = std::max<std::size_t>(1, cols / std::max<std::size_t>(minCols, 1));
   g.colBlocks = std::min(target / g.rowBands, mostBlocks);
+  // Fewer blocks than the target: still a multiple of the pool where one fits.
+  for (std::size_t b = g.colBlocks; b > 1; --b)
+    if (g.rowBands * b % threads == 0) {
+      g.colBlocks = b;
+      break;
+    }
   if (g.colBlocks > 1 && cols / g.colBlocks >= 4 * std::max<std::size_t>(colAlign, 1)) g.colAlign = colAlign;
   return g;
 }

@@ -109,12 +109,16 @@ void columnSums(const ImageRgba8& image, int y0, int y1, std::uint32_t* out) {
   }
 }
 
+// Bands a thread, fewer than parallelFor's chunks: each band adds a row of w x 4 column
+// totals to steps 1 and 2 (written, then added down the bands, column by column).
+constexpr std::size_t kBandsPerThread = 4;
+
 void buildSat(const ImageRgba8& image, std::uint32_t* table, ThreadPool* pool, std::size_t minRows) {
   if (image.width <= 0 || image.height <= 0) return;
   const std::size_t rows = std::size_t(image.height);
   const std::size_t rowValues = std::size_t(image.width) * 4, stride = colStride(rowValues);
   const std::size_t bands =
-      pool && pool->size() > 1 ? std::max<std::size_t>(1, std::min(pool->size() * kChunksPerThread, rows / minRows)) : 1;
+      pool && pool->size() > 1 ? std::max<std::size_t>(1, std::min(pool->size() * kBandsPerThread, rows / minRows)) : 1;
   // cols row k: band k's starting column totals, then its running ones. Only row 0 is
   // zeroed: step 1 writes the others whole (a zero-filled vector was a serial memset of
   // bands x w x 16 bytes on the caller's thread before any band started: 4 MB at 4K).
