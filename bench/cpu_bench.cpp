@@ -25,7 +25,8 @@
 // the mean, the call's time outside jobs (serial set-up), and how long a worker took to
 // start a job (publish to its first task).
 //
-//   satdof-cpu-bench [--repeats N] [--threads T] [--quick] [--out FILE] [--only TEXT] [--profile]
+//   satdof-cpu-bench [--repeats N] [--threads T] [--quick] [--out FILE] [--only TEXT]
+//                    [--profile]
 //
 // Sections: options | timing | the cases | profile | main.
 #include <algorithm>
@@ -194,9 +195,10 @@ std::vector<Case> ceilings(const std::shared_ptr<bench::MemoryBuffers>& memory) 
   };
 }
 
-// Bytes a pixel each must move at least: the SAT reads 4 and writes 16 (writtenPerPixel) (the N-thread
-// run reads the image twice: 24); a convolution reads 4 and writes 4 (its taps, the
-// separable one's float intermediate and the box sum's row sums stay in the cache).
+// Bytes a pixel each must move at least: the SAT reads 4 and writes 16 (the N-thread
+// run reads the image twice: 24; the 16 written are its writtenPerPixel, for the write
+// ceiling); a convolution reads 4 and writes 4 (its taps, the separable one's float
+// rows and the box sum's row sums stay in the cache).
 std::vector<Case> imageCases() {
   std::vector<Case> list;
   list.push_back({"sat uint32, new table",

@@ -90,9 +90,9 @@ class ThreadPool {
 // Chunks per thread that parallelFor and parallelForTiles make when the work allows. A
 // job ends when its last chunk does, about half a chunk after the average thread ran
 // out, and threads are not equally fast (on a virtual machine's shared cores the
-// busiest of 16 did 8-18 % more than the mean): with 4 chunks a thread, 16 threads were
-// busy 83-89 % of a job's wall time (`satdof-cpu-bench --profile`). 16 chunks leave
-// about 1/32 of it; a chunk costs one step of a shared counter.
+// busiest of 16 did 6-18 % more than the mean): with 4 chunks a thread, 16 threads were
+// busy 83-89 % of a job's wall time (`satdof-cpu-bench --profile`), with 16 chunks
+// 93.5-96 %. A chunk costs one step of a shared counter.
 inline constexpr std::size_t kChunksPerThread = 16;
 
 // body(begin, end) for disjoint contiguous chunks covering [0, count), each at least
@@ -113,9 +113,9 @@ void parallelFor(ThreadPool& pool, std::size_t count, Body&& body, std::size_t m
 // Tiles for parallelForTiles: `rowBands` x `colBlocks`, each band at least minRows
 // rows where the rows allow, as many tiles as parallelFor's chunks (kChunksPerThread a
 // thread) and a multiple of the pool's size where the columns allow, so no thread is
-// left a round more than the others. Columns are cut only when the rows cannot be cut finely enough; block
-// edges fall on multiples of colAlign columns where blocks are wide enough (then two
-// tiles side by side share no cache line of output).
+// left a round more than the others. Columns are cut only when the rows cannot be cut
+// finely enough; block edges fall on multiples of colAlign columns where blocks are
+// wide enough (then two tiles side by side share no cache line of output).
 struct TileGrid {
   std::size_t rowBands = 1, colBlocks = 1, colAlign = 1;
   std::size_t row(std::size_t rows, std::size_t k) const { return rows * k / rowBands; }
