@@ -13,11 +13,22 @@
 // bandwidth: a read, a memcpy and a copy with streaming stores over 2 x 512 MiB. Each
 // image case states the bytes a pixel it must move at least; its GB/s on 1 thread
 // against the best copy's GB/s on N threads is its bandwidth ceiling ("bw ceil"): a
-// memory-bound case cannot beat it, whatever the cores.
+// memory-bound case cannot beat it, whatever the cores. A write with streaming stores
+// alone is measured too: the SAT's table is written so.
+//
+// --profile then runs each case --repeats more times on the N-thread pool alone with a
+// PoolProfile attached and splits its speedup S = T1 / W (W: the call's wall time) as
+//   S = N x U x E,   U = B / (N x W) (how busy the threads were: imbalance, hand-out,
+//   serial parts),   E = T1 / B (the work a thread does, against one thread alone:
+//   turbo, shared caches and memory, recomputed halos),
+// where B is the time all threads spent inside tasks; also the busiest thread against
+// the mean, the call's time outside jobs (serial set-up), and how long a worker took to
+// start a job (publish to its first task).
 //
 //   satdof-cpu-bench [--repeats N] [--threads T] [--quick] [--out FILE] [--only TEXT]
+//                    [--profile]
 //
-// Sections: options | timing | the cases | main.
+// Sections: options | timing | the cases | profile | main.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -52,13 +63,14 @@ struct Options {
   bool quick = false;    // 1920x1080 only
   std::string out;       // also write the table here
   std::string only;      // only the cases whose name contains this
+  bool profile = false;  // split each speedup (see the top of this file)
 };
 
 [[noreturn]] void usage(const char* why) {
   std::fprintf(stderr,
                "satdof-cpu-bench: %s\n"
                "usage: satdof-cpu-bench [--repeats N] [--threads T] [--quick] [--out FILE] "
-               "[--only TEXT]\n",
+               "[--only TEXT] [--profile]\n",
                why);
   std::exit(2);
 }
@@ -77,6 +89,12 @@ Options parseOptions(int argc, char** argv) {
     if (a == "--repeats") o.repeats = int(std::max(1l, value()));
     else if (a == "--threads") o.threads = unsigned(value());
     else if (a == "--quick") o.quick = true;
+    else if (a == "--profile") o.profile = true;
+    else if (a == "--help") {
+      std::printf("usage: satdof-cpu-bench [--repeats N] [--threads T] [--quick] [--out FILE] [--only TEXT] "
+                  "[--profile]\n");
+      std::exit(0);
+    }
     else if (a == "--out" && i + 1 < argc) o.out = argv[++i];
     else if (a == "--only" && i + 1 < argc) o.only = argv[++i];
     else usage(("unknown argument '" + std::string(a) + "'").c_str());
@@ -108,12 +126,14 @@ struct Case {
   bool perSize = true;        // false: once, not per image size (the machine's ceilings)
   double bytesPerPixel = 0;   // the least a run must move per pixel (0: not counted)
   double bytesPerRun = 0;     // or per run, for the memory ceilings
+  double writtenPerPixel = 0;  // of bytesPerPixel, the bytes written
 };
 
 struct Timing {
   double ms1 = 0, msN = 0;  // medians
   double speedup = 0;       // median over the pairs of (1-thread ms / N-thread ms)
   int runs = 0;             // pairs of runs behind them
+  double leastRatio = 0, mostRatio = 0;  // the spread of the pairs' ratios
 };
 
 double median(std::vector<double> v) {
@@ -144,7 +164,8 @@ Timing timePairs(const Case& c, const ref::ImageRgba8& img, int repeats, ref::Th
     ratio.push_back(ms1.back() / msN.back());
     spent += ms1.back() + msN.back();
   }
-  return {median(ms1), median(msN), median(ratio), int(ms1.size())};
+  return {median(ms1), median(msN), median(ratio), int(ms1.size()), *std::min_element(ratio.begin(), ratio.end()),
+          *std::max_element(ratio.begin(), ratio.end())};
 }
 
 // =====================================================================================
@@ -169,12 +190,15 @@ std::vector<Case> ceilings(const std::shared_ptr<bench::MemoryBuffers>& memory) 
        2 * bytes},
       {"memory copy (stream)", mem([](auto& m, auto& p, Output&) { bench::memoryCopyStreaming(m, p); }), false,
        false, 0, 2 * bytes},
+      {"memory write (stream)", mem([](auto& m, auto& p, Output&) { bench::memoryWriteStreaming(m, p); }), false,
+       false, 0, bytes},
   };
 }
 
 // Bytes a pixel each must move at least: the SAT reads 4 and writes 16 (the N-thread
-// run reads the image twice: 24); a convolution reads 4 and writes 4 (its taps, the
-// separable one's float intermediate and the box sum's row sums stay in the cache).
+// run reads the image twice: 24; the 16 written are its writtenPerPixel, for the write
+// ceiling); a convolution reads 4 and writes 4 (its taps, the separable one's float
+// rows and the box sum's row sums stay in the cache).
 std::vector<Case> imageCases() {
   std::vector<Case> list;
   list.push_back({"sat uint32, new table",
@@ -183,10 +207,10 @@ std::vector<Case> imageCases() {
                     out.table.reset(new std::uint32_t[out.tableWords]);  // not initialised
                     ref::computeSat(img, out.table.get(), p);
                   },
-                  false, true, 20});
+                  false, true, 20, 0, 16});
   list.push_back({"sat uint32, reused",
                   [](const ref::ImageRgba8& img, ref::ThreadPool& p, Output& out) { ref::computeSat(img, out.sat, p); },
-                  true, true, 20});
+                  true, true, 20, 0, 16});
   const satdof::Filter gauss = satdof::gaussian(2, satdof::defaultGaussianSigma(2));
   const satdof::Filter box = satdof::box(7);
   for (const auto& [filter, label] : {std::pair{gauss, "gaussian r2"}, {box, "box r7"}}) {
@@ -202,6 +226,56 @@ std::vector<Case> imageCases() {
   }
   return list;
 }
+
+// =====================================================================================
+// profile
+// =====================================================================================
+
+// The N-thread pool's figures over `repeats` more calls of a case (the top of this file):
+// one line of the profile table. writeGBs: the streaming write's GB/s on N threads (0:
+// not measured), for the write ceiling of a case that writes writtenPerPixel bytes.
+std::string profileLine(const Case& c, const std::string& size, double pixels, const ref::ImageRgba8& img,
+                        int repeats, ref::ThreadPool& all, Output& many, const Timing& t, double writeGBs) {
+  ref::PoolProfile p;
+  all.attach(&p);
+  double wall = 0;
+  for (int k = 0; k < repeats; ++k) {
+    if (!c.reusesOutput) many = {};
+    const auto t0 = std::chrono::steady_clock::now();
+    c.run(img, all, many);
+    wall += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+  all.attach(nullptr);
+  const double calls = repeats, n = all.size();
+  double busy = 0, busiest = 0, wake = 0, wakeMost = 0;
+  std::size_t joins = 0;
+  for (std::size_t k = 0; k < p.busySeconds.size(); ++k) {
+    busy += p.busySeconds[k];
+    busiest = std::max(busiest, p.busySeconds[k]);
+    if (k == 0) continue;
+    wake += p.wakeSeconds[k];
+    wakeMost = std::max(wakeMost, p.wakeMostSeconds[k]);
+    joins += p.joins[k];
+  }
+  const double w = wall / calls, b = busy / calls, t1 = t.ms1 / 1e3;
+  const double u = b / (n * w), e = b > 0 ? t1 / b : 0;
+  const double wroteMs = writeGBs > 0 && c.writtenPerPixel > 0 ? c.writtenPerPixel * pixels / (writeGBs * 1e6) : 0;
+  char line[320], ceil[16] = "-";
+  if (wroteMs > 0) std::snprintf(ceil, sizeof ceil, "%.1fx", t.ms1 / wroteMs);
+  std::snprintf(line, sizeof line,
+                "%-25s %-10s %9.3f %5.1f %9.3f %5.1f%% %6.3f %7.2fx %6.2f %9.1f %6.1f/%-7.1f %6.1f %5.2f-%-6.2f %7s\n",
+                c.name.c_str(), size.c_str(), w * 1e3, double(p.jobs) / calls, b * 1e3, 100 * u, e, n * u * e,
+                busy > 0 ? busiest / (busy / n) : 0, (w - p.jobSeconds / calls) * 1e6,
+                joins ? wake / double(joins) * 1e6 : 0, wakeMost * 1e6, p.jobs ? double(joins) / double(p.jobs) : 0,
+                t.leastRatio, t.mostRatio, ceil);
+  return line;
+}
+
+const char* kProfileHeader =
+    "profile: N-thread pool, --repeats more calls each; speedup = N x util x eff (util: busy / (N x wall); eff: "
+    "1-thread ms / busy)\n"
+    "case                      size        wall ms  jobs   busy ms   util    eff  N*U*E busiest outside us "
+    "wake us mean/most joined ratios     wr ceil\n";
 
 // The 1-minute load average (Linux), or "?": a busy machine shrinks the speedups.
 std::string loadAverage() {
@@ -240,6 +314,8 @@ int main(int argc, char** argv) {
   ref::ThreadPool single(1), all(cores);
   bool allMet = true, allSame = true;
   double bandwidthN = 0;  // the best copy's GB/s on N threads, read + written
+  double writeN = 0;      // the streaming write's GB/s on N threads
+  std::vector<std::string> profile;
   std::mt19937 rng(12345);
   std::uniform_int_distribution<int> byte(0, 255);
   std::vector<std::pair<int, int>> sizes{{1920, 1080}};
@@ -260,6 +336,7 @@ int main(int argc, char** argv) {
       const double bytes = c.bytesPerRun + c.bytesPerPixel * double(w) * double(h);
       const double gb1 = bytes / (t.ms1 * 1e6), gbN = bytes / (t.msN * 1e6);
       if (c.name.starts_with("memory copy")) bandwidthN = std::max(bandwidthN, gbN);
+      if (c.name.starts_with("memory write")) writeN = gbN;
       const std::string size = isCase ? std::to_string(w) + "x" + std::to_string(h) : "-";
       auto number = [](double v, const char* format) {
         char b[32];
@@ -276,6 +353,7 @@ int main(int argc, char** argv) {
       std::fputs(line, stdout);
       std::fflush(stdout);
       table << line;
+      if (o.profile) profile.push_back(profileLine(c, size, double(w) * h, img, o.repeats, all, many, t, writeN));
     }
   }
   std::snprintf(line, sizeof line, "%s; %s\n",
@@ -284,7 +362,18 @@ int main(int argc, char** argv) {
                         : "1 and N threads DIFFER");
   std::fputs(line, stdout);
   table << line << "bw ceil: the best copy's GB/s on N threads / the case's GB/s on 1 thread (the most a "
-                   "memory-bound case can speed up)\n"
+                   "memory-bound case can speed up)\n";
+  if (o.profile) {
+    std::string text = kProfileHeader;
+    for (const std::string& l : profile) text += l;
+    text += "busiest: the busiest thread's task time / the mean; outside: the call's time outside pool jobs; wake: "
+            "a job's publication to a worker's first task; joined: workers that took part in a job (of N - 1); "
+            "ratios: the least and most of the timed pairs; wr ceil: 1-thread ms / (bytes written at the streaming "
+            "write's N-thread GB/s)\n";
+    std::fputs(text.c_str(), stdout);
+    table << text;
+  }
+  table
         << "load average (1 min) at the end: " << loadAverage() << "\n";
   if (!o.out.empty()) {
     std::ofstream f(o.out);

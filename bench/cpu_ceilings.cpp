@@ -131,4 +131,16 @@ void memoryCopyStreaming(MemoryBuffers& m, ref::ThreadPool& pool) {
   });
 }
 
+void memoryWriteStreaming(MemoryBuffers& m, ref::ThreadPool& pool) {
+  overChunks(pool, [&](std::size_t begin, std::size_t end) {
+#if defined(__SSE2__)
+    const __m128i value = _mm_set1_epi32(int(begin));
+    for (std::size_t i = begin; i < end; i += 16) _mm_stream_si128(reinterpret_cast<__m128i*>(m.b.get() + i), value);
+    _mm_sfence();
+#else
+    std::memset(m.b.get() + begin, int(begin & 0xff), end - begin);
+#endif
+  });
+}
+
 }  // namespace satdof::bench

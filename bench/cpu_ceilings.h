@@ -40,5 +40,9 @@ struct MemoryBuffers {
 std::uint32_t memoryRead(MemoryBuffers& m, reference::ThreadPool& pool);
 void memoryCopy(MemoryBuffers& m, reference::ThreadPool& pool);            // memcpy per chunk
 void memoryCopyStreaming(MemoryBuffers& m, reference::ThreadPool& pool);   // streaming stores
+// Bytes written: kMemoryBytes, with streaming stores and no read: the ceiling of a pass
+// that writes its output so (the SAT's table), which a copy's GB/s does not show when
+// the host's reads and writes do not share one limit.
+void memoryWriteStreaming(MemoryBuffers& m, reference::ThreadPool& pool);
 
 }  // namespace satdof::bench

@@ -4,7 +4,9 @@
 // four-pixel steps, so the CPU backend's output never depends on the machine's cores;
 // the SAT also equals its definition, computed here independently, on a caller's pool
 // into memory it never initialised, aligned (streaming stores) or not. ThreadPool runs
-// every task once, reports a task's exception and refuses a nested run.
+// every task once (jobs back to back and after its workers slept), reports a task's
+// exception and refuses a nested run; its tiles cover an image once, and the pool's
+// convolutions cut into column blocks give the bytes of one thread.
 // An explicit thread count splits even a 2-row image (see minRowsPerThread), so these
 // small images do exercise the bands and the carries between them. (Totals that wrap
 // past 2^32 need no test of their own here: every step adds modulo 2^32, and addition
@@ -16,9 +18,12 @@
 #include <utility>
 #include <vector>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <stdexcept>
+#include <thread>
 
 #include "satdof/reference/conv.h"
 #include "satdof/reference/parallel.h"
@@ -129,6 +134,67 @@ TEST(ReferenceParallel, ThreadPoolRunsEveryTaskOnce) {
   }
 }
 
+// Jobs back to back (workers still watching for the next one) and jobs after the workers
+// have gone to sleep, with a profile attached: every task once, all counted.
+TEST(ReferenceParallel, ThreadPoolWakesFromSpinAndSleep) {
+  ref::ThreadPool pool(4);
+  ref::PoolProfile profile;
+  pool.attach(&profile);
+  std::size_t total = 0;
+  for (int job = 0; job < 40; ++job) {
+    if (job % 10 == 9) std::this_thread::sleep_for(std::chrono::milliseconds(5));  // past the spin
+    const std::size_t tasks = 1 + std::size_t(job) * 7 % 97;
+    std::vector<std::atomic<int>> runs(tasks);
+    pool.run(tasks, [&](std::size_t k) { runs[k].fetch_add(1); });
+    for (std::size_t k = 0; k < tasks; ++k) ASSERT_EQ(runs[k].load(), 1) << "job " << job << " task " << k;
+    if (tasks > 1) total += tasks;
+  }
+  pool.attach(nullptr);
+  std::size_t counted = 0;
+  for (std::size_t t : profile.tasks) counted += t;
+  EXPECT_EQ(counted, total);
+  EXPECT_EQ(profile.busySeconds.size(), 4u);
+  EXPECT_EQ(profile.joins[0], profile.jobs);  // the caller is in every job
+  EXPECT_GT(profile.jobSeconds, 0.0);
+}
+
+// parallelForTiles covers every cell once; with rows to spare the tiles are the pool's
+// chunks (a multiple of its size), bands at least minRows high and column edges aligned.
+TEST(ReferenceParallel, TilesCoverEveryCellOnce) {
+  for (unsigned threads : {1u, 2u, 3u, 7u, 16u}) {
+    ref::ThreadPool pool(threads);
+    for (auto [rows, cols] : {std::pair{1, 1}, {1, 37}, {37, 1}, {9, 70}, {200, 640}, {1080, 1920}}) {
+      for (std::size_t minRows : {1u, 20u, 120u}) {
+        const auto g = ref::tileGrid(threads, rows, cols, minRows, 64, 16);
+        std::vector<int> covered(std::size_t(rows) * cols, 0);
+        std::atomic<int> tiles{0};
+        ref::parallelForTiles(
+            pool, rows, cols,
+            [&](std::size_t y0, std::size_t y1, std::size_t x0, std::size_t x1) {
+              ASSERT_LT(y0, y1);
+              ASSERT_LT(x0, x1);
+              tiles.fetch_add(1);
+              for (std::size_t y = y0; y < y1; ++y)
+                for (std::size_t x = x0; x < x1; ++x) ++covered[y * cols + x];  // disjoint tiles: no race
+            },
+            minRows, 64, 16);
+        const std::string at = where(cols, rows, threads) + " minRows " + std::to_string(minRows);
+        EXPECT_EQ(std::count(covered.begin(), covered.end(), 1), std::ptrdiff_t(covered.size())) << at;
+        if (threads == 1) continue;
+        EXPECT_EQ(std::size_t(tiles.load()), g.rowBands * g.colBlocks) << at;
+        if (g.rowBands > 1) {
+          EXPECT_GE(std::size_t(rows) / g.rowBands, minRows) << at;
+        }
+        if (rows == 1080) {  // rows and columns enough for an even share of tiles a thread
+          EXPECT_EQ(g.rowBands * g.colBlocks % threads, 0u) << at;
+          EXPECT_GE(g.rowBands * g.colBlocks, threads * ref::kChunksPerThread / 2) << at;
+        }
+        for (std::size_t b = 1; b < g.colBlocks; ++b) EXPECT_EQ(g.col(cols, b) % g.colAlign, 0u) << at;
+      }
+    }
+  }
+}
+
 TEST(ReferenceParallel, ThreadPoolReportsErrors) {
   ref::ThreadPool pool(4);
   std::atomic<int> ran{0};
@@ -182,6 +248,32 @@ TEST(ReferenceParallel, ConvolutionOnAPoolIntoAReusedImage) {
       EXPECT_EQ(out.height, h);
       EXPECT_EQ(out.pixels, ref::convolve(img, satdof::box(2), Border::Clamp, m, 1).pixels)
           << satdof::toString(m) << " " << where(w, h, 3);
+    }
+  }
+}
+
+// Pools of the CPU backend's kind (automatic bands): images whose rows are too few for
+// every thread are cut into column blocks as well; every maths, both borders, against
+// one thread.
+TEST(ReferenceParallel, ConvolutionOnAPoolInTiles) {
+  auto rng = freshRng();
+  const satdof::Filter filters[] = {satdof::gaussian(2, satdof::defaultGaussianSigma(2)), satdof::box(7),
+                                    satdof::box(1)};
+  for (unsigned threads : {2u, 5u, 16u}) {
+    ref::ThreadPool pool(threads);
+    for (auto [w, h] : {std::pair{640, 200}, {1001, 97}, {333, 1000}, {70, 30}}) {
+      const auto img = randomImage(w, h, rng);
+      for (const satdof::Filter& f : filters)
+        for (ConvMath m : {ConvMath::Separable, ConvMath::BoxSum}) {
+          if (m == ConvMath::BoxSum && f.kind != satdof::FilterKind::Box) continue;
+          for (Border b : {Border::Zero, Border::Clamp}) {
+            ref::ImageRgba8 out;
+            ref::convolve(img, f, b, m, out, pool);
+            EXPECT_EQ(out.pixels, ref::convolve(img, f, b, m, 1).pixels)
+                << f.name << " r=" << f.radius << " " << satdof::toString(m) << " " << satdof::toString(b) << " "
+                << where(w, h, threads);
+          }
+        }
     }
   }
 }

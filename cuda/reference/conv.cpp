@@ -266,7 +266,8 @@ std::unique_ptr<T[]> uninitialised(std::size_t count) {
 }
 
 // Where a call's rows run: a pool (nullptr: the calling thread alone) and the smallest
-// band worth a task.
+// band worth a task: 1 where the caller chose the thread count (tests splitting small
+// images into single rows), more where the pool chooses its bands.
 struct Rows {
   ThreadPool* pool;
   std::size_t minRows;
@@ -285,6 +286,34 @@ void forRowBands(Rows rows, int height, Body&& body, std::size_t minRows = 0) {
   parallelFor(
       *rows.pool, count, [&](std::size_t b, std::size_t e) { body(int(b), int(e)); },
       std::max(rows.minRows, minRows));
+}
+
+// Where a pool's tiles are cut when the caller let the pool choose (Rows::minRows > 1):
+// blocks of at least kMinTileColumns columns, their edges on multiples of 16 pixels (64
+// bytes of output: two tiles side by side never write the same cache line).
+constexpr std::size_t kMinTileColumns = 64, kTileColumnAlign = 16;
+
+// body(y0, y1, x0, x1) over tiles of [0, height) x [0, width): row bands of at least
+// minRows rows where the image has them, cut into column blocks when there are too few
+// bands for every thread (parallelForTiles). For passes whose bands pay for their edges:
+// a tile's output depends only on its own rectangle's position, never on its size.
+template <class Body>
+void forTiles(Rows rows, int height, int width, std::size_t minRows, Body&& body) {
+  if (height <= 0 || width <= 0) return;
+  if (!rows.pool) return body(0, height, 0, width);
+  const bool automatic = rows.minRows > 1;
+  parallelForTiles(
+      *rows.pool, std::size_t(height), std::size_t(width),
+      [&](std::size_t y0, std::size_t y1, std::size_t x0, std::size_t x1) { body(int(y0), int(y1), int(x0), int(x1)); },
+      std::max(rows.minRows, minRows), automatic ? kMinTileColumns : 1, automatic ? kTileColumnAlign : 1);
+}
+
+// The minimum band of a pass that recomputes r rows on each side of every band (their
+// first pass: the separable one's horizontal rows, the box sum's row sums): 8(2r+1)
+// rows, so at most 1/8 more of that pass. On a pool of the caller's choosing (tests
+// splitting small images): single rows.
+std::size_t haloBandRows(Rows rows, int radius) {
+  return rows.minRows > 1 ? std::size_t(8 * (2 * radius + 1)) : 1;
 }
 
 // The output image: `out` resized, its storage kept when it already has the size (every
@@ -374,76 +403,71 @@ ImageRgba8 convolve2D(const ImageRgba8& image, const Filter& filter, Border bord
 
 namespace {
 
-// The intermediate holds rows [first, ...) of tmp: row y at tmp + (y - first) * w * 4.
-
-// Horizontal pass, rows [y0, y1): tmp(x, y) = sum over j of rowWeights[j] * N(x - r + j, y).
-SATDOF_FMA_CLONES void separableRows(const ImageRgba8& image, const Filter& filter,
-                                     Border border, float* tmp, int first, int y0, int y1) {
+// Horizontal pass, row sy, columns [x0, x1): tmp[x - x0] = sum over j of rowWeights[j] *
+// N(x - r + j, sy), four floats a pixel.
+SATDOF_FMA_CLONES void separableRow(const ImageRgba8& image, const Filter& filter, Border border, int sy,
+                                    int x0, int x1, float* tmp) {
   const int r = filter.radius, n = filter.size(), w = image.width;
-  for (int y = y0; y < y1; ++y) {
-    for (int x = 0; x < w; ++x) {
-      float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-      for (int j = 0; j < n; ++j) {
-        const int sx = sourceIndex(x - r + j, w, border);
-        if (sx < 0) continue;
-        const std::uint8_t* px = image.at(sx, y);
-        for (int c = 0; c < 4; ++c) acc[c] = std::fma(filter.rowWeights[j], float(px[c]), acc[c]);
-      }
-      std::copy(acc, acc + 4, &tmp[(std::size_t(y - first) * w + x) * 4]);
+  for (int x = x0; x < x1; ++x) {
+    float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    for (int j = 0; j < n; ++j) {
+      const int sx = sourceIndex(x - r + j, w, border);
+      if (sx < 0) continue;
+      const std::uint8_t* px = image.at(sx, sy);
+      for (int c = 0; c < 4; ++c) acc[c] = std::fma(filter.rowWeights[j], float(px[c]), acc[c]);
     }
+    std::copy(acc, acc + 4, &tmp[std::size_t(x - x0) * 4]);
   }
 }
 
-// Vertical pass over the intermediate, output rows [y0, y1): a ghost row of tmp is 0
-// (zero border) or the clamped row (clamping commutes with the horizontal pass).
-SATDOF_FMA_CLONES void separableColumns(const float* tmp, int first, const Filter& filter,
-                                        Border border, ImageRgba8& out, int y0, int y1) {
-  const int r = filter.radius, n = filter.size(), w = out.width, h = out.height;
-  for (int y = y0; y < y1; ++y) {
-    for (int x = 0; x < w; ++x) {
-      float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-      for (int i = 0; i < n; ++i) {
-        const int sy = sourceIndex(y - r + i, h, border);
-        if (sy < 0) continue;
-        const float* t = &tmp[(std::size_t(sy - first) * w + x) * 4];
-        for (int c = 0; c < 4; ++c) acc[c] = std::fma(filter.colWeights[i], t[c], acc[c]);
-      }
-      std::uint8_t* dst = out.at(x, y);
-      for (int c = 0; c < 4; ++c) dst[c] = roundToByte(acc[c]);
+// Vertical pass, output row y, columns [x0, x1): window[i] is the horizontal row of tap i
+// (from column x0), or nullptr for a ghost row (zero border): it adds nothing.
+SATDOF_FMA_CLONES void separableColumns(const float* const* window, const Filter& filter, ImageRgba8& out, int y,
+                                        int x0, int x1) {
+  const int n = filter.size();
+  for (int x = x0; x < x1; ++x) {
+    float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    for (int i = 0; i < n; ++i) {
+      if (!window[i]) continue;
+      const float* t = &window[i][std::size_t(x - x0) * 4];
+      for (int c = 0; c < 4; ++c) acc[c] = std::fma(filter.colWeights[i], t[c], acc[c]);
     }
+    std::uint8_t* dst = out.at(x, y);
+    for (int c = 0; c < 4; ++c) dst[c] = roundToByte(acc[c]);
   }
 }
-
-}  // namespace
-
-namespace {
 
 void convolveSeparable(const ImageRgba8& image, const Filter& filter, Border border, ImageRgba8& out,
                        Rows rows) {
   requireValid(filter);
   if (!filter.separable)
     throw std::invalid_argument("filter '" + filter.name + "' is not separable");
-  const int w = image.width, h = image.height, r = filter.radius;
+  const int h = image.height, r = filter.radius, n = filter.size();
   prepareOutput(image, out);
-  // Each band runs both passes in slices of at most 8(2r+1) rows: the horizontal pass
-  // over the rows a slice reads (its own and up to r on each side, which the slices
-  // beside it compute too: the same floats) into an intermediate that stays in the
-  // cache, then the vertical pass. No image-sized float intermediate (at 4K 132 MB a
-  // call: page faults, and 32 bytes a pixel of traffic); the recomputed rows cost at
-  // most 2r/8(2r+1) < 1/8 more horizontal work, and as much again for bands of the
-  // pool's minimum, 4(2r+1) rows (unless the caller asked for single rows).
-  const int slice = 8 * filter.size();
-  const std::size_t minBand = rows.minRows > 1 ? std::size_t(4 * filter.size()) : 1;
-  forRowBands(rows, h, [&](int y0, int y1) {
-    const int most = std::min(y1 - y0, slice) + 2 * r;
-    const auto tmp = uninitialised<float>(std::size_t(most) * w * 4);  // written before read
-    for (int s0 = y0; s0 < y1; s0 += slice) {
-      const int s1 = std::min(y1, s0 + slice);
-      const int first = std::max(0, s0 - r), last = std::min(h, s1 + r);
-      separableRows(image, filter, border, tmp.get(), first, first, last);
-      separableColumns(tmp.get(), first, filter, border, out, s0, s1);
+  // Each tile keeps the horizontal rows of its columns for the last n source rows in a
+  // ring (slot = row mod n, as the box sum's row sums): an output row's n taps never
+  // share a slot, every horizontal row is computed once per tile, and the intermediate
+  // (n x tile width x 16 bytes) stays in the cache instead of an image-sized float
+  // intermediate (at 4K 132 MB a call: page faults, and 32 bytes a pixel of traffic).
+  // A tile recomputes the r rows on each side of it that its neighbours compute too:
+  // the same floats, so the same bytes; tiles of at least 8n rows keep that within 1/8
+  // of the horizontal pass. A ghost row (zero border) is skipped, a clamped one is the
+  // edge row's slot (clamping commutes with the horizontal pass).
+  forTiles(rows, h, image.width, haloBandRows(rows, r), [&](int y0, int y1, int x0, int x1) {
+    const std::size_t rowFloats = std::size_t(x1 - x0) * 4;
+    const auto ring = uninitialised<float>(std::size_t(n) * rowFloats);  // written before read
+    auto slot = [&](int sy) { return ring.get() + std::size_t(sy % n) * rowFloats; };
+    int next = std::max(0, y0 - r);  // the next source row to filter horizontally
+    const float* window[2 * kMaxFilterRadius + 1];
+    for (int y = y0; y < y1; ++y) {
+      for (; next <= std::min(h - 1, y + r); ++next) separableRow(image, filter, border, next, x0, x1, slot(next));
+      for (int i = 0; i < n; ++i) {
+        const int sy = sourceIndex(y - r + i, h, border);
+        window[i] = sy < 0 ? nullptr : slot(sy);
+      }
+      separableColumns(window, filter, out, y, x0, x1);
     }
-  }, minBand);
+  });
 }
 
 }  // namespace
@@ -467,33 +491,31 @@ void boxFilterExact(const ImageRgba8& image, int radius, Border border, ImageRgb
                                 std::to_string(kMaxFilterRadius));
   const int r = radius, n = 2 * radius + 1;
   const int w = image.width, h = image.height;
-  const std::size_t rowValues = std::size_t(w) * 4;
   const std::uint32_t area = std::uint32_t(n) * std::uint32_t(n);
   prepareOutput(image, out);
-  // Integer sums are exact, so the window sum may be taken as rows of row sums. Each band
-  // keeps the row sums of the last n source rows in a ring (slot = row mod n): the n
-  // consecutive rows an output row reads never share a slot, and a band's working set
-  // stays in cache instead of a w*h*4-word table (measured: that table's page faults and
-  // traffic held two threads to 1.1x at 3840x2160). A band recomputes the r rows on
-  // each side of it that its neighbours also sum: the same integers, so the same bytes.
-  // Those 2r rows are why a band is at least 4n rows on a pool (at most +50 % row sums),
-  // unless the caller asked for single rows (tests splitting small images).
-  const std::size_t minBand = rows.minRows > 1 ? std::size_t(4 * n) : 1;
-  forRowBands(rows, h, [&](int y0, int y1) {
+  // Integer sums are exact, so the window sum may be taken as rows of row sums. Each tile
+  // keeps the row sums of its columns for the last n source rows in a ring (slot = row
+  // mod n): the n consecutive rows an output row reads never share a slot, and a tile's
+  // working set stays in cache instead of a w*h*4-word table (measured: that table's
+  // page faults and traffic held two threads to 1.1x at 3840x2160). A tile recomputes
+  // the r rows on each side of it that its neighbours also sum: the same integers, so
+  // the same bytes; tiles of at least 8n rows (haloBandRows) keep that within 1/8.
+  forTiles(rows, h, w, haloBandRows(rows, r), [&](int y0, int y1, int x0, int x1) {
+    const std::size_t rowValues = std::size_t(x1 - x0) * 4;
     std::vector<std::uint32_t> ring(std::size_t(n) * rowValues);
     auto slot = [&](int sy) { return &ring[std::size_t(sy % n) * rowValues]; };
     int next = std::max(0, y0 - r);  // the next source row to sum
     for (int y = y0; y < y1; ++y) {
       for (; next <= std::min(h - 1, y + r); ++next) {
         std::uint32_t* dst = slot(next);
-        for (int x = 0; x < w; ++x) {
+        for (int x = x0; x < x1; ++x) {
           std::uint32_t sum[4] = {0, 0, 0, 0};
           for (int j = 0; j < n; ++j) {
             const int sx = sourceIndex(x - r + j, w, border);
             if (sx < 0) continue;
             for (int c = 0; c < 4; ++c) sum[c] += image.at(sx, next)[c];
           }
-          std::copy(sum, sum + 4, dst + std::size_t(x) * 4);
+          std::copy(sum, sum + 4, dst + std::size_t(x - x0) * 4);
         }
       }
       const std::uint32_t* window[2 * kMaxFilterRadius + 1];  // row sums per tap, or ghost
@@ -501,17 +523,17 @@ void boxFilterExact(const ImageRgba8& image, int radius, Border border, ImageRgb
         const int sy = sourceIndex(y - r + i, h, border);
         window[i] = sy < 0 ? nullptr : slot(sy);
       }
-      for (int x = 0; x < w; ++x) {
+      for (int x = x0; x < x1; ++x) {
         std::uint32_t sum[4] = {0, 0, 0, 0};
         for (int i = 0; i < n; ++i) {
           if (!window[i]) continue;
-          const std::uint32_t* rowSums = window[i] + std::size_t(x) * 4;
+          const std::uint32_t* rowSums = window[i] + std::size_t(x - x0) * 4;
           for (int c = 0; c < 4; ++c) sum[c] += rowSums[c];
         }
         for (int c = 0; c < 4; ++c) out.at(x, y)[c] = std::uint8_t((2 * sum[c] + area) / (2 * area));
       }
     }
-  }, minBand);
+  });
 }
 
 }  // namespace
@@ -551,7 +573,12 @@ ImageRgba8 convolve(const ImageRgba8& image, const Filter& filter, Border border
 
 void convolve(const ImageRgba8& image, const Filter& filter, Border border, ConvMath math, ImageRgba8& out,
               ThreadPool& pool) {
-  convolve(image, filter, border, math, out, Rows{&pool, minRowsPerThread(0, image.width)});
+  // A pool's task costs a step of a counter, not a thread's start or wake-up: bands of a
+  // few thousand pixels (at least 2 rows: Rows::minRows > 1 marks the automatic choice),
+  // so that a job is many tasks a thread (kChunksPerThread) and ends evenly.
+  constexpr std::size_t kMinPixelsPerTask = 4096;
+  const std::size_t minRows = std::max<std::size_t>(2, kMinPixelsPerTask / std::size_t(std::max(image.width, 1)));
+  convolve(image, filter, border, math, out, Rows{&pool, minRows});
 }
 
 }  // namespace satdof::reference

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -108,15 +109,22 @@ void columnSums(const ImageRgba8& image, int y0, int y1, std::uint32_t* out) {
   }
 }
 
+// Bands a thread, fewer than parallelFor's chunks: each band adds a row of w x 4 column
+// totals to steps 1 and 2 (written, then added down the bands, column by column).
+constexpr std::size_t kBandsPerThread = 4;
+
 void buildSat(const ImageRgba8& image, std::uint32_t* table, ThreadPool* pool, std::size_t minRows) {
   if (image.width <= 0 || image.height <= 0) return;
   const std::size_t rows = std::size_t(image.height);
   const std::size_t rowValues = std::size_t(image.width) * 4, stride = colStride(rowValues);
   const std::size_t bands =
-      pool && pool->size() > 1 ? std::max<std::size_t>(1, std::min(pool->size() * kChunksPerThread, rows / minRows)) : 1;
-  // cols row k: band k's starting column totals, then its running ones (row 0: zeros).
-  std::vector<std::uint32_t> cols(bands * stride, 0u);
-  if (bands == 1) return scanBand(image, table, 0, image.height, cols.data());
+      pool && pool->size() > 1 ? std::max<std::size_t>(1, std::min(pool->size() * kBandsPerThread, rows / minRows)) : 1;
+  // cols row k: band k's starting column totals, then its running ones. Only row 0 is
+  // zeroed: step 1 writes the others whole (a zero-filled vector was a serial memset of
+  // bands x w x 16 bytes on the caller's thread before any band started: 4 MB at 4K).
+  const std::unique_ptr<std::uint32_t[]> cols(new std::uint32_t[bands * stride]);
+  std::fill(cols.get(), cols.get() + rowValues, 0u);
+  if (bands == 1) return scanBand(image, table, 0, image.height, cols.get());
   auto bandStart = [&](std::size_t k) { return int(rows * k / bands); };
   pool->run(bands - 1, [&](std::size_t k) {  // step 1: band k's totals into row k + 1
     columnSums(image, bandStart(k), bandStart(k + 1), &cols[(k + 1) * stride]);

@@ -119,14 +119,16 @@ ImageRgba8 convolveSeparable(const ImageRgba8& image, const Filter& filter, Bord
 ImageRgba8 boxFilterExact(const ImageRgba8& image, int radius, Border border,
                           unsigned threads = 0);
 
-// Each runs on `threads` threads over row bands (0: every core the image has work for;
-// see minRowsPerThread in satdof/reference/sat.h), with the same bytes for any count.
+// Each runs on `threads` threads over row bands, the separable and box-sum ones over
+// tiles of rows x column blocks (0: every core the image has work for; see
+// minRowsPerThread in satdof/reference/sat.h), with the same bytes for any count.
 // Dispatches to one of the three. Box maths needs filter.kind == FilterKind::Box.
 ImageRgba8 convolve(const ImageRgba8& image, const Filter& filter, Border border, ConvMath math,
                     unsigned threads = 0);
 
 // The same on a caller's pool (no threads started) into `out`, whose storage is reused
-// when it already has the image's size: for a caller that filters every frame.
+// when it already has the image's size: for a caller that filters every frame. Bands
+// and tiles of a few thousand pixels, kChunksPerThread a thread (parallel.h).
 void convolve(const ImageRgba8& image, const Filter& filter, Border border, ConvMath math, ImageRgba8& out,
               ThreadPool& pool);
 
