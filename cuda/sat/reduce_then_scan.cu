@@ -24,8 +24,10 @@
 //                (uint21x3: 8 B/pixel, stored straight from registers, see kStaged)
 //
 // Steps 2 and 3 are launched as programmatic dependents (sm_90): their blocks start while
-// the previous kernel drains, step 3 loads its first rows of pixels, and both wait
-// (griddepcontrol.wait) before reading what the previous kernel wrote.
+// the previous kernel drains, step 3 loads pixels (its first batch of rows, or its whole
+// tile where that costs no extra wave of blocks: preloadPays), and both wait
+// (griddepcontrol.wait) before reading what the previous kernel wrote. With the whole
+// tile loaded early, the image's second read overlaps steps 1-2 instead of the walk.
 //
 // Arithmetic: a row's sums inside a tile are at most 64 x 255 < 2^16, so the row scans
 // run on two channels per 32-bit word (R|B and G|A in 16-bit halves). Everything else is
@@ -33,8 +35,10 @@
 // and int64 between tiles, rounded once at the store. float32-offset builds the SAT of
 // the pixels and subtracts m * (x+1) * (y+1) exactly before rounding: the same integer
 // as the sum of (pixel - m). Carry arrays are about 1-2 B/pixel, mostly in L2.
+#include <algorithm>
 #include <cstdint>
 
+#include "detail/device_facts.h"
 #include "satdof/cuda_check.h"
 #include "sat/algorithms.h"
 #include "sat/sat_formats.cuh"
@@ -309,7 +313,7 @@ inline constexpr bool kStaged = sizeof(typename FormatTraits<F>::Entry) == 16;
 template <SatFormat F>
 inline constexpr int kBatchOf = kStaged<F> ? kBatch : kPackedBatch;
 
-template <SatFormat F, class Source>
+template <SatFormat F, bool Preload, class Source>
 __global__ void __launch_bounds__(kThreads)
     scanKernel(Source src, int width, int height, Geometry g, typename FormatTraits<F>::Entry* table,
                Arrays<F> a) {
@@ -324,9 +328,10 @@ __global__ void __launch_bounds__(kThreads)
   const int by = static_cast<int>(tile / g.tilesX), bx = static_cast<int>(tile % g.tilesX);
   const int xt = bx * kCols, x0 = xt + lane * kPx, y0 = by * kRows;
 
-  // The first rows of pixels are input, not written by steps 1-2: load them before waiting.
-  uint2 cur[kB];
-  loadRows(src, x0, y0, width, height, cur);
+  // The pixels are input, not written by steps 1-2: the first batch (Preload: the whole
+  // tile) is loaded before waiting, while the previous kernels run.
+  uint2 px[Preload ? kRows : kB];
+  loadRows(src, x0, y0, width, height, px);
   waitForPriorGrid();
 
   std::uint32_t m[4] = {0, 0, 0, 0};
@@ -372,7 +377,8 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
   for (int r0 = 0; r0 < kRows; r0 += kB) {
     uint2 next[kB];
-    if (r0 + kB < kRows) loadRows(src, x0, y0 + r0 + kB, width, height, next);
+    if (!Preload && r0 + kB < kRows) loadRows(src, x0, y0 + r0 + kB, width, height, next);
+    const uint2* cur = Preload ? px + r0 : px;
     std::uint32_t pre[kB][kPx][2];  // packed in-tile row prefixes (R|B, G|A)
 #pragma unroll
     for (int r = 0; r < kB; ++r) {
@@ -421,7 +427,8 @@ __global__ void __launch_bounds__(kThreads)
       __syncwarp();
     }
 #pragma unroll
-    for (int r = 0; r < kB; ++r) cur[r] = next[r];
+    for (int r = 0; r < kB; ++r)
+      if constexpr (!Preload) px[r] = next[r];
   }
 }
 
@@ -440,6 +447,28 @@ cudaError_t launchDependent(bool programmatic, void (*kernel)(Params...), unsign
   config.attrs = &attribute;
   config.numAttrs = programmatic ? 1 : 0;
   return cudaLaunchKernelEx(&config, kernel, args...);
+}
+
+// Whether the scan kernel should load its whole tile before waiting for the carries: it
+// then reads the image while steps 1-2 run and walks its rows from registers, but holds
+// twice the registers (uint21x3: 144 against 64, uint32: 128 against 80-87, ptxas sm_90),
+// so fewer blocks fit an SM. Taken when that costs no extra wave of blocks: at 720p and
+// 1080p in every format, and for uint32 at 4K too (2 waves either way); not for uint21x3
+// at 4K (1 wave against 3). H200, satdof bench sat, every size and format both ways:
+// docs/PERFORMANCE.md.
+template <SatFormat F, class Source>
+cudaError_t preloadPays(unsigned blocks, bool& pays) {
+  DeviceFacts facts;
+  int streaming = 0, preloading = 0;
+  SATDOF_TRY(currentDeviceFacts(facts));
+  SATDOF_TRY(cachedOccupancy(scanKernel<F, false, Source>, kThreads, 0, streaming));
+  SATDOF_TRY(cachedOccupancy(scanKernel<F, true, Source>, kThreads, 0, preloading));
+  const auto waves = [&](int perSm) {
+    const long long resident = static_cast<long long>(std::max(perSm, 1)) * facts.sms;
+    return (blocks + resident - 1) / resident;
+  };
+  pays = preloading > 0 && waves(preloading) <= waves(streaming);
+  return cudaSuccess;
 }
 
 template <SatFormat F, class Source>
@@ -464,9 +493,15 @@ cudaError_t launchFormat(Source src, int width, int height, void* table, void* s
   const unsigned columnBlocks = static_cast<unsigned>((width + 31) / 32);
   SATDOF_TRY(launchDependent(programmatic, carriesKernel<F>, rowBlocks + columnBlocks,
                              kCarryThreads, stream, width, height, l.g, rowBlocks, a));
-  SATDOF_TRY(launchDependent(programmatic, scanKernel<F, Source>, tileBlocks, kThreads, stream,
-                             src, width, height, l.g,
-                             static_cast<typename FormatTraits<F>::Entry*>(table), a));
+  const auto entries = static_cast<typename FormatTraits<F>::Entry*>(table);
+  bool preload = false;
+  SATDOF_TRY((preloadPays<F, Source>(tileBlocks, preload)));
+  if (preload)
+    SATDOF_TRY(launchDependent(programmatic, scanKernel<F, true, Source>, tileBlocks, kThreads, stream,
+                               src, width, height, l.g, entries, a));
+  else
+    SATDOF_TRY(launchDependent(programmatic, scanKernel<F, false, Source>, tileBlocks, kThreads, stream,
+                               src, width, height, l.g, entries, a));
   return cudaSuccess;
 }
 
