@@ -13,15 +13,7 @@ constexpr int kDigitBits = 2;  // bokeh_digits.comp's one-hot lanes: 4 digits
 
 GLuint groups(int n, int per) { return GLuint((n + per - 1) / per); }
 
-void setInt(GLuint program, const char* name, int value) {
-  glProgramUniform1i(program, glGetUniformLocation(program, name), value);
-}
-void setUint(GLuint program, const char* name, std::uint32_t value) {
-  glProgramUniform1ui(program, glGetUniformLocation(program, name), value);
-}
-void setExtent(GLuint program, const char* name, Extent e) {
-  glProgramUniform2i(program, glGetUniformLocation(program, name), e.width, e.height);
-}
+void setExtent(GLuint program, const char* name, Extent e) { gl::uniform2i(program, name, e.width, e.height); }
 
 }  // namespace
 
@@ -72,8 +64,8 @@ void GlBokeh::run(GLuint colour, const BokehRequest& r, const SatOfTexture& sat,
     const GLuint p = flags_.get();
     setCocUniforms(p, r.ramp, frame);
     setExtent(p, "uTableSize", flags);
-    setUint(p, "uThreshold", r.select.threshold);
-    setInt(p, "uMinRadius", r.select.minRadius);
+    gl::uniform1ui(p, "uThreshold", r.select.threshold);
+    gl::uniform1i(p, "uMinRadius", r.select.minRadius);
     glBindTextureUnit(0, colour);
     glBindTextureUnit(1, t.depth);
     glBindImageTexture(0, flagTexture_.get(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
@@ -83,8 +75,8 @@ void GlBokeh::run(GLuint colour, const BokehRequest& r, const SatOfTexture& sat,
 
     const GLuint c = compact_.get();
     setExtent(c, "uTableSize", flags);
-    setInt(c, "uWidth", frame.width);
-    setUint(c, "uCap", cap);
+    gl::uniform1i(c, "uWidth", frame.width);
+    gl::uniform1ui(c, "uCap", cap);
     glUseProgram(c);
     glBindTextureUnit(0, flagTexture_.get());
     glBindTextureUnit(1, t.depth);
@@ -99,8 +91,8 @@ void GlBokeh::run(GLuint colour, const BokehRequest& r, const SatOfTexture& sat,
     auto timed = profiler.section(profiler.gl(), "bokeh sort", "glsl");
     for (GLuint p : {digits_.get(), split_.get()}) setExtent(p, "uTableSize", sort);
     for (std::uint32_t shift = 0; shift < 32; shift += kDigitBits) {
-      setUint(digits_.get(), "uShift", shift);
-      setUint(split_.get(), "uShift", shift);
+      gl::uniform1ui(digits_.get(), "uShift", shift);
+      gl::uniform1ui(split_.get(), "uShift", shift);
       glUseProgram(digits_.get());
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, counts_.get());
       bindLists(current, 1 - current);
@@ -121,7 +113,7 @@ void GlBokeh::run(GLuint colour, const BokehRequest& r, const SatOfTexture& sat,
     auto timed = profiler.section(profiler.gl(), "bokeh sprites", "glsl");
     const GLuint e = emit_.get();
     setCocUniforms(e, r.ramp, frame);
-    setUint(e, "uCommand", std::uint32_t(r.slot * kBokehCommandBytes / 4));
+    gl::uniform1ui(e, "uCommand", std::uint32_t(r.slot * kBokehCommandBytes / 4));
     glUseProgram(e);
     glBindTextureUnit(0, colour);
     glBindTextureUnit(1, t.depth);

@@ -88,10 +88,6 @@ constexpr int kConvTile = 16;  // conv_common.glsl's work group edge
 
 int ceilDiv(int a, int b) { return (a + b - 1) / b; }
 
-void setInt(GLuint program, const char* name, int value) {
-  glProgramUniform1i(program, glGetUniformLocation(program, name), value);
-}
-
 // =====================================================================================
 // the backend
 // =====================================================================================
@@ -235,19 +231,19 @@ class GlComputeBackend final : public ComputeBackend {
   void scanLines(GLuint scan, int mode, int lines, int length, int lineStride, int elementStride) {
     const int blocks = ceilDiv(length, kScanElements);
     for (GLuint p : {scan, satAdd_.get()}) {
-      setInt(p, "uLength", length);
-      setInt(p, "uLineStride", lineStride);
-      setInt(p, "uElementStride", elementStride);
-      setInt(p, "uBlocks", blocks);
+      gl::uniform1i(p, "uLength", length);
+      gl::uniform1i(p, "uLineStride", lineStride);
+      gl::uniform1i(p, "uElementStride", elementStride);
+      gl::uniform1i(p, "uBlocks", blocks);
     }
-    setInt(scan, "uMode", mode);
+    gl::uniform1i(scan, "uMode", mode);
     glUseProgram(scan);
     glDispatchCompute(GLuint(blocks), GLuint(lines), 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     if (blocks == 1) return;
     // The blocks' totals of every line, scanned (exclusive), then added to the blocks.
-    setInt(scan, "uMode", 2);
-    setInt(scan, "uLength", blocks);
+    gl::uniform1i(scan, "uMode", 2);
+    gl::uniform1i(scan, "uLength", blocks);
     glDispatchCompute(1, GLuint(lines), 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     glUseProgram(satAdd_.get());
@@ -260,16 +256,16 @@ class GlComputeBackend final : public ComputeBackend {
     const Extent e = targets_.extent;
     const int pixels = e.width * e.height;
     const GLuint p = satFormat_.get();
-    setInt(p, "uWidth", e.width);
-    setInt(p, "uPixels", pixels);
+    gl::uniform1i(p, "uWidth", e.width);
+    gl::uniform1i(p, "uPixels", pixels);
     glUseProgram(p);
     const bool offset = targets_.satFormat == SatFormat::Float32Offset;
     if (offset) {
-      setInt(p, "uMode", 0);
+      gl::uniform1i(p, "uMode", 0);
       glDispatchCompute(1, 1, 1);
       glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     }
-    setInt(p, "uMode", offset ? 2 : 1);
+    gl::uniform1i(p, "uMode", offset ? 2 : 1);
     glDispatchCompute(GLuint(ceilDiv(pixels, kScanThreads)), 1, 1);
   }
 
@@ -278,7 +274,7 @@ class GlComputeBackend final : public ComputeBackend {
     const Extent e = targets_.extent;
     const int pixels = e.width * e.height;
     const GLuint p = satPack_.get();
-    setInt(p, "uPixels", pixels);
+    gl::uniform1i(p, "uPixels", pixels);
     glUseProgram(p);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, exactSat_.get());
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, targets_.sat);
@@ -312,8 +308,8 @@ class GlComputeBackend final : public ComputeBackend {
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, inputSat_.get());
     }
     const GLuint program = conv_[index].get();
-    setInt(program, "uRadius", r.filter->radius);
-    setInt(program, "uBorder", r.settings.border == Border::Clamp ? 1 : 0);
+    gl::uniform1i(program, "uRadius", r.filter->radius);
+    gl::uniform1i(program, "uBorder", r.settings.border == Border::Clamp ? 1 : 0);
     glUseProgram(program);
     glBindTextureUnit(0, targets_.sceneColour);
     glBindImageTexture(0, output, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);

@@ -81,6 +81,16 @@ Program loadProgram(const std::filesystem::path& dir, const std::vector<ShaderSt
   return program;
 }
 
+void uniform1i(GLuint program, const char* name, int value) {
+  glProgramUniform1i(program, glGetUniformLocation(program, name), value);
+}
+void uniform1ui(GLuint program, const char* name, std::uint32_t value) {
+  glProgramUniform1ui(program, glGetUniformLocation(program, name), value);
+}
+void uniform2i(GLuint program, const char* name, int x, int y) {
+  glProgramUniform2i(program, glGetUniformLocation(program, name), x, y);
+}
+
 std::filesystem::path findShaderDir() {
   std::error_code ec;
   const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);

@@ -8,6 +8,7 @@
 // line point at the source the user edits.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -28,6 +29,13 @@ using IncludeAliases = std::map<std::string, std::string>;
 // Throws std::runtime_error with file:line messages on any failure.
 Program loadProgram(const std::filesystem::path& shaderDir, const std::vector<ShaderStage>& stages,
                     const IncludeAliases& aliases = {});
+
+// Uniforms looked up by name on `program` (no glUseProgram needed), for the compute
+// shaders that do not fix their locations; named after the GL calls they make, because a
+// `uint` uniform set through the int call is a GL error, not a conversion.
+void uniform1i(GLuint program, const char* name, int value);
+void uniform1ui(GLuint program, const char* name, std::uint32_t value);
+void uniform2i(GLuint program, const char* name, int x, int y);
 
 // The folder that holds the shaders: next to the executable, else the source tree's.
 std::filesystem::path findShaderDir();
