@@ -4,7 +4,9 @@
 #include "image_io.h"
 
 namespace satdof {
+namespace {
 
+// The list and its command into the sprite buffer and the request's command slot.
 void uploadBokehList(const Targets& t, const reference::BokehList& list, int slot) {
   const reference::BokehCommand command = reference::bokehCommand(list);
   if (!list.sprites.empty())
@@ -12,6 +14,8 @@ void uploadBokehList(const Targets& t, const reference::BokehList& list, int slo
                          list.sprites.data());
   glNamedBufferSubData(t.bokehCommands, GLintptr(slot) * kBokehCommandBytes, sizeof command, &command);
 }
+
+}  // namespace
 
 void buildBokehOnHost(const Targets& t, const reference::ImageRgba8& colour, reference::ImageR32F& depth,
                       const BokehRequest& r, Profiler& profiler) {

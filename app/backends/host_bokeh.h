@@ -18,7 +18,4 @@ inline constexpr std::string_view kHostBokehMethod =
 void buildBokehOnHost(const Targets& targets, const reference::ImageRgba8& colour, reference::ImageR32F& depth,
                       const BokehRequest& request, Profiler& profiler);
 
-// Uploads a list and its command (the cpu backend's path; tests fill the buffers with it).
-void uploadBokehList(const Targets& targets, const reference::BokehList& list, int slot);
-
 }  // namespace satdof
