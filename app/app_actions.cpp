@@ -10,31 +10,32 @@
 
 #include "app.h"
 #include "image_io.h"
-#include "option_table.h"
+#include "options/live_options.h"
 #include "scene/presets.h"
-#include "settings_store.h"
+#include "options/settings_store.h"
 #include "ui/ui.h"
 
 namespace satdof {
 
 Options App::currentOptions() const {
   Options o = options_;
-  o.focalDistance = dof_.params.focalDistance;
-  o.focalRange = dof_.params.focalRange;
-  o.maxBlur = dof_.params.maxRadius;
-  o.camera = dof_.params.model == reference::CocModel::ThinLens ? "thin-lens" : "linear";
-  o.focalLengthMm = dof_.params.focalLengthMm;
-  o.fNumber = dof_.params.fNumber;
-  o.sensorWidthMm = dof_.params.sensorWidthMm;
-  o.filter = filter_;
-  o.view = view_;
-  o.compareB = compareFields_;
-  o.dof = std::string(dofEntry_->name);
+  const reference::DofParams& p = settings_.dof.params;
+  o.focalDistance = p.focalDistance;
+  o.focalRange = p.focalRange;
+  o.maxBlur = p.maxRadius;
+  o.camera = p.model == reference::CocModel::ThinLens ? "thin-lens" : "linear";
+  o.focalLengthMm = p.focalLengthMm;
+  o.fNumber = p.fNumber;
+  o.sensorWidthMm = p.sensorWidthMm;
+  o.filter = settings_.filter;
+  o.view = settings_.view;
+  o.compareB = comparison_.fields;
+  o.dof = std::string(pipeline_->dofEntry().name);
   o.autofocus = focus_.autofocus();
   o.panel = ui_ ? ui_->panelShown : options_.panel;
-  o.bokeh = bokeh_;
-  o.satFormat = std::string(satFormatInfo(targets_.targets().satFormat).name);
-  for (const BackendOption& b : backendOptions_) o.selections[b.key] = computePass_->backend().selected(b.key);
+  o.bokeh = settings_.bokeh;
+  o.satFormat = std::string(satFormatInfo(pipeline_->targets().satFormat).name);
+  for (const BackendOption& b : pipeline_->backendOptions()) o.selections[b.key] = pipeline_->backend().selected(b.key);
   return o;
 }
 
@@ -47,60 +48,61 @@ void App::applyFocusAndScene(Autofocus autofocus, bool animate, int msaa) {
   if (msaa != options_.msaa) {
     options_.msaa = msaa;
     scenePass_->setSamples(msaa);
-    scenePass_->attach(targets_.targets());
+    scenePass_->attach(pipeline_->targets());
   }
 }
 
 std::optional<std::string> App::applyOptions(const Options& o) {
   const int backendSwitchesBefore = backendSwitches_;
-  reference::DofParams camera = dof_.params;
+  reference::DofParams& params = settings_.dof.params;
+  reference::DofParams camera = params;
   camera.model = o.camera == "thin-lens" ? reference::CocModel::ThinLens : reference::CocModel::Linear;
   camera.focalLengthMm = o.focalLengthMm;
   camera.fNumber = o.fNumber;
   camera.sensorWidthMm = o.sensorWidthMm;
   if (o.focalDistance) camera.focalDistance = *o.focalDistance;
   if (const char* why = reference::whyNotACamera(camera)) return std::string("camera: ") + why;
-  dof_.params.model = camera.model;
-  dof_.params.focalLengthMm = camera.focalLengthMm;
-  dof_.params.fNumber = camera.fNumber;
-  dof_.params.sensorWidthMm = camera.sensorWidthMm;
-  if (o.focalDistance && *o.focalDistance != dof_.params.focalDistance) {
+  params.model = camera.model;
+  params.focalLengthMm = camera.focalLengthMm;
+  params.fNumber = camera.fNumber;
+  params.sensorWidthMm = camera.sensorWidthMm;
+  if (o.focalDistance && *o.focalDistance != params.focalDistance) {
     focus_.cancel();
-    dof_.params.focalDistance = *o.focalDistance;
+    params.focalDistance = *o.focalDistance;
   }
   const SatFormatInfo* format =
-      o.satFormat.empty() ? &satFormatInfo(targets_.targets().satFormat) : findSatFormat(o.satFormat);
+      o.satFormat.empty() ? &satFormatInfo(pipeline_->targets().satFormat) : findSatFormat(o.satFormat);
   if (format)
     if (auto why = whyNotMaxBlur(*format, o.maxBlur)) return *why;
-  dof_.params.focalRange = o.focalRange;
-  dof_.params.maxRadius = o.maxBlur;
-  filter_ = o.filter;
-  view_ = o.view;
-  compareFields_ = o.compareB;  // B is rebuilt before the next frame that compares
+  params.focalRange = o.focalRange;
+  params.maxRadius = o.maxBlur;
+  settings_.filter = o.filter;
+  settings_.view = o.view;
+  comparison_.fields = o.compareB;  // B is rebuilt before the next frame that compares
   applyFocusAndScene(o.autofocus, o.animate, o.msaa);
-  bokeh_ = o.bokeh;
+  settings_.bokeh = o.bokeh;
   if (!o.satFormat.empty()) {
     setSatFormat(o.satFormat);
-    if (satFormatInfo(targets_.targets().satFormat).name != o.satFormat) return "sat-format: refused (see the panel)";
+    if (satFormatInfo(pipeline_->targets().satFormat).name != o.satFormat) return "sat-format: refused (see the panel)";
   }
   options_.panel = o.panel;
   if (ui_) ui_->panelShown = o.panel;
   // A backend that failed while the targets were re-made (setSatFormat) is gone: the DoF
   // and the choices in `o` were made for it, and the fallback chose for the new one.
   if (backendSwitches_ != backendSwitchesBefore) return std::nullopt;
-  if (!o.dof.empty() && o.dof != dofEntry_->name) {
+  if (!o.dof.empty() && o.dof != pipeline_->dofEntry().name) {
     const DofEntry* e = findDofImplementation(o.dof);
     if (!e) return "no depth-of-field implementation '" + o.dof + "'";
-    if (auto why = e->whyNot(computePass_->backend())) return "dof " + o.dof + ": " + *why;
+    if (auto why = e->whyNot(pipeline_->backend())) return "dof " + o.dof + ": " + *why;
     glFinish();
     setDof(*e);
   }
   for (const auto& [key, name] : o.selections) {
     bool offered = false;
-    for (const BackendOption& b : backendOptions_) offered = offered || b.key == key;
+    for (const BackendOption& b : pipeline_->backendOptions()) offered = offered || b.key == key;
     if (!offered) continue;  // another backend's key (the settings file may hold one)
-    if (name != computePass_->backend().selected(key))
-      if (auto why = computePass_->backend().select(key, name)) return why;
+    if (name != pipeline_->backend().selected(key))
+      if (auto why = pipeline_->backend().select(key, name)) return why;
   }
   return std::nullopt;
 }
@@ -113,15 +115,14 @@ std::optional<std::string> App::setOption(const std::string& name, const std::st
     for (const BackendOption& opt : b.options())
       if (opt.key == name) {
         offeredHere = false;
-        for (const BackendOption& mine : backendOptions_) offeredHere = offeredHere || mine.key == name;
+        for (const BackendOption& mine : pipeline_->backendOptions()) offeredHere = offeredHere || mine.key == name;
       }
-  if (!offeredHere)
-    return name + ": does not apply to the " + std::string(computePass_->backend().name()) + " backend";
+  const std::string backend(pipeline_->backend().name());
+  if (!offeredHere) return name + ": does not apply to the " + backend + " backend";
   if (name == "conv") {  // B's (compare, compare-b) are checked by the backend that runs them
     bool known = false;
-    for (const FilterImplementation& f : filterImplementations_) known = known || f.name == value;
-    if (!known) return name + ": no convolution implementation '" + value + "' in the " +
-                       std::string(computePass_->backend().name()) + " backend";
+    for (const FilterImplementation& f : pipeline_->filterImplementations()) known = known || f.name == value;
+    if (!known) return name + ": no convolution implementation '" + value + "' in the " + backend + " backend";
   }
   if (auto why = applyOptions(o)) return name + ": " + *why;
   return std::nullopt;
@@ -132,27 +133,27 @@ void App::focusAt(Pixel pixel) { focus_.focusAt(pixel); }
 std::optional<std::string> App::applyPreset(const std::string& name) {
   const scene::Preset* p = scene::findPreset(name);
   if (!p) return "no preset '" + name + "'; valid: portrait, landscape, macro";
-  scene::applyPreset(*p, scene_);
+  scene::applyPreset(*p, scene_.scene);
   // The preset's teapot is at the image centre: focus on its surface there (read back
   // like a click), not on its centre, which lies behind the surface.
-  focus_.focusAt(Pixel{extent_.width / 2, extent_.height / 2});
-  dof_.params.focalRange = p->focalRange;
-  dof_.params.maxRadius = p->maxBlur;
+  focus_.focusAt(Pixel{extent().width / 2, extent().height / 2});
+  settings_.dof.params.focalRange = p->focalRange;
+  settings_.dof.params.maxRadius = p->maxBlur;
   for (std::size_t i = 0; i < scene::presets().size(); ++i)
-    if (scene::presets()[i].name == name) presetIndex_ = int(i);
+    if (scene::presets()[i].name == name) scene_.presetIndex = int(i);
   return std::nullopt;
 }
 
 void App::nextPreset() {
   const auto all = scene::presets();
-  presetIndex_ = (presetIndex_ + 1) % int(all.size());
-  applyPreset(std::string(all[std::size_t(presetIndex_)].name));
+  scene_.presetIndex = (scene_.presetIndex + 1) % int(all.size());
+  applyPreset(std::string(all[std::size_t(scene_.presetIndex)].name));
 }
 
 void App::verify() {
   verifyRequested_ = false;
-  const Targets& t = targets_.targets();
-  const int w = extent_.width, h = extent_.height;
+  const Targets& t = pipeline_->targets();
+  const int w = extent().width, h = extent().height;
   FrameCopy f;
   auto [source, depth] = readBackColourAndDepth();  // finishes the GL work first
   f.source = std::move(source);
@@ -163,11 +164,11 @@ void App::verify() {
   glGetNamedBufferSubData(t.sat, 0, GLsizeiptr(f.sat.size()), f.sat.data());
   VerifyRequest r;
   r.format = t.satFormat;
-  r.params = dof_.params;
-  r.showCoc = dof_.showCoc;
-  r.dofName = std::string(dofEntry_->name);
-  r.layeredDof = dofEntry_->layers;
-  if (const auto b = bokehPass_->lastRequest(); bokeh_.enabled && b) {
+  r.params = settings_.dof.params;
+  r.showCoc = settings_.dof.showCoc;
+  r.dofName = std::string(pipeline_->dofEntry().name);
+  r.layeredDof = pipeline_->dofEntry().layers;
+  if (const auto b = pipeline_->bokeh().lastRequest(); settings_.bokeh.enabled && b) {
     r.dofSkipped = "bokeh sprites are drawn on it (their list is checked)";
     r.bokeh = b->select;
     r.bokehRamp = b->ramp;
@@ -177,12 +178,13 @@ void App::verify() {
     glGetNamedBufferSubData(t.bokehSprites, 0, GLsizeiptr(f.bokehSprites.size() * sizeof(reference::BokehSprite)),
                             f.bokehSprites.data());
   }
-  else if (r.layeredDof && dof_.showCoc) r.dofSkipped = "it shows the blur radius";
-  if (computePass_->filteredImage(t) != t.sceneColour) {
+  else if (r.layeredDof && settings_.dof.showCoc) r.dofSkipped = "it shows the blur radius";
+  if (pipeline_->sourceImage() != t.sceneColour) {
+    const FilterSettings& filter = settings_.filter;
     try {
-      r.filter = filter_.build();
-      r.border = filter_.border;
-      r.filterName = filter_.implementation.empty() ? filterImplementations_.front().name : filter_.implementation;
+      r.filter = filter.build();
+      r.border = filter.border;
+      r.filterName = pipeline_->config(filter.implementation).conv;
     } catch (const std::exception&) {
     }
   }
@@ -191,10 +193,10 @@ void App::verify() {
 }
 
 void App::reset() {
-  scene_.camera = startCamera_;
+  scene_.scene.camera = scene_.startCamera;
   focus_.cancel();
   if (auto why = applyOptions(startOptions_)) std::fprintf(stderr, "satdof: reset: %s\n", why->c_str());
-  presetIndex_ = -1;
+  scene_.presetIndex = -1;
 }
 
 void App::writeScreenshot(const std::string& requested) {
@@ -212,8 +214,8 @@ void App::writeScreenshot(const std::string& requested) {
     sidecar.replace_extension(".txt");
     std::ofstream out(sidecar);
     out << formatSettings(settingsOf(currentOptions(), uiSettings()));
-    out << "# backend " << computePass_->backend().name() << ", window " << fb.width << "x" << fb.height
-        << ", image " << extent_.width << "x" << extent_.height << " at its left\n";
+    out << "# backend " << pipeline_->backend().name() << ", window " << fb.width << "x" << fb.height
+        << ", image " << extent().width << "x" << extent().height << " at its left\n";
     std::printf("satdof: wrote %s (settings: %s)\n", path.c_str(), sidecar.c_str());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "satdof: screenshot: %s\n", e.what());

@@ -27,13 +27,13 @@ void App::handleInput() {
   InputContext c;
   c.uiWantsMouse = ui_->wantsMouse();
   c.uiWantsKeyboard = ui_->wantsKeyboard();
-  c.splitView = view_.mode == ViewMode::Split;
-  c.divider = view_.divider;
-  c.image = extent_;
+  c.splitView = settings_.view.mode == ViewMode::Split;
+  c.divider = settings_.view.divider;
+  c.image = extent();
   int windowWidth = 0, windowHeight = 0;
   glfwGetWindowSize(context_->window(), &windowWidth, &windowHeight);
   const Extent fb = context_->framebufferExtent();
-  c.imageWidth = float(windowWidth) * float(extent_.width) / float(std::max(fb.width, 1));
+  c.imageWidth = float(windowWidth) * float(extent().width) / float(std::max(fb.width, 1));
   c.imageHeight = float(windowHeight);
   applyInput(input_.poll(context_->window(), c, ImGui::GetIO().MouseWheel));
 }
@@ -47,20 +47,22 @@ void App::applyInput(const InputActions& a) {
   if (a.reset) reset();
   if (a.nextPreset) nextPreset();
   if (a.verify) verifyRequested_ = true;
+  ViewSettings& view = settings_.view;
   if (a.nextCompare)  // off (whatever else is shown) -> split -> diff -> off (the final image)
-    view_.mode = view_.mode == ViewMode::Split        ? ViewMode::Difference
-                 : view_.mode == ViewMode::Difference ? ViewMode::Final
-                                                      : ViewMode::Split;
+    view.mode = view.mode == ViewMode::Split        ? ViewMode::Difference
+                : view.mode == ViewMode::Difference ? ViewMode::Final
+                                                    : ViewMode::Split;
   if (a.scanVariant)
-    for (const BackendOption& o : backendOptions_)
+    for (const BackendOption& o : pipeline_->backendOptions())
       if (o.key == "scan" && *a.scanVariant < int(o.choices.size()))
-        if (auto why = computePass_->backend().select("scan", o.choices[std::size_t(*a.scanVariant)].name))
+        if (auto why = pipeline_->backend().select("scan", o.choices[std::size_t(*a.scanVariant)].name))
           std::fprintf(stderr, "satdof: %s\n", why->c_str());
   if (a.focusClick) focusAt(*a.focusClick);
-  if (a.divider) view_.divider = *a.divider;
-  if (a.orbitX != 0 || a.orbitY != 0) scene_.camera.orbit(a.orbitX, a.orbitY);
-  if (a.panX != 0 || a.panY != 0) scene_.camera.pan(a.panX, a.panY);
-  if (a.zoom != 0) scene_.camera.zoom(a.zoom);
+  if (a.divider) view.divider = *a.divider;
+  scene::Camera& camera = scene_.scene.camera;
+  if (a.orbitX != 0 || a.orbitY != 0) camera.orbit(a.orbitX, a.orbitY);
+  if (a.panX != 0 || a.panY != 0) camera.pan(a.panX, a.panY);
+  if (a.zoom != 0) camera.zoom(a.zoom);
   hover_ = a.hover;
   if (!hover_) hoverDepth_.reset();
 }
@@ -75,54 +77,57 @@ void App::presentWindow() {
   const Extent fb = context_->framebufferExtent();
   const float background[4] = {0.08f, 0.08f, 0.1f, 1.0f};
   glClearNamedFramebufferfv(0, GL_COLOR, 0, background);
-  glBlitNamedFramebuffer(shownFramebuffer(), 0, 0, 0, extent_.width, extent_.height, 0, fb.height - extent_.height,
-                         extent_.width, fb.height, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+  glBlitNamedFramebuffer(shownFramebuffer(), 0, 0, 0, extent().width, extent().height, 0,
+                         fb.height - extent().height, extent().width, fb.height, GL_COLOR_BUFFER_BIT, GL_NEAREST);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   glViewport(0, 0, fb.width, fb.height);
 
+  const Pipeline& a = *pipeline_;
+  const Pipeline* b = comparison_.pipeline();
+  const Extent extent = this->extent();
   UiState state;
-  state.dof = &dof_;
-  state.backendReason = backendReason_;
+  state.dof = &settings_.dof;
+  state.backendReason = a.backendReason();
   state.glRenderer = context_->renderer;
-  state.backend = &computePass_->backend();
-  state.backendOptions = backendOptions_;
-  for (const BackendOption& o : backendOptions_) state.selections[o.key] = computePass_->backend().selected(o.key);
-  state.dofImplementation = std::string(dofEntry_->name);
-  state.filter = &filter_;
-  state.view = &view_;
-  state.filterImplementations = filterImplementations_;
-  state.filterProblem = computePass_->filterProblem();
+  state.backend = &a.backend();
+  state.backendOptions = a.backendOptions();
+  for (const BackendOption& o : a.backendOptions()) state.selections[o.key] = a.backend().selected(o.key);
+  state.dofImplementation = std::string(a.dofEntry().name);
+  state.filter = &settings_.filter;
+  state.view = &settings_.view;
+  state.filterImplementations = a.filterImplementations();
+  state.filterProblem = a.compute().filterProblem();
   state.maxDifference = viewPass_->maxDifference();
   state.gainUsed = viewPass_->gainUsed();
   state.depthRange = viewPass_->depthRange();
-  state.history = &history_;
+  state.history = &a.history();
   state.shaderDir = shaderDir_.string();
   state.shaderError = shaderError_;
-  state.satBytesPerPixel = satFormatInfo(targets_.targets().satFormat).bytesPerPixel;
-  state.width = extent_.width;
-  state.height = extent_.height;
+  state.satBytesPerPixel = satFormatInfo(a.targets().satFormat).bytesPerPixel;
+  state.width = extent.width;
+  state.height = extent.height;
   state.autofocus = focus_.autofocus();
   state.hoverDepth = hoverDepth_;
   state.focusAnimating = focus_.animating();
   state.animate = options_.animate;
   state.msaa = options_.msaa;
   state.verifyLines = verifyLines_;
-  const float focalBefore = dof_.params.focalDistance;
-  state.satFormat = std::string(satFormatInfo(targets_.targets().satFormat).name);
+  const float focalBefore = settings_.dof.params.focalDistance;
+  state.satFormat = std::string(satFormatInfo(a.targets().satFormat).name);
   state.maxBlurNote = maxBlurNote_;
-  state.precisionLine = precisionLine_;
-  state.precisionHeatmap = precisionHeatmap_.get();
-  state.bokeh = &bokeh_;
-  state.bokehMethod = std::string(computePass_->backend().bokehMethod());
-  state.bokehCounts = bokehPass_->counts();
-  state.compareA = configA();
-  state.compareB = compare_ ? compare_->config() : resolveCompare(state.compareA, compareFields_);
-  state.compareFields = &compareFields_;
-  std::tie(state.compareLabelA, state.compareLabelB) = compareLabels();
-  state.compareBackend = compare_ ? &compare_->backend() : nullptr;
-  state.compareHistory = compare_ ? &compare_->history() : nullptr;
-  state.compareProblem = compareProblem_;
-  state.compareFilterProblem = compare_ && filter_.enabled ? compare_->filterProblem() : std::string();
+  state.precisionLine = precision_.line();
+  state.precisionHeatmap = precision_.heatmap();
+  state.bokeh = &settings_.bokeh;
+  state.bokehMethod = std::string(a.backend().bokehMethod());
+  state.bokehCounts = a.bokeh().counts();
+  state.compareA = a.config(settings_.filter.implementation);
+  state.compareB = comparison_.configB(state.compareA);
+  state.compareFields = &comparison_.fields;
+  std::tie(state.compareLabelA, state.compareLabelB) = comparison_.labels(state.compareA, settings_.filter.enabled);
+  state.compareBackend = b ? &b->backend() : nullptr;
+  state.compareHistory = b ? &b->history() : nullptr;
+  state.compareProblem = comparison_.problem();
+  state.compareFilterProblem = b && settings_.filter.enabled ? b->compute().filterProblem() : std::string();
   ui_->beginFrame();
   ui_->draw(state);
   ui_->endFrame();
@@ -133,13 +138,14 @@ void App::presentWindow() {
       std::printf("satdof: panel: %d control(s) cut at the right edge, first '%s'\n", layout.cut, layout.first.c_str());
     layoutCutSaid_ = layout.cut;
   }
-  if (dof_.params.focalDistance != focalBefore) focus_.cancel();  // moved by hand
+  if (settings_.dof.params.focalDistance != focalBefore) focus_.cancel();  // moved by hand
   applyFocusAndScene(state.autofocus, state.animate, state.msaa);
   if (state.reloadShaders) reloadShaders();
   if (state.reset) reset();
   if (state.verify) verifyRequested_ = true;
   if (state.preset) applyPreset(*state.preset);
-  updatePrecision(state.measurePrecision);
+  precision_.update(state.measurePrecision, pipeline_->targets().satFormat, this->extent(), settings_.dof.params,
+                    [this] { return readBackColourAndDepth(); });
   setSatFormat(state.satFormat);
   limitMaxBlurToSatFormat();
   applyChoices(state.dofImplementation, state.selections);  // from the next frame

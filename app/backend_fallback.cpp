@@ -10,14 +10,14 @@
 
 namespace satdof {
 
-void App::attachBackend(const Targets& targets) {
+void App::attachBackend(Pipeline& pipeline, const Targets& targets) {
   for (;;) {
     try {
-      const std::string name(computePass_->backend().name());
+      const std::string name(pipeline.backend().name());
       if (name == attachFault_.backend && ++attachFault_.seen == attachFault_.at)
         throw std::runtime_error("attach " + std::to_string(attachFault_.at) +
                                  " failed (SATDOF_INJECT_ATTACH_FAILURE)");
-      computePass_->backend().attach(targets);
+      pipeline.backend().attach(targets);
       return;
     } catch (const std::runtime_error& e) {
       if (!switchToNextBackend(e.what())) throw;
@@ -26,40 +26,16 @@ void App::attachBackend(const Targets& targets) {
 }
 
 bool App::switchToNextBackend(const std::string& failure) {
-  const std::string failed(computePass_->backend().name());
+  const std::string failed(pipeline_->backend().name());
   std::optional<BackendChoice> next = chooseBackendAfter(failed, *context_, options_.selections);
   if (!next) return false;
-  glFinish();
-  try {
-    computePass_->backend().detach();
-  } catch (const std::runtime_error&) {  // it has failed already; its resources go anyway
-  }
-  // The DoF implementation, bound to the old backend, goes before it (the bokeh pass is
-  // bound to none: every backend builds its sprite list).
-  dofImpl_.reset();
-  computePass_ = std::make_unique<ComputePass>(std::move(next->backend));
-  ComputeBackend& backend = computePass_->backend();
+  const std::string reason = "the " + failed + " backend failed mid-run (" + failure + "); now " + next->reason +
+                             " (--backend " + failed + " to try it again at the next start)";
+  next->reason = reason;
+  const auto dofMoved = pipeline_->replaceBackend(std::move(*next));
   ++backendSwitches_;
-  backendReason_ = "the " + failed + " backend failed mid-run (" + failure + "); now " + next->reason +
-                   " (--backend " + failed + " to try it again at the next start)";
-  std::fprintf(stderr, "satdof: %s\n", backendReason_.c_str());
-
-  // The DoF stays where it can; else the first that runs here and needs the same targets
-  // (the fields come with the targets, which stay).
-  const DofEntry* dof = dofEntry_;
-  if (auto why = dof->whyNot(backend)) {
-    for (const DofEntry& e : dofImplementations())
-      if (e.layers == dofEntry_->layers && !e.whyNot(backend)) {
-        dof = &e;
-        break;
-      }
-    std::fprintf(stderr, "satdof: depth of field %s: %s; now %s\n", std::string(dofEntry_->name).c_str(),
-                 why->c_str(), std::string(dof->name).c_str());
-  }
-  dofImpl_ = dof->create(shaderDir_, backend);
-  dofEntry_ = dof;
-  backendOptions_ = backend.options();
-  filterImplementations_ = backend.filterImplementations();
+  std::fprintf(stderr, "satdof: %s\n", reason.c_str());
+  if (dofMoved) std::fprintf(stderr, "satdof: %s\n", dofMoved->c_str());
   return true;
 }
 

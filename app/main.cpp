@@ -5,9 +5,10 @@
 #include <string>
 
 #include "app.h"
-#include "cli.h"
-#include "cli_checks.h"
-#include "settings_store.h"
+#include "options/cli.h"
+#include "options/cli_checks.h"
+#include "options/settings_store.h"
+#include "tools/tools.h"
 
 int main(int argc, char** argv) {
   using namespace satdof;
@@ -30,10 +31,10 @@ int main(int argc, char** argv) {
     const auto path = settingsPath();
     const auto ui = useSettings ? loadSettings(path, options) : std::map<std::string, std::string>{};
     App app(options, ui);
-    const int code = options.quality     ? app.runQuality()
-                     : options.precision ? app.runPrecision()
-                     : options.soak      ? app.runSoak()
-                     : options.resizeStorm ? app.runResizeStorm()
+    const int code = options.quality       ? runQuality(app)
+                     : options.precision   ? runPrecision(app)
+                     : options.soak        ? runSoak(app)
+                     : options.resizeStorm ? runResizeStorm(app)
                                            : app.run();
     if (useSettings && !path.empty())
       if (auto why = writeSettings(path, settingsOf(app.currentOptions(), app.uiSettings())))

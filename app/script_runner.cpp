@@ -4,7 +4,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "option_table.h"
+#include "options/live_options.h"
 #include "scene/presets.h"
 
 namespace satdof {

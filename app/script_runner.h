@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "cli.h"
+#include "options/cli.h"
 #include "focus_controller.h"
 #include "input.h"
 #include "script.h"

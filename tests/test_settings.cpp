@@ -9,9 +9,9 @@
 #include <fstream>
 
 #include "backends/compute_backend.h"
-#include "compare_config.h"
-#include "option_table.h"
-#include "settings_store.h"
+#include "pipeline/pipeline_config.h"
+#include "options/live_options.h"
+#include "options/settings_store.h"
 
 namespace fs = std::filesystem;
 using satdof::Options;

@@ -1,7 +1,7 @@
 // app/passes/view_pass.h — what the user looks at besides the final image: the scene
 // colour, the depth (normalised to the frame's nearest..farthest), the summed-area table
 // (normalised by its total), the convolution's output, the final images of two pipeline
-// configurations (compare_config.h) side by side with a divider or their amplified
+// configurations (pipeline/pipeline_config.h) side by side with a divider or their amplified
 // difference, or the final image with the focal plane tinted. What the
 // shader measures (the largest difference, the depth range) is read back a frame later,
 // never stalling.

@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include "frame/frame_targets.h"
+#include "options/live_options.h"
 #include "ui/ui.h"
 #include "ui/widgets.h"
 
@@ -19,9 +20,7 @@ void bokeh(UiState& s) {
   ImGui::TextDisabled("sprite list: %s", s.bokehMethod.c_str());
   ImGui::PopTextWrapPos();
   int threshold = int(b.select.threshold);
-  widgets::label("threshold", nullptr);
-  ImGui::SliderInt("##threshold", &threshold, 128, 254);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("luminance (0-255) above which a pixel is a highlight");
+  widgets::optionSlider(opt::bokehThreshold, &threshold);
   b.select.threshold = std::uint32_t(threshold);
   widgets::label("min radius (px)", nullptr);
   ImGui::SliderInt("##minradius", &b.select.minRadius, 1, 32);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <string>
 
+#include "options/live_options.h"
 #include "satdof/sat_format.h"
 #include "ui/ui.h"
 #include "ui/widgets.h"
@@ -38,33 +39,20 @@ void drawDofSection(UiState& s) {
   widgets::radio("thin lens", &model, 1);
   widgets::tooltip("a real lens: focal length, f-number and sensor width set the blur");
   p.model = model == 1 ? reference::CocModel::ThinLens : reference::CocModel::Linear;
-  widgets::label("focus (m)", "the view distance that is sharp; click the image to focus there");
-  ImGui::SliderFloat("##focus", &p.focalDistance, 0.2f, 60.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
-  widgets::tooltip("the view distance that is sharp; click the image to focus there");
+  widgets::optionSlider(opt::focal, &p.focalDistance);
   if (p.model == reference::CocModel::Linear) {
-    widgets::label("focal range", "distance from focus at which the blur reaches its maximum");
-    ImGui::SliderFloat("##range", &p.focalRange, 0.1f, 40.0f, "%.2f");
-    widgets::tooltip("distance from focus at which the blur reaches its maximum");
+    widgets::optionSlider(opt::focalRange, &p.focalRange);
   } else {
-    widgets::label("focal length", "in mm: longer lenses blur the background more");
-    ImGui::SliderFloat("##focallength", &p.focalLengthMm, 12.0f, 300.0f, "%.0f mm", ImGuiSliderFlags_Logarithmic);
-    widgets::tooltip("in mm: longer lenses blur the background more");
-    widgets::label("f-number", "aperture: smaller numbers, wider aperture, more blur");
-    ImGui::SliderFloat("##fnumber", &p.fNumber, 0.95f, 22.0f, "f/%.1f", ImGuiSliderFlags_Logarithmic);
-    widgets::tooltip("aperture: smaller numbers, wider aperture, more blur");
-    widgets::label("sensor", "sensor width in mm: 36 is full frame, 23.5 APS-C, 6.2 a phone");
-    ImGui::SliderFloat("##sensor", &p.sensorWidthMm, 4.0f, 54.0f, "%.1f mm");
-    widgets::tooltip("sensor width in mm: 36 is full frame, 23.5 APS-C, 6.2 a phone");
+    widgets::optionSlider(opt::focalLength, &p.focalLengthMm);
+    widgets::optionSlider(opt::fNumber, &p.fNumber);
+    widgets::optionSlider(opt::sensorWidth, &p.sensorWidthMm);
     // A lens cannot focus closer than its focal length.
     p.focalDistance = std::max(p.focalDistance, p.focalLengthMm / 1000.0f * 1.01f);
   }
-  widgets::label("max blur (px)", "the largest box half-size either model may reach");
   // A SAT format with a bound on its exact box sums (uint21x3) limits the slider.
   const SatFormatInfo* format = findSatFormat(s.satFormat);
-  const bool limited = format && format->maxBoxRadius != kNoRadiusLimit && format->maxBoxRadius < 64;
-  ImGui::SliderFloat("##maxblur", &p.maxRadius, 0.0f, limited ? float(format->maxBoxRadius) : 64.0f, "%.1f",
-                     ImGuiSliderFlags_AlwaysClamp);
-  widgets::tooltip("the largest box half-size either model may reach");
+  const bool limited = format && format->maxBoxRadius != kNoRadiusLimit && format->maxBoxRadius < opt::maxBlur.panel.hi;
+  widgets::optionSlider(opt::maxBlur, &p.maxRadius, limited ? float(format->maxBoxRadius) : opt::maxBlur.panel.hi);
   if (limited) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("up to %d px with the %s SAT format: its box sums are exact up to that radius",

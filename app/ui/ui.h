@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "backends/compute_backend.h"
-#include "compare_config.h"
+#include "pipeline/pipeline_config.h"
 #include "dof/dof_implementation.h"
 #include "focus_controller.h"
 #include "passes/bokeh_pass.h"

@@ -3,7 +3,10 @@
 
 #include <imgui.h>
 
+#include <cmath>
 #include <string>
+
+#include "options/live_options.h"
 
 namespace satdof::widgets {
 
@@ -87,6 +90,32 @@ void label(const char* text, const char* tip) {
   tooltip(tip);
   if (beside) ImGui::SameLine(column + ImGui::GetStyle().WindowPadding.x);
   ImGui::SetNextItemWidth(-1.0f);
+}
+
+namespace {
+std::string optionLabel(const LiveOption& option) {
+  return option.panel.label ? option.panel.label : std::string(option.name);
+}
+}  // namespace
+
+bool optionSlider(const LiveOption& option, float* value, float hi) {
+  const std::string help(option.help), id = "##" + std::string(option.name);
+  label(optionLabel(option).c_str(), help.c_str());
+  const PanelRange& r = option.panel;
+  const bool changed = ImGui::SliderFloat(id.c_str(), value, r.lo, std::isnan(hi) ? r.hi : hi, r.format,
+                                          (r.logarithmic ? ImGuiSliderFlags_Logarithmic : 0) |
+                                              (std::isnan(hi) ? 0 : ImGuiSliderFlags_AlwaysClamp));
+  tooltip(help.c_str());
+  return changed;
+}
+
+bool optionSlider(const LiveOption& option, int* value) {
+  const std::string help(option.help), id = "##" + std::string(option.name);
+  label(optionLabel(option).c_str(), help.c_str());
+  const PanelRange& r = option.panel;
+  const bool changed = ImGui::SliderInt(id.c_str(), value, int(r.lo), int(r.hi), r.format);
+  tooltip(help.c_str());
+  return changed;
 }
 
 }  // namespace satdof::widgets

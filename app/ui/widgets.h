@@ -3,7 +3,12 @@
 // above it, wrapped, when not) and a one-line tooltip on every control.
 #pragma once
 
+#include <limits>
 #include <string>
+
+namespace satdof {
+struct LiveOption;
+}
 
 namespace satdof::widgets {
 
@@ -32,5 +37,11 @@ void label(const char* text, const char* tip);
 // A one-line tooltip on the last item, shown while it is hovered (even when disabled);
 // counts the item in the LayoutCheck when it is cut.
 void tooltip(const char* tip);
+
+// A live option's slider (options/live_options.h): its label, its help as the tooltip, its
+// panel range and format, from the one declaration. `hi` narrows the range (a SAT format's
+// bound on the blur); NaN: the declared one.
+bool optionSlider(const LiveOption& option, float* value, float hi = std::numeric_limits<float>::quiet_NaN());
+bool optionSlider(const LiveOption& option, int* value);
 
 }  // namespace satdof::widgets

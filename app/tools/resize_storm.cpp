@@ -1,4 +1,4 @@
-// app/resize_storm.cpp — `satdof resize-storm`: the window resized to --frames random
+// app/tools/resize_storm.cpp — `satdof resize-storm`: the window resized to --frames random
 // sizes (1x1, very wide, very tall, minimised and restored among them), a frame rendered
 // at each, then back to the starting size: that frame's DoF image must equal a fresh
 // headless process's at the same size, and the process's resident memory must stay flat.
@@ -10,37 +10,40 @@
 #include <random>
 
 #include "app.h"
-#include "fresh_render.h"
+#include "tools/fresh_render.h"
+#include "tools/tools.h"
 #include "image_io.h"
-#include "process_memory.h"
+#include "tools/process_memory.h"
 
 namespace satdof {
 
-int App::runResizeStorm() {
-  if (options_.headless || !context_->window()) throw UsageError("resize-storm needs a window (a display, e.g. xvfb-run)");
-  GLFWwindow* w = context_->window();
-  const int sizes = options_.frames > 0 ? options_.frames : 1000;
-  std::mt19937 rng(options_.soakSeed);
-  std::uniform_int_distribution<int> side(1, options_.stormMaxSide);
-  const Extent start = options_.size;
+int runResizeStorm(App& app) {
+  const Options& options = app.options();
+  Context& context = app.context();
+  if (options.headless || !context.window()) throw UsageError("resize-storm needs a window (a display, e.g. xvfb-run)");
+  GLFWwindow* w = context.window();
+  const int sizes = options.frames > 0 ? options.frames : 1000;
+  std::mt19937 rng(options.soakSeed);
+  std::uniform_int_distribution<int> side(1, options.stormMaxSide);
+  const Extent start = options.size;
   auto frameAt = [&](int width, int height) {
     glfwSetWindowSize(w, width, height);
-    for (int i = 0; i < 3; ++i) context_->pollEvents();  // let the server settle the size
-    const Extent fb = context_->framebufferExtent();
+    for (int i = 0; i < 3; ++i) context.pollEvents();  // let the server settle the size
+    const Extent fb = context.framebufferExtent();
     if (fb.empty()) return;  // minimised: nothing to render into
-    resize(imageExtent(fb));  // the image beside the docked panel
-    renderFrame();
-    presentWindow();
-    context_->swapBuffers();
-    endFrame();
+    app.resize(app.imageExtent(fb));  // the image beside the docked panel
+    app.renderFrame();
+    app.presentWindow();
+    context.swapBuffers();
+    app.endFrame();
   };
   frameAt(start.width, start.height);
   const long rssBefore = residentKiB();
   for (int i = 0; i < sizes; ++i) {
     switch (i % 10) {
       case 3: frameAt(1, 1); break;
-      case 5: frameAt(options_.stormMaxSide, 1 + side(rng) % 8); break;  // very wide
-      case 7: frameAt(1 + side(rng) % 8, options_.stormMaxSide); break;  // very tall
+      case 5: frameAt(options.stormMaxSide, 1 + side(rng) % 8); break;  // very wide
+      case 7: frameAt(1 + side(rng) % 8, options.stormMaxSide); break;  // very tall
       case 9:
         glfwIconifyWindow(w);
         frameAt(side(rng), side(rng));
@@ -51,13 +54,14 @@ int App::runResizeStorm() {
   }
   frameAt(start.width, start.height);
   const long rssAfter = residentKiB();
-  profiler_->drain(history_);
+  app.drainProfilers();
   glFinish();
-  const Extent fb = context_->framebufferExtent();
-  const std::filesystem::path out = options_.outDir;
+  const Extent fb = context.framebufferExtent();
+  const std::filesystem::path out = options.outDir;
   std::filesystem::create_directories(out);
-  writePng(out / "storm_last.png", readFramebuffer(targets_.targets().dofFramebuffer, extent_.width, extent_.height));
-  const bool same = renderFreshAndCompare("--backend " + std::string(computePass_->backend().name()), extent_,
+  const Extent extent = app.extent();
+  writePng(out / "storm_last.png", readFramebuffer(app.pipeline().targets().dofFramebuffer, extent.width, extent.height));
+  const bool same = renderFreshAndCompare("--backend " + std::string(app.pipeline().backend().name()), extent,
                                           out / "fresh", out / "storm_last.png")
                         .same;
   // At the same size before and after: what the storm left behind.
@@ -65,7 +69,7 @@ int App::runResizeStorm() {
   std::printf("satdof resize-storm: %d sizes (1x1, %dx1..8, 1..8x%d, minimised among them), back to %dx%d "
               "(framebuffer %dx%d): DoF image %s a fresh start's; resident memory %s (%ld MiB at that size "
               "before the storm, %ld MiB after)\n",
-              sizes, options_.stormMaxSide, options_.stormMaxSide, start.width, start.height, fb.width,
+              sizes, options.stormMaxSide, options.stormMaxSide, start.width, start.height, fb.width,
               fb.height, same ? "equal to" : "DIFFERENT from", flat ? "flat" : "GROWING",
               rssBefore / 1024, rssAfter / 1024);
   return same && flat ? kExitOk : kExitFailure;

@@ -1,11 +1,12 @@
 // app/cli_checks.cpp — see cli_checks.h.
-#include "cli_checks.h"
+#include "options/cli_checks.h"
 
 #include <unistd.h>
 
 #include <filesystem>
 #include <system_error>
 
+#include "options/live_options.h"
 #include "parse.h"
 #include "satdof/sat_format.h"
 
@@ -48,28 +49,17 @@ std::optional<std::string> checkCombination(const Options& o) {
       if (given(o, flag))
         return "--" + std::string(flag) + ": applies to --headless only (in a window: --screenshot FILE or F12)";
   }
-  if (!o.filter.enabled)
-    for (const char* flag : {"radius", "sigma", "border", "conv", "compare"})
-      if (given(o, flag)) return "--" + std::string(flag) + ": applies only with --filter (no convolution runs without one)";
+  // Where each live option has an effect, from its declaration (live_options.h).
+  for (const LiveOption* option : liveOptions())
+    if (given(o, std::string(option->name).c_str()))
+      if (auto why = whyNotApplies(*option, o)) return "--" + std::string(option->name) + ": " + *why;
   if (!o.filter.enabled && given(o, "compare-b") && o.compareB.count("conv"))
     return "--compare-b conv=" + o.compareB.at("conv") + ": applies only with --filter (no convolution runs without one)";
-  if (o.camera != "thin-lens")
-    for (const char* flag : {"focal-length", "f-number", "sensor-width"})
-      if (given(o, flag)) return "--" + std::string(flag) + ": applies only to --camera thin-lens";
-  if (o.camera == "thin-lens" && given(o, "focal-range")) return "--focal-range: applies only to --camera linear";
-  if (given(o, "sigma") && o.filter.kind != FilterKind::Gaussian) return "--sigma: applies only to --filter gaussian";
-  if (!o.bokeh.enabled)
-    for (const char* flag : {"bokeh-threshold", "bokeh-min-radius", "bokeh-max", "bokeh-shape", "bokeh-intensity"})
-      if (given(o, flag)) return "--" + std::string(flag) + ": applies only with --bokeh on";
   if (const SatFormatInfo* f = o.satFormat.empty() ? &defaultSatFormat() : findSatFormat(o.satFormat))
-    if (auto why = whyNotMaxBlur(*f, o.maxBlur)) return "--max-blur: " + *why;
-  const ViewMode v = o.view.mode;
-  if (v == ViewMode::Filtered && !o.filter.enabled) return "--view: the filtered view needs a --filter";
-  if ((given(o, "compare-b") || given(o, "compare")) && v != ViewMode::Split && v != ViewMode::Difference)
-    return std::string("--") + (given(o, "compare-b") ? "compare-b" : "compare") +
-           ": applies only to --view split or diff (configuration B is not run otherwise)";
-  if (given(o, "divider") && v != ViewMode::Split) return "--divider: applies only to --view split";
-  if (given(o, "diff-gain") && v != ViewMode::Difference) return "--diff-gain: applies only to --view diff";
+    if (auto why = whyNotMaxBlur(*f, o.maxBlur)) return "--" + std::string(opt::maxBlur.name) + ": " + *why;
+  if (o.view.mode == ViewMode::Filtered && !o.filter.enabled) return "--view: the filtered view needs a --filter";
+  if (given(o, "compare") && o.view.mode != ViewMode::Split && o.view.mode != ViewMode::Difference)
+    return "--compare: applies only to --view split or diff (configuration B is not run otherwise)";
   return std::nullopt;
 }
 

@@ -1,5 +1,5 @@
 // app/settings_store.cpp — see settings_store.h.
-#include "settings_store.h"
+#include "options/settings_store.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -7,7 +7,7 @@
 #include <sstream>
 #include <system_error>
 
-#include "option_table.h"
+#include "options/live_options.h"
 #include "parse.h"
 
 namespace satdof {
@@ -15,11 +15,6 @@ namespace {
 
 // The live options the file keeps: what the panel, the keys and the script change.
 // Filter settings are left out on purpose: a filter is a deliberate, per-run choice.
-constexpr std::string_view kKept[] = {"focal", "focal-range", "max-blur", "sat-format", "compare-b", "camera", "focal-length", "f-number",
-                                      "sensor-width", "view", "divider", "diff-gain",
-                                      "dof", "autofocus", "animate", "msaa", "panel", "bokeh", "bokeh-threshold",
-                                      "bokeh-min-radius", "bokeh-max", "bokeh-shape", "bokeh-intensity"};
-
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
@@ -112,9 +107,12 @@ std::map<std::string, std::string> loadSettings(const std::filesystem::path& pat
 
 SettingsEntries settingsOf(const Options& o, const std::map<std::string, std::string>& ui) {
   SettingsEntries entries;
-  for (std::string_view key : kKept)
-    if (key == "view" && showsFilterOutput(o.view.mode)) continue;  // needs this run's filter
-    else if (auto v = liveOptionValue(o, key); v && !v->empty() && *v != "scene") entries.emplace_back(key, *v);
+  for (const LiveOption* option : liveOptions()) {
+    if (!option->persisted) continue;
+    if (option == &opt::view && showsFilterOutput(o.view.mode)) continue;  // needs this run's filter
+    const std::string v = option->get(o);
+    if (!v.empty() && !(option == &opt::focal && v == option->defaultValue)) entries.emplace_back(option->name, v);
+  }
   for (const auto& [key, name] : o.selections) entries.emplace_back(key, name);
   for (const auto& [key, value] : ui) entries.emplace_back("ui." + key, value);
   return entries;

@@ -1,5 +1,5 @@
-// app/compare_config.cpp — see compare_config.h.
-#include "compare_config.h"
+// app/pipeline/pipeline_config.cpp — see pipeline_config.h.
+#include "pipeline/pipeline_config.h"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // app/fresh_render.cpp — see fresh_render.h.
-#include "fresh_render.h"
+#include "tools/fresh_render.h"
 
 #include <cstdlib>
 #include <sstream>

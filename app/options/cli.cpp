@@ -1,5 +1,5 @@
 // app/cli.cpp — the one place where satdof's flags are declared (CLI11).
-#include "cli.h"
+#include "options/cli.h"
 
 #include <CLI/CLI.hpp>
 
@@ -7,9 +7,9 @@
 #include <map>
 #include <sstream>
 
-#include "cli_checks.h"
+#include "options/cli_checks.h"
 #include "dof/dof_implementation.h"
-#include "option_table.h"
+#include "options/live_options.h"
 #include "parse.h"
 #include "satdof/sat_format.h"
 #include "scene/scenes.h"
@@ -123,24 +123,8 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
                  listing("Compute backend (filter + SAT): auto picks the first that works here", "auto",
                          computeBackends(), [](const auto& b) { return b.name; },
                          [](const auto& b) { return b.description; }));
-  liveOption("focal", "Focal distance in scene units, 0.01..1000 [scene's]");
-  liveOption("focal-range", "Linear camera: distance from focus at which blur is maximal, 0.01..1000 [6]");
-  liveOption("max-blur", "Largest blur radius in pixels, 0..256 [12]");
-  liveOption("camera", "Circle-of-confusion model: linear (--focal-range) or thin-lens "
-                       "(--focal-length, --f-number, --sensor-width) [linear]");
-  liveOption("focal-length", "Thin lens: focal length in mm, 1..2000 [85]");
-  liveOption("f-number", "Thin lens: f-number (aperture), 0.5..128 [1.4]");
-  liveOption("sensor-width", "Thin lens: sensor width in mm, 1..200 [36: full frame]");
-  liveOption("autofocus", "Keep in focus: off, centre (the image centre) or point (the last click) [off]");
-  liveOption("animate", "The teapots turn: on or off [off]");
-  liveOption("msaa", "Scene samples per pixel: 1 (none), 2, 4, 8 or 16 [4]");
-  liveOption("panel", "Window mode: the panel shown or hidden (H toggles it) [shown]");
-  liveOption("bokeh", "Bokeh highlights (every backend): on or off [on]");
-  liveOption("bokeh-threshold", "Luminance 0..254 above which an out-of-focus pixel becomes a bokeh sprite [240]");
-  liveOption("bokeh-min-radius", "Smallest circle of confusion with a sprite, 1..256 [4]");
-  liveOption("bokeh-max", "Most sprites drawn per frame, 1.." + std::to_string(kMaxBokehSprites) + " [8192]");
-  liveOption("bokeh-shape", "Sprite shape: disc or hexagon [disc]");
-  liveOption("bokeh-intensity", "Sprite brightness, 0..1000 [8]");
+  // The live options, from their declarations (live_options.h); the backends' options after.
+  for (const LiveOption* option : liveOptions()) liveOption(std::string(option->name), describe(*option));
   std::vector<std::string> sceneNames;
   std::vector<Choice> sceneChoices;
   for (const scene::SceneEntry& s : scene::sceneEntries()) {
@@ -168,34 +152,6 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
     liveOption(key, listing(option.label + " (" + backends + " backend)", option.defaultChoice, option.choices,
                             [](const Choice& c) { return c.name; }, [](const Choice& c) { return c.description; }));
   }
-  liveOption("sat-format",
-                 listing("SAT format", std::string(defaultSatFormat().name), satFormats(),
-                         [](const auto& f) { return f.name; }, [](const auto& f) { return f.description; }));
-  liveOption("dof", listing("Depth-of-field implementation", std::string(defaultDofImplementation().name),
-                            dofImplementations(), [](const auto& e) { return e.name; },
-                            [](const auto& e) { return e.description; }));
-  // The optional convolution between the scene and the SAT, and the comparison views.
-  liveOption("filter", "Convolution before the SAT: none, " + satdof::joinNames(filterKindNames()) + " [none]");
-  liveOption("radius", "Filter radius, 1..15 [2]");
-  liveOption("sigma", "Gaussian sigma in pixels, 0..100 (0: radius/2) [0]");
-  liveOption("weights", "Custom filter: (2r+1)^2 comma-separated weights, row-major");
-  liveOption("border", "Filter border: zero (ghost cells) or clamp [clamp]");
-  std::vector<Choice> convs;  // every backend's, for --help
-  for (const ComputeBackendInfo& b : computeBackends())
-    for (const FilterImplementation& f : b.filterImplementations())
-      convs.push_back({f.name, f.description + " (" + std::string(b.name) + ")"});
-  auto convName = [](const Choice& c) { return c.name; };
-  auto convText = [](const Choice& c) { return c.description; };
-  liveOption("conv", listing("Convolution implementation (A)", "the backend's first", convs, convName, convText));
-  liveOption("compare-b", "Configuration B for --view split/diff: key=name,... over A's (backend, sat-format, conv, "
-                          "dof, and the backend's options: " + satdof::joinNames(backendOptionKeys) +
-                          "), e.g. dof=layered,sat-format=float32 [B = A]");
-  liveOption("compare", "Configuration B's convolution (as --compare-b conv=NAME)");
-  std::string viewHelp = "What is shown:";
-  for (ViewMode m : viewModes()) viewHelp += std::string(" ") + toString(m);
-  liveOption("view", viewHelp + " [final]");
-  liveOption("divider", "Split view divider, fraction of the width, 0..1 [0.5]");
-  liveOption("diff-gain", "Difference view amplification, 1..255, or auto (255 / the largest difference) [auto]");
   std::string uiScale;
   app.add_option("--ui-scale", uiScale,
                  "Window mode: scale the panel and labels, 1..4 (HiDPI) [the window's content scale]");
@@ -289,12 +245,13 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
       throw CLI::ValidationError("--scene", "no scene " + quoteForMessage(o.scene) + "; valid: " +
                                                 satdof::joinNames(sceneNames));
     if (o.camera == "thin-lens" && o.focalDistance && *o.focalDistance * 1000.0f <= o.focalLengthMm)
-      throw CLI::ValidationError("--focal", "a " + std::to_string(int(o.focalLengthMm)) +
+      throw CLI::ValidationError("--" + std::string(opt::focal.name), "a " + std::to_string(int(o.focalLengthMm)) +
                                                 " mm lens cannot focus closer than its focal length");
-    if (o.filter.kind != FilterKind::Custom && given("weights"))
-      throw CLI::ValidationError("--weights", "needs --filter custom");
-    if (o.filter.enabled && o.filter.kind == FilterKind::Custom && !given("weights"))
-      throw CLI::ValidationError("--filter custom", "needs --weights with (2r+1)^2 values");
+    const std::string weights = "--" + std::string(opt::weights.name);
+    if (o.filter.kind != FilterKind::Custom && given(std::string(opt::weights.name)))
+      throw CLI::ValidationError(weights, "needs --filter custom");
+    if (o.filter.enabled && o.filter.kind == FilterKind::Custom && !given(std::string(opt::weights.name)))
+      throw CLI::ValidationError("--filter custom", "needs " + weights + " with (2r+1)^2 values");
     if (o.filter.enabled) {  // radius, weights: the filter builders have the last word
       try {
         (void)o.filter.build();

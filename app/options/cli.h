@@ -9,7 +9,7 @@
 #include "../bench/bench.h"
 #include "context/context.h"
 #include "backends/compute_backend.h"
-#include "compare_config.h"
+#include "pipeline/pipeline_config.h"
 #include "focus_controller.h"
 #include "passes/bokeh_pass.h"
 #include "passes/filter_settings.h"
@@ -18,17 +18,20 @@
 namespace satdof {
 
 struct Options {
+  // The live options' defaults come from their declarations (live_options.h).
+  Options();
+
   bool headless = false;
   int frames = 0;            // 0: run until the window closes (headless: 3)
   Extent size{1280, 720};
   std::string outDir = "out";
   enum class Save { All, Last, None } save = Save::All;  // which headless frames become PNGs
   std::string backend = "auto";         // a compute backend's name, or auto
-  std::optional<float> focalDistance;  // default: the scene's suggestion
-  float focalRange = 6.0f;
-  float maxBlur = 12.0f;
-  std::string camera = "linear";  // --camera: linear or thin-lens (satdof/reference/coc.h)
-  float focalLengthMm = 85.0f, fNumber = 1.4f, sensorWidthMm = 36.0f;
+  std::optional<float> focalDistance;  // nullopt: the scene's suggestion
+  float focalRange = 0;
+  float maxBlur = 0;
+  std::string camera;  // --camera: linear or thin-lens (satdof/reference/coc.h)
+  float focalLengthMm = 0, fNumber = 0, sensorWidthMm = 0;
   BackendSelections selections;  // --scan, --sat, ...: the options backends offer
   std::string dof;               // --dof: empty: the registry's default
   std::string satFormat;         // --sat-format: empty: the default format
@@ -47,12 +50,12 @@ struct Options {
   std::string screenshot;    // window mode: save the last presented frame (with the UI)
   Autofocus autofocus = Autofocus::Off;  // --autofocus off|centre|point
   bool animate = false;      // --animate: the teapots turn
-  int msaa = 4;              // --msaa N: scene samples per pixel (1: none)
+  int msaa = 0;              // --msaa N: scene samples per pixel (1: none)
   bool panel = true;         // --panel shown|hidden (H toggles it)
   float uiScale = 0;         // --ui-scale S: the panel's scale (0: the window's content scale)
   std::string script;        // --script FILE: actions to run (script.h)
   bool noSettings = false;   // --no-settings: neither read nor write the settings file
-  // The long names of the flags given on the command line ("focal", "view", ...): the
+  // The long names of the flags given on the command line (without "--"): the
   // settings file does not override them.
   std::set<std::string> given;
   bool vsync = true;

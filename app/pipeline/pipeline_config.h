@@ -1,4 +1,4 @@
-// app/compare_config.h — the two configurations a comparison shows side by side (the
+// app/pipeline/pipeline_config.h — the two configurations a comparison shows side by side (the
 // split view) or subtracted (the difference view). A pipeline configuration is every
 // choice that changes how the image is computed from the same scene: the compute backend
 // and the options it offers (scan variant, SAT algorithm), the SAT format, the

@@ -1,5 +1,5 @@
 // app/process_memory.cpp — see process_memory.h.
-#include "process_memory.h"
+#include "tools/process_memory.h"
 
 #include <malloc.h>
 #include <unistd.h>

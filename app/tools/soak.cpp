@@ -1,4 +1,4 @@
-// app/soak.cpp — `satdof soak`: many headless frames while every registry entry is
+// app/tools/soak.cpp — `satdof soak`: many headless frames while every registry entry is
 // switched at random every few frames (scan variant, SAT algorithm and format, filter and
 // convolutions A/B, DoF implementation, camera model, view, bokeh). Every --check-every
 // frames it records the process's resident memory and the GPU's free memory (where GL
@@ -13,9 +13,10 @@
 #include <unistd.h>
 
 #include "app.h"
-#include "fresh_render.h"
+#include "tools/fresh_render.h"
 #include "image_io.h"
-#include "process_memory.h"
+#include "tools/process_memory.h"
+#include "tools/tools.h"
 
 namespace satdof {
 namespace {
@@ -37,100 +38,107 @@ std::optional<long> gpuAvailableKb() {
 
 }  // namespace
 
-int App::runSoak() {
-  std::mt19937 rng(options_.soakSeed);
+int runSoak(App& app) {
+  const Options& options = app.options();
+  Pipeline& pipeline = app.pipeline();
+  FrameSettings& settings = app.settings();
+  FilterSettings& filter = settings.filter;
+  CompareFields& compareFields = app.comparison().fields;
+  std::mt19937 rng(options.soakSeed);
   auto pick = [&](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng); };
-  const std::filesystem::path outDir = std::filesystem::path(options_.outDir);
+  const std::filesystem::path outDir = std::filesystem::path(options.outDir);
   std::filesystem::create_directories(outDir);
   const char* views[] = {"final", "filtered", "split", "diff"};
   const FilterKind kinds[] = {FilterKind::Box, FilterKind::Gaussian, FilterKind::Sharpen};
   int failures = 0, switches = 0, refused = 0;
   std::vector<std::pair<long, std::optional<long>>> memory;
   int nextSwitch = 0;
-  for (int frame = 0; frame < options_.frames; ++frame) {
+  for (int frame = 0; frame < options.frames; ++frame) {
     if (frame == nextSwitch) {
       nextSwitch = frame + 2 + int(pick(7));
       ++switches;
       switch (pick(7)) {
         case 0:  // a backend option: scan variant, SAT algorithm, ...
-          if (!backendOptions_.empty()) {
-            const BackendOption& o = backendOptions_[pick(backendOptions_.size())];
-            if (computePass_->backend().select(o.key, o.choices[pick(o.choices.size())].name)) ++refused;
+          if (!pipeline.backendOptions().empty()) {
+            const BackendOption& o = pipeline.backendOptions()[pick(pipeline.backendOptions().size())];
+            if (pipeline.backend().select(o.key, o.choices[pick(o.choices.size())].name)) ++refused;
           }
           break;
         case 1:
-          setSatFormat(std::string(satFormats()[pick(satFormats().size())].name));
+          app.setSatFormat(std::string(satFormats()[pick(satFormats().size())].name));
           break;
         case 2: {  // the filter, its implementations (only those that run it)
-          FilterSettings f = filter_;
+          FilterSettings f = filter;
           f.enabled = pick(2) == 0;
           f.kind = kinds[pick(3)];
           f.radius = 1 + int(pick(7));
           std::vector<std::string> usable;
           if (f.enabled)
-            for (const FilterImplementation& impl : filterImplementations_)
+            for (const FilterImplementation& impl : pipeline.filterImplementations())
               if (!impl.whyNot(f.build())) usable.push_back(impl.name);
           if (f.enabled && usable.empty()) f.enabled = false;
           if (f.enabled) f.implementation = usable[pick(usable.size())];
-          if (!computePass_->check(f)) {
-            filter_ = f;
-            compareFields_.erase("conv");  // B's convolution: A's, or another that runs the filter
-            if (f.enabled && pick(2) == 0) compareFields_["conv"] = usable[pick(usable.size())];
+          if (!pipeline.compute().check(f)) {
+            filter = f;
+            compareFields.erase("conv");  // B's convolution: A's, or another that runs the filter
+            if (f.enabled && pick(2) == 0) compareFields["conv"] = usable[pick(usable.size())];
           }
           break;
         }
         case 3: {
           std::vector<const DofEntry*> usable;
           for (const DofEntry& e : dofImplementations())
-            if (!e.whyNot(computePass_->backend())) usable.push_back(&e);
-          applyChoices(std::string(usable[pick(usable.size())]->name), {});
-          compareFields_.erase("dof");  // and B's: A's, or another this backend runs
-          if (pick(2) == 0) compareFields_["dof"] = std::string(usable[pick(usable.size())]->name);
+            if (!e.whyNot(pipeline.backend())) usable.push_back(&e);
+          app.applyChoices(std::string(usable[pick(usable.size())]->name), {});
+          compareFields.erase("dof");  // and B's: A's, or another this backend runs
+          if (pick(2) == 0) compareFields["dof"] = std::string(usable[pick(usable.size())]->name);
           break;
         }
         case 4:
-          view_.mode = *viewModeFromName(views[pick(4)]);
+          settings.view.mode = *viewModeFromName(views[pick(4)]);
           break;
         case 5:
-          dof_.params.model = pick(2) ? reference::CocModel::ThinLens : reference::CocModel::Linear;
-          dof_.params.focalDistance = 2.0f + float(pick(30));
+          settings.dof.params.model = pick(2) ? reference::CocModel::ThinLens : reference::CocModel::Linear;
+          settings.dof.params.focalDistance = 2.0f + float(pick(30));
           break;
         default:
-          bokeh_.enabled = pick(2) == 0;
+          settings.bokeh.enabled = pick(2) == 0;
           break;
       }
       // Only states the command line can also express (so a fresh process can render them):
       // the filtered view needs a filter.
-      if (!filter_.enabled && showsFilterOutput(view_.mode)) view_.mode = ViewMode::Final;
-      if (!filter_.enabled) compareFields_.erase("conv");
+      if (!filter.enabled && showsFilterOutput(settings.view.mode)) settings.view.mode = ViewMode::Final;
+      if (!filter.enabled) compareFields.erase("conv");
     }
-    renderFrame();
-    endFrame();
-    if (options_.soakCheckEvery <= 0 || (frame + 1) % options_.soakCheckEvery != 0) continue;
+    app.renderFrame();
+    app.endFrame();
+    if (options.soakCheckEvery <= 0 || (frame + 1) % options.soakCheckEvery != 0) continue;
 
     // Memory, and the same settings rendered by a fresh process.
     glFinish();
     memory.push_back({residentKiB(), gpuAvailableKb()});
     const auto shown = outDir / ("soak_" + std::to_string(frame + 1) + ".png");
-    writePng(shown, readFramebuffer(shownFramebuffer(), extent_.width, extent_.height));
+    const Extent extent = app.extent();
+    writePng(shown, readFramebuffer(app.shownFramebuffer(), extent.width, extent.height));
     const auto freshDir = outDir / ("fresh_" + std::to_string(frame + 1));
     std::ostringstream cmd;
-    cmd << "--backend " << computePass_->backend().name() << " --dof " << dofEntry_->name
-        << " --sat-format " << satFormatInfo(targets_.targets().satFormat).name << " --focal "
-        << dof_.params.focalDistance << " --max-blur " << dof_.params.maxRadius << " --camera "
-        << (dof_.params.model == reference::CocModel::ThinLens ? "thin-lens" : "linear")
-        << " --bokeh " << (bokeh_.enabled ? "on" : "off") << " --view " << toString(view_.mode);
+    const reference::DofParams& params = settings.dof.params;
+    cmd << "--backend " << pipeline.backend().name() << " --dof " << pipeline.dofEntry().name
+        << " --sat-format " << satFormatInfo(pipeline.targets().satFormat).name << " --focal "
+        << params.focalDistance << " --max-blur " << params.maxRadius << " --camera "
+        << (params.model == reference::CocModel::ThinLens ? "thin-lens" : "linear")
+        << " --bokeh " << (settings.bokeh.enabled ? "on" : "off") << " --view " << toString(settings.view.mode);
     // The command line refuses a flag that does not apply: the focal range is the linear
     // model's only.
-    if (dof_.params.model == reference::CocModel::Linear) cmd << " --focal-range " << dof_.params.focalRange;
-    for (const BackendOption& o : backendOptions_) cmd << " --" << o.key << " " << computePass_->backend().selected(o.key);
-    if (filter_.enabled) {
-      cmd << " --filter " << toString(filter_.kind) << " --radius " << filter_.radius;
-      if (!filter_.implementation.empty()) cmd << " --conv " << filter_.implementation;
+    if (params.model == reference::CocModel::Linear) cmd << " --focal-range " << params.focalRange;
+    for (const BackendOption& o : pipeline.backendOptions()) cmd << " --" << o.key << " " << pipeline.backend().selected(o.key);
+    if (filter.enabled) {
+      cmd << " --filter " << toString(filter.kind) << " --radius " << filter.radius;
+      if (!filter.implementation.empty()) cmd << " --conv " << filter.implementation;
     }
-    if (comparesConfigurations(view_.mode) && !compareFields_.empty())
-      cmd << " --compare-b " << formatCompareFields(compareFields_);
-    const FreshRender fresh = renderFreshAndCompare(cmd.str(), extent_, freshDir, shown);
+    if (comparesConfigurations(settings.view.mode) && !compareFields.empty())
+      cmd << " --compare-b " << formatCompareFields(compareFields);
+    const FreshRender fresh = renderFreshAndCompare(cmd.str(), extent, freshDir, shown);
     const bool same = fresh.same;
     if (!same) ++failures;
     const auto& [rss, gpu] = memory.back();
@@ -144,7 +152,7 @@ int App::runSoak() {
       std::filesystem::remove_all(freshDir);
     }
   }
-  profiler_->drain(history_);
+  app.drainProfilers();
   // Flat: the last check within a small margin of the second (the first may still be
   // warming caches and pools).
   bool flat = true;
@@ -158,7 +166,7 @@ int App::runSoak() {
                 memory.size());
   }
   std::printf("satdof soak: %d frames, %d switches (%d refused with a reason), %d mismatches, memory %s\n",
-              options_.frames, switches, refused, failures, flat ? "flat" : "GROWING");
+              options.frames, switches, refused, failures, flat ? "flat" : "GROWING");
   return failures == 0 && flat ? kExitOk : kExitFailure;
 }
 

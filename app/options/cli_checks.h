@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "cli.h"
+#include "options/cli.h"
 
 namespace satdof {
 

@@ -20,7 +20,7 @@
 #include <utility>
 #include <vector>
 
-#include "cli.h"
+#include "options/cli.h"
 
 namespace satdof {
 

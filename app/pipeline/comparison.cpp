@@ -1,0 +1,67 @@
+// app/pipeline/comparison.cpp — see comparison.h.
+#include "pipeline/comparison.h"
+
+#include <cstdio>
+
+namespace satdof {
+
+void Comparison::reset() {
+  b_.reset();
+  problem_.clear();
+  tried_.reset();
+}
+
+PipelineConfig Comparison::configB(const PipelineConfig& a) const {
+  const PipelineConfig fromFields = resolveCompare(a, fields);
+  return b_ ? b_->config(fromFields.conv) : fromFields;
+}
+
+std::pair<std::string, std::string> Comparison::labels(const PipelineConfig& a, bool filtering) const {
+  const PipelineConfig b = configB(a);
+  return {"A: " + compareLabel(a, b, filtering), "B: " + compareLabel(b, a, filtering)};
+}
+
+void Comparison::build(const PipelineConfig& b, const Context& context, const std::filesystem::path& shaderDir,
+                       Extent extent) {
+  b_ = buildPipeline(b, context, shaderDir, extent);
+}
+
+void Comparison::update(bool comparing, const Pipeline& a, const std::string& aConv, float maxRadius,
+                        const Context& context, const std::filesystem::path& shaderDir, bool filtering) {
+  if (!comparing) {
+    reset();
+    return;
+  }
+  const Extent extent = a.extent();
+  const PipelineConfig configA = a.config(aConv);
+  const PipelineConfig b = resolveCompare(configA, fields);
+  // A's max blur applies to B too: B's format must sum its boxes exactly (uint21x3).
+  if (const SatFormatInfo* format = findSatFormat(b.satFormat))
+    if (auto why = whyNotMaxBlur(*format, maxRadius)) {
+      b_.reset();
+      tried_.reset();
+      problem_ = "B cannot run: " + *why;
+      return;
+    }
+  if (b_ && b_->config(b.conv) == b && b_->extent() == extent) return;
+  if (tried_ && tried_->first == b && tried_->second == extent) return;  // refused already
+  tried_.emplace(b, extent);
+  try {
+    if (b_ && b_->config(b.conv) == b) {
+      b_->reallocate(extent, b_->targets().satFormat);
+    } else {
+      b_.reset();  // the old B's memory first
+      b_ = buildPipeline(b, context, shaderDir, extent);
+    }
+    problem_.clear();
+    tried_.reset();
+    const auto [labelA, labelB] = labels(configA, filtering);
+    std::printf("satdof: comparing %s with %s\n", labelA.c_str(), labelB.c_str());
+  } catch (const std::exception& e) {
+    b_.reset();
+    problem_ = std::string("B cannot run: ") + e.what();
+    std::fprintf(stderr, "satdof: %s\n", problem_.c_str());
+  }
+}
+
+}  // namespace satdof

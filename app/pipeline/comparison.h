@@ -1,0 +1,47 @@
+// app/pipeline/comparison.h — configuration B of the split and difference views: the
+// fields the user set for it (pipeline_config.h), the pipeline they make (the same type as
+// A's), and why it is not running when it cannot. B is built, resized or rebuilt before a
+// frame that compares, to match its fields and A; it is freed when no view compares. A
+// refusal is kept until something changes, so a B that cannot run is not retried every
+// frame.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "pipeline/pipeline.h"
+
+namespace satdof {
+
+class Comparison {
+ public:
+  CompareFields fields;  // configuration B: the fields set for it
+
+  // Before a frame: B as `fields` make it from `a` while `comparing`, else nothing.
+  // `maxRadius`: A's max blur, which B's SAT format must sum exactly too.
+  void update(bool comparing, const Pipeline& a, const std::string& aConv, float maxRadius, const Context& context,
+              const std::filesystem::path& shaderDir, bool filtering);
+  // Builds B now, as the command line asks for it: its failure is the run's (the caller
+  // turns it into an exit code).
+  void build(const PipelineConfig& b, const Context& context, const std::filesystem::path& shaderDir, Extent extent);
+  void reset();
+
+  Pipeline* pipeline() { return b_.get(); }
+  const Pipeline* pipeline() const { return b_.get(); }
+  // Why B is not running (empty: it is, or is not asked for).
+  const std::string& problem() const { return problem_; }
+  // B's configuration: as it runs, or as its fields would make it from A's.
+  PipelineConfig configB(const PipelineConfig& a) const;
+  // The two configurations' labels: "A: ..." and "B: ...".
+  std::pair<std::string, std::string> labels(const PipelineConfig& a, bool filtering) const;
+
+ private:
+  std::unique_ptr<Pipeline> b_;
+  std::string problem_;
+  std::optional<std::pair<PipelineConfig, Extent>> tried_;  // what the problem is about
+};
+
+}  // namespace satdof

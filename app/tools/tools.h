@@ -1,0 +1,18 @@
+// app/tools/tools.h — the QA tools: each drives the app's pipelines from outside (app.h's
+// public interface) and returns the process's exit code.
+//   quality       every DoF implementation against a scattering ground truth (PSNR)
+//   precision     each float SAT format's DoF image against the exact one
+//   soak          frames switching every registry entry at random; memory and fresh renders
+//   resize-storm  random window sizes, then a frame equal to a fresh start's
+#pragma once
+
+namespace satdof {
+
+class App;
+
+int runQuality(App& app);       // quality.cpp
+int runPrecision(App& app);     // precision_tool.cpp
+int runSoak(App& app);          // soak.cpp
+int runResizeStorm(App& app);   // resize_storm.cpp
+
+}  // namespace satdof
