@@ -20,16 +20,16 @@ layout(std430, binding = 4) coherent buffer LookBack {
 };
 layout(std430, binding = 5) coherent buffer ColInclusive { uvec4 colInclusive[]; };  // [by * width + x]
 
-shared uvec4 lookBackParts[kScanThreads];  // invocation t: its tile columns' corner parts
-shared uvec4 rowsLeft[kTileRows];
-shared int stopBand;  // the nearest band above with published sums in this tile column; -1: none
-
 // The tile's total into imageTotal (reduce pass, invocation 0).
 void addToImageTotal(uvec4 tileTotal) {
   for (int c = 0; c < 4; ++c) atomicAdd(imageTotal[c], tileTotal[c]);
 }
 
 uvec4 imageTotalSum() { return uvec4(imageTotal[0], imageTotal[1], imageTotal[2], imageTotal[3]); }
+
+#ifdef SAT_TILE_SCAN_PASS  // the rest is the scan pass's (sat_tile_scan.comp)
+shared uvec4 rowsLeft[kTileRows];
+shared int stopBand;  // the nearest band above with published sums in this tile column; -1: none
 
 // Walks tile column b up from band by - 1; returns the sum at column x over the bands above
 // (the aggregates passed plus the published band's inclusive sums) and the band it stopped at.
@@ -49,7 +49,8 @@ uvec4 walkUp(uint b, uint by, uint x, out int stop) {
   return sum;
 }
 
-// rowsLeft, lookBackParts and stopBand, ready for the whole work group when it returns.
+// rowsLeft, cornerParts (sat_tile_scan.comp's) and stopBand, ready for the whole work
+// group when it returns.
 void lookBackStart(uint bx, uint by, int y0, int rows) {
   const uint t = gl_LocalInvocationIndex, tilesX = uint(uTiles.x);
   if (t < uint(rows)) {
@@ -67,7 +68,7 @@ void lookBackStart(uint bx, uint by, int y0, int rows) {
       stopBand = stop;
     }
   }
-  lookBackParts[t] = corner;
+  cornerParts[t] = corner;
   barrier();
 }
 
@@ -87,3 +88,4 @@ void publish(uint bx, uint by) {
   barrier();
   if (gl_LocalInvocationIndex == 0u) atomicExchange(published[by * uint(uTiles.x) + bx], 1u);
 }
+#endif

@@ -7,7 +7,8 @@
 // where corner = the sum of colCarry[by] at the last column of every tile left of bx (the
 // bands above, left of the tile). The work group walks down its rows; each row is one
 // call of the chosen block scan; each invocation keeps the running column sums of its
-// elements in registers and fetches the next row's texels before scanning this one.
+// elements in registers and fetches the next row's texels (and row carry) before scanning
+// this one.
 //   uFormat 0: uint32; 1: float32; 2: float32-offset (entries are round(S - m (x+1) (y+1));
 //   work group (0, 0) writes the trailer m, the mean of the whole image's sum at
 //   colCarry's band tilesY); 3: uint21x3 (into PackedTable).
@@ -15,6 +16,7 @@
 // carries pass (sat_tile_lookback.glsl).
 // The float formats are exact while the image's total stays below 2^31 (the backend
 // refuses larger images for them): then every sum here is the exact integer.
+#define SAT_TILE_SCAN_PASS 1
 #include "compute/block_scan.glsl"
 #include "compute/sat_tile.glsl"
 #include "compute/sat_entry_bits.glsl"
@@ -24,6 +26,8 @@ layout(std430, binding = 3) writeonly buffer PackedTable { uvec2 packedTable[]; 
 
 uniform int uFormat;
 
+// Per invocation: its share of the corner and of the whole image's sum.
+shared uvec4 cornerParts[kScanThreads], totalParts[kScanThreads];
 shared uvec4 tileCorner, imageMean;
 
 #ifdef SAT_TILE_LOOKBACK
@@ -51,16 +55,27 @@ void main() {
   const int x0 = int(bx * kScanElements), y0 = int(by * kTileRows);
   const int rows = min(int(kTileRows), uExtent.y - y0), columns = min(int(kScanElements), uExtent.x - x0);
 #ifdef SAT_TILE_LOOKBACK
-  lookBackStart(bx, by, y0, rows);
+  lookBackStart(bx, by, y0, rows);  // cornerParts, rowsLeft, stopBand; ends with a barrier
+#else
+  {  // the tiles' last columns, read side by side
+    uvec4 corner = uvec4(0u), total = uvec4(0u);
+    for (uint b = t; b < tilesX; b += kScanThreads) {
+      const uint x = lastColumn(b);
+      if (b < bx) corner += colCarry[by * width + x];
+      total += colCarry[tilesY * width + x];
+    }
+    cornerParts[t] = corner;
+    totalParts[t] = total;
+  }
+  barrier();
 #endif
   if (t == 0u) {
     uvec4 corner = uvec4(0u), total = uvec4(0u);
+    for (uint i = 0u; i < min(tilesX, kScanThreads); ++i) corner += cornerParts[i];
 #ifdef SAT_TILE_LOOKBACK
-    for (uint i = 0u; i < min(bx + 1u, kScanThreads); ++i) corner += lookBackParts[i];
     total = imageTotalSum();
 #else
-    for (uint b = 0u; b < bx; ++b) corner += colCarry[by * width + lastColumn(b)];
-    for (uint b = 0u; b < tilesX; ++b) total += colCarry[tilesY * width + lastColumn(b)];
+    for (uint i = 0u; i < min(tilesX, kScanThreads); ++i) total += totalParts[i];
 #endif
     tileCorner = corner;
     const uint n = width * uint(uExtent.y);
@@ -69,6 +84,9 @@ void main() {
   }
   uvec4 next[kPerThread];
   loadRow(y0, x0, columns, next);
+#ifndef SAT_TILE_LOOKBACK
+  uvec4 nextLeft = rowCarry[uint(y0) * tilesX + bx];
+#endif
   barrier();
   uvec4 column[kPerThread];  // this tile's part of the entries, down to the current row
   for (uint k = 0u; k < kPerThread; ++k) {
@@ -83,15 +101,16 @@ void main() {
   publish(bx, by);
 #endif
   for (int r = 0; r < rows; ++r) {  // the same count in the whole work group
-    uvec4 v[kPerThread] = next;
-    if (r + 1 < rows) loadRow(y0 + r + 1, x0, columns, next);
-    blockScanInclusive(v);
     const uint y = uint(y0 + r);
+    uvec4 v[kPerThread] = next;
 #ifdef SAT_TILE_LOOKBACK
     const uvec4 left = rowsLeft[r];
 #else
-    const uvec4 left = rowCarry[y * tilesX + bx];
+    const uvec4 left = nextLeft;
+    if (r + 1 < rows) nextLeft = rowCarry[(y + 1u) * tilesX + bx];
 #endif
+    if (r + 1 < rows) loadRow(y0 + r + 1, x0, columns, next);
+    blockScanInclusive(v);
     for (uint k = 0u; k < kPerThread; ++k) {
       const int c = int(scanElement(k));
       column[k] += v[k] + left;
