@@ -45,7 +45,7 @@ constexpr int kRowsColumns = 1;
 constexpr int kBlock = 512;      // every block scan's kScanElements
 constexpr int kTileRows = 16;    // sat_tile.glsl
 constexpr int kGroup = 256;      // sat_add, sat_format, sat_pack, sat_tile_carries
-constexpr int kColumnLanes = 32; // sat_tile_carries.comp's columns per work group
+constexpr int kColumnLanes = 8;  // sat_tile_carries.comp's columns per work group
 
 int ceilDiv(int a, int b) { return (a + b - 1) / b; }
 

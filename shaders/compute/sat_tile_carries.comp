@@ -3,7 +3,8 @@
 // (sat_tile.glsl), two kinds of work groups in one dispatch:
 //   [0, uRowGroups):  an invocation per image row turns rowCarry's tile totals into the
 //                     exclusive sums along the row (tilesX of them, in order);
-//   the rest:         32 columns x 8 groups of bands per work group: each group sums its
+//   the rest:         8 columns x 32 groups of bands per work group (few bands per
+//                     invocation: the loads in a chain are few): each group sums its
 //                     bands of colCarry, the groups meet in shared memory, then each
 //                     rewrites its bands as the exclusive sums down the column, and the
 //                     last group writes the sum over every band at band tilesY.
@@ -12,7 +13,7 @@ layout(local_size_x = 256) in;
 
 uniform int uRowGroups;
 
-const uint kLanes = 32u, kBandGroups = 8u;
+const uint kLanes = 8u, kBandGroups = 32u;  // a band's 8 columns: one 128-byte line
 shared uvec4 groupSums[kBandGroups * kLanes];
 
 void main() {
