@@ -28,7 +28,7 @@ constexpr std::array kScanVariants{
                   "compute/block_scan_subgroup.glsl", true},
     GlScanVariant{"decoupled-lookback",
                   "reduce-then-scan without its carries pass: each tile takes the column sums of the bands above "
-                  "by decoupled look-back (padded tree inside)",
+                  "by decoupled look-back (subgroup block scan inside where the GL has it, else the padded tree)",
                   "compute/block_scan_decoupled_lookback.glsl", false},
 };
 
@@ -81,7 +81,11 @@ std::optional<std::string> GlSat::prepare(int scan) {
   if (v.subgroups && noSubgroups_) return std::string(v.name) + ": " + *noSubgroups_;
   if (programs_[std::size_t(scan)]) return std::nullopt;
   try {
-    const gl::IncludeAliases block{{"compute/block_scan.glsl", std::string(v.blockScan)}};
+    // decoupled-lookback's own block scan: the fastest that runs here.
+    const gl::IncludeAliases block{{"compute/block_scan.glsl", std::string(v.blockScan)},
+                                   {"compute/lookback_block_scan.glsl", noSubgroups_
+                                                                            ? "compute/block_scan_blelloch_conflict_free.glsl"
+                                                                            : "compute/block_scan_subgroup.glsl"}};
     Programs p;
     p.lineScan = gl::loadProgram(shaderDir_, {{GL_COMPUTE_SHADER, "compute/sat_scan.comp"}}, block);
     p.tileReduce = gl::loadProgram(shaderDir_, {{GL_COMPUTE_SHADER, "compute/sat_tile_reduce.comp"}}, block);

@@ -7,7 +7,8 @@
 // and under its names where the idea is the same: hillis-steele, blelloch,
 // blelloch-conflict-free, blelloch-8-per-thread, subgroup (the GLSL counterpart of
 // warp-shuffle: KHR_shader_subgroup arithmetic, only where the GL offers it),
-// decoupled-lookback (reduce-then-scan's carries passed between bands by look-back).
+// decoupled-lookback (reduce-then-scan's carries passed between bands by look-back; its
+// block scan is subgroup's where the GL has it, else blelloch-conflict-free's).
 // SAT algorithms:
 //   reduce-then-scan  tiles of 512 x 16: tile sums, carries, then the table in its final
 //                     format (sat_tile_*.comp): the image read twice, the table written once;

@@ -3,7 +3,10 @@
 // elements; each scans its 8 in registers, the Blelloch tree (blelloch_tree.glsl, padded)
 // scans the 64 invocation totals, and each adds its total's exclusive prefix back. The
 // tree is 8x smaller than the 2-per-invocation variants' (12 barriers instead of 20).
-// Contract: block_scan_blelloch_conflict_free.glsl's header.
+// Contract: block_scan_blelloch_conflict_free.glsl's header. An invocation's elements
+// are neighbours, so its stores would be 128 bytes apart across a warp: reduce-then-scan
+// stages each row of the table in shared memory first (SAT_STAGED_STORES).
+#define SAT_STAGED_STORES 1
 
 const uint kScanThreads = 64u;
 const uint kPerThread = 8u;

@@ -30,6 +30,14 @@ uniform int uFormat;
 shared uvec4 cornerParts[kScanThreads], totalParts[kScanThreads];
 shared uvec4 tileCorner, imageMean;
 
+#ifdef SAT_STAGED_STORES
+// A variant whose invocations hold runs of consecutive elements (blelloch-8-per-thread)
+// stores each row through shared memory, so that a warp's stores are neighbours: slot
+// c + c / 8 keeps both the runs' writes and the rows' reads free of bank conflicts.
+shared uvec4 staged[kScanElements + kScanElements / 8u];
+uint stagedSlot(uint c) { return c + (c >> 3u); }
+#endif
+
 #ifdef SAT_TILE_LOOKBACK
 #include "compute/sat_tile_lookback.glsl"
 #endif
@@ -111,10 +119,20 @@ void main() {
 #endif
     if (r + 1 < rows) loadRow(y0 + r + 1, x0, columns, next);
     blockScanInclusive(v);
+#ifdef SAT_STAGED_STORES
+    for (uint k = 0u; k < kPerThread; ++k) {
+      column[k] += v[k] + left;
+      staged[stagedSlot(scanElement(k))] = column[k];
+    }
+    barrier();  // the next row's writes come after the next scan's barriers
+    for (uint c = t; c < uint(columns); c += kScanThreads)
+      store(y * width + uint(x0) + c, uint(x0) + c, y, staged[stagedSlot(c)]);
+#else
     for (uint k = 0u; k < kPerThread; ++k) {
       const int c = int(scanElement(k));
       column[k] += v[k] + left;
       if (c < columns) store(y * width + uint(x0 + c), uint(x0 + c), y, column[k]);
     }
+#endif
   }
 }
