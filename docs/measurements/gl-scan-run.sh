@@ -7,9 +7,10 @@
 #   2. the app's own per-stage medians (GL timestamps) of the "sat" section, 30 frames,
 #      bokeh off: reduce-then-scan with every scan variant at 1920x1080 and 3840x2160,
 #      rows-columns with every variant at 3840x2160, and the other formats at 4K for three
-#      variants; then, for tuning, builds whose tiles are 512 x 8 and 512 x 32 ($1/rows8,
+#      variants;
+#   3. with SATDOF_TILE_BUILDS=1, builds whose tiles are 512 x 8 and 512 x 32 ($1/rows8,
 #      $1/rows32: satdof and shaders/ with kTileRows changed in sat_tile.glsl and
-#      gl_scan_sat.cpp) at 4K with four variants.
+#      gl_scan_sat.cpp) at 4K with four variants (the tile height's tuning).
 # Everything goes to $OUT (gl-scan.txt: the summary; runs.log: the app's whole output).
 set -uo pipefail
 D="${1:-.device-glsl}"
@@ -35,11 +36,11 @@ for size in 1920x1080 3840x2160; do
   for scan in $scans; do run reduce-then-scan $scan $size uint32; done
 done
 for scan in $scans; do run rows-columns $scan 3840x2160 uint32; done
-for scan in blelloch-conflict-free blelloch-8-per-thread subgroup; do
+for scan in blelloch-conflict-free blelloch-8-per-thread subgroup decoupled-lookback; do
   for format in float32 float32-offset uint21x3; do run reduce-then-scan $scan 3840x2160 $format; done
 done
 for rows in 8 32; do
-  [[ -x $D/rows$rows/satdof ]] || continue
+  [[ ${SATDOF_TILE_BUILDS:-0} == 1 && -x $D/rows$rows/satdof ]] || continue
   for scan in blelloch-conflict-free blelloch-8-per-thread subgroup decoupled-lookback; do
     run reduce-then-scan $scan 3840x2160 uint32 "$D/rows$rows"
   done
