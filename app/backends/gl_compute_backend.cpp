@@ -11,7 +11,7 @@
 //                  decoupled-lookback), tagged "<algorithm> / <scan>".
 //   bokeh:         with a bokeh request, the sprite list of the same image by compute
 //                  shaders on the same scan (backends/gl_bokeh.h).
-// Every output is bit for bit the reference's (tests/test_gl_compute.cpp).
+// Every output is bit for bit the reference's (tests/test_gl_compute.cpp, test_gl_scan.cpp).
 //
 // Index: implementations and options — the backend (programs, SAT passes, convolutions)
 // — capability checks and create().
@@ -61,9 +61,10 @@ constexpr GlslConvolution kConvolutions[] = {
 };
 constexpr std::size_t kSatBox = 3;
 
-// The scan variant without --scan: the fastest of those that run on every GL 4.3
-// (docs/PERFORMANCE.md, "The gl-compute SAT").
-constexpr std::string_view kDefaultScan = "blelloch-8-per-thread";
+// The scan variant without --scan: the fastest on the H200 (docs/PERFORMANCE.md, "The
+// gl-compute SAT"); where the GL lacks subgroup arithmetic, the fastest of the others.
+constexpr std::string_view kDefaultScan = "subgroup";
+constexpr std::string_view kPortableScan = "blelloch-8-per-thread";
 
 constexpr int kConvTile = 16;   // conv_common.glsl's work group edge
 constexpr int kMostInvocations = 256;  // the largest work group of the SAT shaders
@@ -294,20 +295,32 @@ std::unique_ptr<ComputeBackend> createGlComputeBackend(const Context& context, c
   // A name of another backend's list (a settings file's, or --backend auto's) means this
   // backend's default, said in the reason; the command line checks names of a named backend.
   std::string note;
+  bool requested = true;  // a scan variant named for this backend: refused, not replaced
   const auto chosen = [&](const char* key, const char* label, int (*find)(std::string_view),
                           std::string_view fallback) {
     const auto it = selections.find(key);
-    if (it == selections.end()) return find(fallback);
-    if (const int index = find(it->second); index >= 0) return index;
-    note += std::string("; ") + label + " '" + it->second + "' is not the gl-compute backend's: " + std::string(fallback);
+    if (it != selections.end()) {
+      if (const int index = find(it->second); index >= 0) return index;
+      note += std::string("; ") + label + " '" + it->second + "' is not the gl-compute backend's: " +
+              std::string(fallback);
+    }
+    requested = false;
     return find(fallback);
   };
   const int sat = chosen("sat", "SAT algorithm", glSatAlgorithmIndex, glSatAlgorithms().front().name);
-  const int scan = chosen("scan", "scan variant", glScanVariantIndex, kDefaultScan);
+  requested = true;
+  int scan = chosen("scan", "scan variant", glScanVariantIndex, kDefaultScan);
   try {
     const std::filesystem::path shaderDir = gl::findShaderDir();
     GlSat passes(shaderDir, whyNoSubgroups(context));
-    if (auto why = passes.prepare(scan)) {
+    auto why = passes.prepare(scan);
+    if (why && !requested) {  // the default needs subgroups: the best of the others
+      note += "; scan variant " + std::string(kPortableScan) + " (the default, " + std::string(kDefaultScan) +
+              ", needs GL_KHR_shader_subgroup arithmetic)";
+      scan = glScanVariantIndex(kPortableScan);
+      why = passes.prepare(scan);
+    }
+    if (why) {
       reason = *why;
       return nullptr;
     }

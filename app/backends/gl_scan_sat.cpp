@@ -152,15 +152,15 @@ void GlSat::detach() {
 
 void GlSat::build(GLuint texture, Extent e, SatFormat format, GLuint table, int sat, int scan) {
   const Programs& p = *programs_.at(std::size_t(scan));
-  glBindTextureUnit(0, texture);
+  glBindTextureUnit(0, texture);  // both algorithms read the image on unit 0
   if (sat == kRowsColumns)
-    rowsColumns(texture, e, format, table, p);
+    rowsColumns(e, format, table, p);
   else
-    reduceThenScan(texture, e, format, table, p, scan == kLookBack);
+    reduceThenScan(e, format, table, p, scan == kLookBack);
 }
 
 // ---- reduce-then-scan ------------------------------------------------------------------
-void GlSat::reduceThenScan(GLuint, Extent e, SatFormat format, GLuint table, const Programs& p, bool lookBack) {
+void GlSat::reduceThenScan(Extent e, SatFormat format, GLuint table, const Programs& p, bool lookBack) {
   const Tiles tiles = Tiles::of(e);
   for (GLuint program : {p.tileReduce.get(), tileCarries_.get(), p.tileScan.get()}) {
     gl::uniform2i(program, "uExtent", e.width, e.height);
@@ -196,7 +196,7 @@ void GlSat::reduceThenScan(GLuint, Extent e, SatFormat format, GLuint table, con
 }
 
 // ---- rows-columns ----------------------------------------------------------------------
-void GlSat::rowsColumns(GLuint, Extent e, SatFormat format, GLuint table, const Programs& p) {
+void GlSat::rowsColumns(Extent e, SatFormat format, GLuint table, const Programs& p) {
   // uint21x3 is packed from a uint32 table built first (16 B/pixel, made on first use).
   if (format == SatFormat::Uint21x3 && !exactSat_)
     exactSat_ = gl::createBuffer(GLsizeiptr(satTableBytes(SatFormat::Uint32, e.width, e.height)), nullptr, 0);

@@ -76,10 +76,10 @@ class GlSat {
   struct Programs {
     gl::Program lineScan, tileReduce, tileScan;
   };
-  void rowsColumns(GLuint texture, Extent e, SatFormat format, GLuint table, const Programs& p);
+  void rowsColumns(Extent e, SatFormat format, GLuint table, const Programs& p);
   void lineScans(GLuint scan, int mode, int lines, int length, int lineStride, int elementStride);
   void toFloatFormat(Extent e, SatFormat format, GLuint table);
-  void reduceThenScan(GLuint texture, Extent e, SatFormat format, GLuint table, const Programs& p, bool lookBack);
+  void reduceThenScan(Extent e, SatFormat format, GLuint table, const Programs& p, bool lookBack);
 
   std::filesystem::path shaderDir_;
   std::optional<std::string> noSubgroups_;
