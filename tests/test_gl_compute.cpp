@@ -1,9 +1,10 @@
 // tests/test_gl_compute.cpp — the gl-compute backend (app/backends/gl_compute_backend.cpp)
 // on a headless EGL context (Mesa's llvmpipe in CI, NVIDIA's EGL on a GPU machine):
-//   * every SAT algorithm it offers writes exactly the reference's bytes into the SAT
-//     buffer, in every SAT format, on sizes at the edges of its blocks (1x1, one row, one
-//     column, 31/32/33, the work group and the block and one more, odd, 1280x720), for
-//     random and all-255 images (the largest sums);
+//   * every SAT algorithm it offers (with the default scan variant) writes exactly the
+//     reference's bytes into the SAT buffer through a whole frame, in every SAT format, on
+//     sizes at the edges of its blocks (1x1, one row, one column, 31/32/33, the work group
+//     and the block and one more, odd, 1280x720), for random and all-255 images (the
+//     largest sums); tests/test_gl_scan.cpp runs every scan variant with each;
 //   * every GLSL convolution gives the bytes of the reference of its maths, as filter A
 //     and as comparison B, for zero and clamp borders and radii up to the largest; and
 //     the SAT is then the one of the filtered image;
@@ -12,8 +13,6 @@
 //   * the layered DoF's field SATs (buildFieldSats) are the reference's too;
 //   * its profiler sections carry the other backends' names;
 //   * `auto` tries cuda, then gl-compute, then cpu.
-// An algorithm this GL cannot run (subgroup without GL_KHR_shader_subgroup) is skipped
-// visibly, with the backend's own reason.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -57,21 +56,23 @@ SharedContext& shared() {
 #define REQUIRE_GL_CONTEXT()                                                                 \
   if (!shared().context) GTEST_SKIP() << "no headless GL context: " << shared().whyNot
 
-// The gl-compute backend with SAT algorithm `sat`, or null and why not.
-std::unique_ptr<satdof::ComputeBackend> glCompute(const std::string& sat, std::string& whyNot) {
+// The gl-compute backend with these selections (none: its defaults), or null and why not.
+std::unique_ptr<satdof::ComputeBackend> glCompute(std::string& whyNot, const satdof::BackendSelections& selections = {}) {
   const satdof::ComputeBackendInfo* info = satdof::findComputeBackend("gl-compute");
   if (!info) {
     whyNot = "no gl-compute entry in the backend registry";
     return nullptr;
   }
-  return info->create(*shared().context, {{"sat", sat}}, whyNot);
+  return info->create(*shared().context, selections, whyNot);
 }
 
-std::vector<std::string> satAlgorithms() {
+// The names offered for option `key`, the default first.
+std::vector<std::string> choices(const std::string& key) {
   for (const satdof::BackendOption& o : satdof::findComputeBackend("gl-compute")->options())
-    if (o.key == "sat") {
-      std::vector<std::string> names;
-      for (const satdof::Choice& c : o.choices) names.push_back(c.name);
+    if (o.key == key) {
+      std::vector<std::string> names{o.defaultChoice};
+      for (const satdof::Choice& c : o.choices)
+        if (c.name != o.defaultChoice) names.push_back(c.name);
       return names;
     }
   return {};
@@ -131,8 +132,7 @@ constexpr Size kSatSizes[] = {{1, 1},   {1, 1300},  {1300, 1}, {31, 31},  {32, 3
                               {256, 3}, {257, 5},   {512, 2},  {513, 3},  {3, 513},  {1025, 2},
                               {173, 91}, {1280, 720}};
 
-// One test per SAT algorithm the backend offers (named after it), so that one this GL
-// cannot run shows as skipped, with the backend's reason.
+// One test per SAT algorithm the backend offers (named after it).
 class GlComputeSat : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(GlComputeSat, IsTheReferenceBytesForEverySizeAndFormat) {
@@ -140,11 +140,8 @@ TEST_P(GlComputeSat, IsTheReferenceBytesForEverySizeAndFormat) {
   auto rng = freshRng();
   const std::string algorithm = GetParam();
   std::string whyNot;
-  if (!glCompute(algorithm, whyNot)) {
-    // The default must run wherever GL compute shaders do; another may need more.
-    ASSERT_NE(algorithm, satAlgorithms().front()) << whyNot;
-    GTEST_SKIP() << whyNot;
-  }
+  // Every SAT algorithm runs with the default scan wherever GL compute shaders do.
+  ASSERT_TRUE(glCompute(whyNot, {{"sat", algorithm}})) << whyNot;
   for (const satdof::SatFormatInfo& format : satdof::satFormats())
     for (const Size size : kSatSizes)
       for (const bool saturated : {false, true}) {
@@ -152,7 +149,7 @@ TEST_P(GlComputeSat, IsTheReferenceBytesForEverySizeAndFormat) {
                      std::to_string(size.height) + (saturated ? " all 255" : " random"));
         const ref::ImageRgba8 image =
             saturated ? filled(size.width, size.height, 255) : randomImage(size.width, size.height, rng);
-        const Frame frame = runFrame(glCompute(algorithm, whyNot), image, format.id);
+        const Frame frame = runFrame(glCompute(whyNot, {{"sat", algorithm}}), image, format.id);
         const std::vector<std::uint8_t> expected = ref::satTableBytesOf(ref::computeSat(image, format.id));
         ASSERT_EQ(frame.sat.size(), expected.size());
         const auto diff = std::mismatch(frame.sat.begin(), frame.sat.end(), expected.begin());
@@ -161,15 +158,19 @@ TEST_P(GlComputeSat, IsTheReferenceBytesForEverySizeAndFormat) {
       }
 }
 
-INSTANTIATE_TEST_SUITE_P(GlCompute, GlComputeSat, ::testing::ValuesIn(satAlgorithms()),
-                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+INSTANTIATE_TEST_SUITE_P(GlCompute, GlComputeSat, ::testing::ValuesIn(choices("sat")),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           std::string name = info.param;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
 
 // The layered DoF's field SATs (ComputeBackend::buildFieldSats): the reference's, in uint32.
 TEST(GlCompute, FieldSatsAreTheReferenceBytes) {
   REQUIRE_GL_CONTEXT();
   auto rng = freshRng();
   std::string whyNot;
-  auto backend = glCompute("blelloch", whyNot);
+  auto backend = glCompute(whyNot);
   ASSERT_TRUE(backend) << whyNot;
   const int w = 517, h = 389;  // two blocks along x, one along y
   satdof::FrameTargets targets;
@@ -238,9 +239,9 @@ TEST(GlCompute, EveryConvolutionIsTheReferenceBytesAsAAndAsB) {
   REQUIRE_GL_CONTEXT();
   auto rng = freshRng();
   std::string whyNot;
-  ASSERT_TRUE(glCompute("blelloch", whyNot)) << whyNot;
+  ASSERT_TRUE(glCompute(whyNot)) << whyNot;
   const ref::ImageRgba8 image = randomImage(67, 45, rng);  // tiles cut at both edges
-  const auto implementations = glCompute("blelloch", whyNot)->filterImplementations();
+  const auto implementations = glCompute(whyNot)->filterImplementations();
   ASSERT_GE(implementations.size(), 4u);
   for (const satdof::FilterSettings& base : filterCases(rng)) {
     const satdof::Filter filter = base.build();
@@ -254,7 +255,7 @@ TEST(GlCompute, EveryConvolutionIsTheReferenceBytesAsAAndAsB) {
       s.compareImplementation = implementations[b].name;
       s.compare = true;
       SCOPED_TRACE(describe(s) + ", A " + s.implementation + ", B " + s.compareImplementation);
-      const Frame frame = runFrame(glCompute("blelloch", whyNot), image, satdof::SatFormat::Uint32, s);
+      const Frame frame = runFrame(glCompute(whyNot), image, satdof::SatFormat::Uint32, s);
       const ref::ImageRgba8 expectA = ref::convolve(image, filter, s.border, mathsOf(s.implementation));
       const ref::ImageRgba8 expectB = ref::convolve(image, filter, s.border, mathsOf(s.compareImplementation));
       EXPECT_TRUE(frame.filtered.pixels == expectA.pixels) << "filter A differs from the reference";
@@ -305,7 +306,7 @@ TEST(GlCompute, ConvolutionsFuseEveryMultiplyAddLikeTheReference) {
   REQUIRE_GL_CONTEXT();
   auto rng = freshRng();
   std::string whyNot;
-  ASSERT_TRUE(glCompute("blelloch", whyNot)) << whyNot;
+  ASSERT_TRUE(glCompute(whyNot)) << whyNot;
   std::uniform_real_distribution<float> sigma(0.6f, 2.0f);
   for (const satdof::ConvMath maths : {satdof::ConvMath::Direct, satdof::ConvMath::Separable}) {
     // A Gaussian of random sigma: inexact weights, sums away from the clamp.
@@ -325,11 +326,11 @@ TEST(GlCompute, ConvolutionsFuseEveryMultiplyAddLikeTheReference) {
     }
     ASSERT_GT(image.width, 0) << "no image found where fusing changes a byte";
     const ref::ImageRgba8 expected = ref::convolve(image, filter, s.border, maths);
-    for (const satdof::FilterImplementation& impl : glCompute("blelloch", whyNot)->filterImplementations()) {
+    for (const satdof::FilterImplementation& impl : glCompute(whyNot)->filterImplementations()) {
       if (impl.whyNot(filter) || mathsOf(impl.name) != maths) continue;
       SCOPED_TRACE(impl.name + " sigma " + std::to_string(s.sigma));
       s.implementation = impl.name;
-      const Frame frame = runFrame(glCompute("blelloch", whyNot), image, satdof::SatFormat::Uint32, s);
+      const Frame frame = runFrame(glCompute(whyNot), image, satdof::SatFormat::Uint32, s);
       EXPECT_TRUE(frame.filtered.pixels == expected.pixels)
           << "not the fused (reference) bytes" << (frame.filtered.pixels == unfused(image, filter, maths).pixels
                                                        ? ": the GL split fma() into a multiply and an add"
@@ -393,19 +394,22 @@ TEST(GlCompute, ProfilerSectionsAreNamedLikeTheOtherBackends) {
   REQUIRE_GL_CONTEXT();
   auto rng = freshRng();
   std::string whyNot;
-  ASSERT_TRUE(glCompute("blelloch", whyNot)) << whyNot;
+  ASSERT_TRUE(glCompute(whyNot)) << whyNot;
   satdof::FilterSettings s;
   s.enabled = true;
   s.kind = satdof::FilterKind::Box;
   s.compare = true;
   s.implementation = "glsl-tiled-halo";
   s.compareImplementation = "glsl-sat-box";
-  const Frame frame = runFrame(glCompute("blelloch", whyNot), randomImage(40, 30, rng), satdof::SatFormat::Uint32, s);
+  const Frame frame = runFrame(glCompute(whyNot), randomImage(40, 30, rng), satdof::SatFormat::Uint32, s);
   for (const char* section : {"filter A", "filter B", "sat"}) {
     EXPECT_EQ(frame.history.count(section), 1u) << section;
   }
   EXPECT_EQ(frame.history.tagTimes("filter B").count("glsl-sat-box"), 1u);
-  EXPECT_EQ(frame.history.tagTimes("sat").count("blelloch"), 1u);
+  // "<algorithm> / <scan variant>" (the default scan depends on the GL: test_gl_scan.cpp).
+  const auto& satTags = frame.history.tagTimes("sat");
+  ASSERT_EQ(satTags.size(), 1u);
+  EXPECT_EQ(satTags.begin()->first.rfind(choices("sat").front() + " / ", 0), 0u) << satTags.begin()->first;
 }
 
 TEST(GlCompute, AutoTriesCudaThenGlComputeThenCpu) {

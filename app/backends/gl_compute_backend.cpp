@@ -5,14 +5,13 @@
 //   filtering on:  "filter A": scene colour -> the chosen convolution -> filtered texture;
 //                  "filter B": the same input -> compare texture (comparisons);
 //   "sat":         the SAT of the filtered (or scene) texture, read directly, into the
-//                  frame's SAT buffer: a multi-block scan of the rows (sat_scan.comp
-//                  from the texture, block sums, sat_add.comp), then of the columns in
-//                  place, in uint32; the float formats are rounded from those sums
-//                  (sat_format.comp). The block scan is the chosen SAT algorithm:
-//                  blelloch (shared-memory tree) or subgroup (KHR_shader_subgroup).
+//                  frame's SAT buffer in its format (backends/gl_scan_sat.h): by the
+//                  chosen SAT algorithm (--sat: reduce-then-scan, rows-columns) with the
+//                  chosen block scan (--scan: hillis-steele ... subgroup,
+//                  decoupled-lookback), tagged "<algorithm> / <scan>".
 //   bokeh:         with a bokeh request, the sprite list of the same image by compute
 //                  shaders on the same scan (backends/gl_bokeh.h).
-// Every output is bit for bit the reference's (tests/test_gl_compute.cpp).
+// Every output is bit for bit the reference's (tests/test_gl_compute.cpp, test_gl_scan.cpp).
 //
 // Index: implementations and options — the backend (programs, SAT passes, convolutions)
 // — capability checks and create().
@@ -24,6 +23,7 @@
 
 #include "backends/compute_backend.h"
 #include "backends/gl_bokeh.h"
+#include "backends/gl_scan_sat.h"
 #include "frame/frame_targets.h"
 #include "gl/program.h"
 
@@ -61,30 +61,13 @@ constexpr GlslConvolution kConvolutions[] = {
 };
 constexpr std::size_t kSatBox = 3;
 
-struct SatAlgorithmEntry {
-  const char* name;
-  const char* description;
-  const char* blockScan;  // what "compute/block_scan.glsl" stands for
-};
+// The scan variant without --scan: the fastest on the H200 (docs/PERFORMANCE.md, "The
+// gl-compute SAT"); where the GL lacks subgroup arithmetic, the fastest of the others.
+constexpr std::string_view kDefaultScan = "subgroup";
+constexpr std::string_view kPortableScan = "blelloch-8-per-thread";
 
-constexpr SatAlgorithmEntry kSatAlgorithms[] = {
-    {"blelloch", "rows then columns, multi-block; work-efficient up/down-sweep in shared memory, conflict-free padding",
-     "compute/block_scan_blelloch.glsl"},
-    {"subgroup", "rows then columns, multi-block; KHR_shader_subgroup inclusive adds (needs that GL extension)",
-     "compute/block_scan_subgroup.glsl"},
-};
-constexpr std::size_t kSubgroup = 1;
-
-int satAlgorithmIndex(std::string_view name) {
-  for (std::size_t i = 0; i < std::size(kSatAlgorithms); ++i)
-    if (name == kSatAlgorithms[i].name) return int(i);
-  return -1;
-}
-
-// sat_scan.comp's block (block_scan_*.glsl: kScanElements) and work group.
-constexpr int kScanElements = 512;
-constexpr int kScanThreads = 256;
-constexpr int kConvTile = 16;  // conv_common.glsl's work group edge
+constexpr int kConvTile = 16;   // conv_common.glsl's work group edge
+constexpr int kMostInvocations = 256;  // the largest work group of the SAT shaders
 
 int ceilDiv(int a, int b) { return (a + b - 1) / b; }
 
@@ -94,17 +77,10 @@ int ceilDiv(int a, int b) { return (a + b - 1) / b; }
 
 class GlComputeBackend final : public ComputeBackend {
  public:
-  // `fused`: this GL's fma() rounds once (fmaIsFused).
-  GlComputeBackend(const std::filesystem::path& shaderDir, int satAlgorithm, std::optional<std::string> noSubgroup,
-                   bool fused)
-      : noSubgroup_(std::move(noSubgroup)), satAlgorithm_(satAlgorithm), bokeh_(shaderDir) {
-    for (std::size_t i = 0; i < std::size(kSatAlgorithms); ++i)
-      if (i != kSubgroup || !noSubgroup_)
-        satScan_[i] = gl::loadProgram(shaderDir, {{GL_COMPUTE_SHADER, "compute/sat_scan.comp"}},
-                                      {{"compute/block_scan.glsl", kSatAlgorithms[i].blockScan}});
-    satAdd_ = gl::loadProgram(shaderDir, {{GL_COMPUTE_SHADER, "compute/sat_add.comp"}});
-    satFormat_ = gl::loadProgram(shaderDir, {{GL_COMPUTE_SHADER, "compute/sat_format.comp"}});
-    satPack_ = gl::loadProgram(shaderDir, {{GL_COMPUTE_SHADER, "compute/sat_pack.comp"}});
+  // `fused`: this GL's fma() rounds once (fmaIsFused); `sat`, `scan`: indices in
+  // glSatAlgorithms(), glScanVariants() (the scan prepared).
+  GlComputeBackend(const std::filesystem::path& shaderDir, GlSat sat, int satAlgorithm, int scan, bool fused)
+      : sat_(std::move(sat)), satAlgorithm_(satAlgorithm), scan_(scan), bokeh_(shaderDir) {
     const gl::IncludeAliases fma{{"compute/fma.glsl", fused ? "compute/fma_native.glsl" : "compute/fma_exact.glsl"}};
     for (std::size_t i = 0; i < std::size(kConvolutions); ++i)
       conv_[i] = gl::loadProgram(shaderDir, {{GL_COMPUTE_SHADER, kConvolutions[i].shader}}, fma);
@@ -117,49 +93,15 @@ class GlComputeBackend final : public ComputeBackend {
 
   void attach(const Targets& t) override {
     detach();
-    // The float formats are rounded from the uint32 sums (sat_format.comp), exact while the
-    // image's total fits an int32.
-    constexpr std::int64_t kFloatFormatPixels = ((std::int64_t(1) << 31) - 1) / 255;
-    if (!satFormatInfo(t.satFormat).exact && std::int64_t(t.extent.width) * t.extent.height > kFloatFormatPixels)
-      throw std::runtime_error("the gl-compute backend builds the " + std::string(satFormatInfo(t.satFormat).name) +
-                               " SAT format up to " + std::to_string(kFloatFormatPixels) +
-                               " pixels (the sums must fit an int32), not " +
-                               std::to_string(t.extent.width) + "x" + std::to_string(t.extent.height) +
-                               ": use --sat-format uint32, or --backend cuda or cpu");
-    if (t.satFormat == SatFormat::Uint21x3) {
-      try {
-        FrameTargets::checkExtent(t.extent, SatFormat::Uint32);  // exactSat_ below
-      } catch (const std::runtime_error& error) {
-        throw std::runtime_error(std::string("the gl-compute backend packs uint21x3 from a uint32 table: ") +
-                                 error.what());
-      }
-    }
-    const Extent e = t.extent;
-    GLint maxGroups = 0;
-    glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 1, &maxGroups);
-    if (ceilDiv(e.width, kScanElements) > kScanElements || ceilDiv(e.height, kScanElements) > kScanElements ||
-        std::max(e.width, e.height) > maxGroups)
-      throw std::runtime_error("the gl-compute SAT handles up to " +
-                               std::to_string(std::min(kScanElements * kScanElements, maxGroups)) +
-                               " pixels on a side, not " + std::to_string(e.width) + "x" + std::to_string(e.height));
+    sat_.attach(t.extent, t.satFormat, {GlBokeh::flagExtent(t.extent), GlBokeh::sortExtent()});
     targets_ = t;
-    // The block sums of the largest of the SATs built: the frame's, the bokeh passes'.
-    std::size_t blocks = 0;
-    for (const Extent x : {e, GlBokeh::flagExtent(e), GlBokeh::sortExtent()})
-      blocks = std::max({blocks, std::size_t(x.height) * ceilDiv(x.width, kScanElements),
-                         std::size_t(x.width) * ceilDiv(x.height, kScanElements)});
-    blockSums_ = gl::createBuffer(GLsizeiptr(blocks * 16), nullptr, 0);
     bokeh_.attach(t);
-    // uint21x3 is packed from the uint32 table, built here first (16 B/pixel).
-    if (t.satFormat == SatFormat::Uint21x3)
-      exactSat_ = gl::createBuffer(GLsizeiptr(satTableBytes(SatFormat::Uint32, e.width, e.height)), nullptr, 0);
   }
 
   void detach() override {
     targets_ = {};
     bokeh_.detach();
-    blockSums_.reset();
-    exactSat_.reset();
+    sat_.detach();
     inputSat_.reset();
   }
 
@@ -173,21 +115,14 @@ class GlComputeBackend final : public ComputeBackend {
       source = targets_.filtered;
     }
     {
-      auto section = r.profiler.section(r.profiler.gl(), "sat", kSatAlgorithms[satAlgorithm_].name);
-      if (targets_.satFormat == SatFormat::Uint21x3) {
-        buildSat(source, targets_.extent, exactSat_.get(), satScan_[satAlgorithm_].get());
-        packUint21x3();
-      } else {
-        buildSat(source, targets_.extent, targets_.sat, satScan_[satAlgorithm_].get());
-        if (targets_.satFormat != SatFormat::Uint32) toFloatFormat();
-      }
+      auto section = r.profiler.section(r.profiler.gl(), "sat", satTag());
+      sat_.build(source, targets_.extent, targets_.satFormat, targets_.sat, satAlgorithm_, scan_);
     }
     // The DoF, the views and the read-back use what was written through images and buffers.
     glMemoryBarrier(GL_ALL_BARRIER_BITS);
     unbind();
     if (r.bokeh) {
-      const GLuint scan = satScan_[satAlgorithm_].get();
-      bokeh_.run(source, *r.bokeh, [&](GLuint texture, Extent e, GLuint table) { buildSat(texture, e, table, scan); },
+      bokeh_.run(source, *r.bokeh, [&](GLuint texture, Extent e, GLuint table) { buildSat(texture, e, table); },
                  r.profiler);
     }
   }
@@ -195,9 +130,9 @@ class GlComputeBackend final : public ComputeBackend {
   // The layered DoF's two field SATs (uint32), by the same passes as the frame's.
   void buildFieldSats(const Targets& t, Profiler& profiler) override {
     {
-      auto section = profiler.section(profiler.gl(), "field sats", kSatAlgorithms[satAlgorithm_].name);
-      buildSat(t.nearField, t.extent, t.nearSat, satScan_[satAlgorithm_].get());
-      buildSat(t.farField, t.extent, t.farSat, satScan_[satAlgorithm_].get());
+      auto section = profiler.section(profiler.gl(), "field sats", satTag());
+      buildSat(t.nearField, t.extent, t.nearSat);
+      buildSat(t.farField, t.extent, t.farSat);
     }
     glMemoryBarrier(GL_ALL_BARRIER_BITS);
     unbind();
@@ -206,79 +141,31 @@ class GlComputeBackend final : public ComputeBackend {
   std::vector<FilterImplementation> filterImplementations() const override { return glComputeFilterImplementations(); }
   std::vector<BackendOption> options() const override { return glComputeBackendOptions(); }
   std::string selected(const std::string& key) const override {
-    return key == "sat" ? kSatAlgorithms[satAlgorithm_].name : "";
+    if (key == "sat") return std::string(glSatAlgorithms()[std::size_t(satAlgorithm_)].name);
+    if (key == "scan") return std::string(glScanVariants()[std::size_t(scan_)].name);
+    return "";
   }
   std::optional<std::string> select(const std::string& key, const std::string& name) override {
-    const int index = key == "sat" ? satAlgorithmIndex(name) : -1;
+    const int index = key == "sat" ? glSatAlgorithmIndex(name) : key == "scan" ? glScanVariantIndex(name) : -1;
     if (index < 0) return "no " + key + " '" + name + "' in the gl-compute backend";
-    if (index == int(kSubgroup) && noSubgroup_) return "subgroup: " + *noSubgroup_;
-    satAlgorithm_ = index;
+    if (key == "sat") {
+      satAlgorithm_ = index;
+      return std::nullopt;
+    }
+    if (auto why = sat_.prepare(index)) return why;
+    scan_ = index;
     return std::nullopt;
   }
 
  private:
   // ---- SAT -----------------------------------------------------------------------------
-  // The uint32 SAT of `texture` (of extent e) into `table`: the rows, then the columns in place.
-  void buildSat(GLuint texture, Extent e, GLuint table, GLuint scan) {
-    glBindTextureUnit(0, texture);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, table);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, blockSums_.get());
-    scanLines(scan, 0, e.height, e.width, e.width, 1);
-    scanLines(scan, 1, e.width, e.height, 1, e.width);
-  }
+  // "reduce-then-scan / subgroup": what the profiler's per-implementation times show.
+  std::string satTag() const { return selected("sat") + " / " + selected("scan"); }
 
-  // One multi-block scan of `lines` lines of `length` elements (sat_scan.comp's modes).
-  void scanLines(GLuint scan, int mode, int lines, int length, int lineStride, int elementStride) {
-    const int blocks = ceilDiv(length, kScanElements);
-    for (GLuint p : {scan, satAdd_.get()}) {
-      gl::uniform1i(p, "uLength", length);
-      gl::uniform1i(p, "uLineStride", lineStride);
-      gl::uniform1i(p, "uElementStride", elementStride);
-      gl::uniform1i(p, "uBlocks", blocks);
-    }
-    gl::uniform1i(scan, "uMode", mode);
-    glUseProgram(scan);
-    glDispatchCompute(GLuint(blocks), GLuint(lines), 1);
+  // The uint32 SAT of `texture` (of extent e) into `table`, by the chosen algorithm and scan.
+  void buildSat(GLuint texture, Extent e, GLuint table) {
+    sat_.build(texture, e, SatFormat::Uint32, table, satAlgorithm_, scan_);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    if (blocks == 1) return;
-    // The blocks' totals of every line, scanned (exclusive), then added to the blocks.
-    gl::uniform1i(scan, "uMode", 2);
-    gl::uniform1i(scan, "uLength", blocks);
-    glDispatchCompute(1, GLuint(lines), 1);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    glUseProgram(satAdd_.get());
-    glDispatchCompute(GLuint(ceilDiv(length - kScanElements, kScanThreads)), GLuint(lines), 1);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-  }
-
-  // The float formats from the uint32 table, in place (sat_format.comp's modes).
-  void toFloatFormat() {
-    const Extent e = targets_.extent;
-    const int pixels = e.width * e.height;
-    const GLuint p = satFormat_.get();
-    gl::uniform1i(p, "uWidth", e.width);
-    gl::uniform1i(p, "uPixels", pixels);
-    glUseProgram(p);
-    const bool offset = targets_.satFormat == SatFormat::Float32Offset;
-    if (offset) {
-      gl::uniform1i(p, "uMode", 0);
-      glDispatchCompute(1, 1, 1);
-      glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    }
-    gl::uniform1i(p, "uMode", offset ? 2 : 1);
-    glDispatchCompute(GLuint(ceilDiv(pixels, kScanThreads)), 1, 1);
-  }
-
-  // uint21x3 from the uint32 table in exactSat_ (sat_pack.comp).
-  void packUint21x3() {
-    const Extent e = targets_.extent;
-    const int pixels = e.width * e.height;
-    const GLuint p = satPack_.get();
-    gl::uniform1i(p, "uPixels", pixels);
-    glUseProgram(p);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, exactSat_.get());
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, targets_.sat);
-    glDispatchCompute(GLuint(ceilDiv(pixels, kScanThreads)), 1, 1);
   }
 
   // ---- convolutions --------------------------------------------------------------------
@@ -304,7 +191,7 @@ class GlComputeBackend final : public ComputeBackend {
     auto timed = r.profiler.section(r.profiler.gl(), section, kConvolutions[index].name);
     if (index == kSatBox) {  // the box sums come from a SAT of the input
       if (!inputSat_) inputSat_ = gl::createBuffer(GLsizeiptr(std::size_t(e.width) * e.height * 16), nullptr, 0);
-      buildSat(targets_.sceneColour, e, inputSat_.get(), satScan_[satAlgorithm_].get());
+      buildSat(targets_.sceneColour, e, inputSat_.get());
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, inputSat_.get());
     }
     const GLuint program = conv_[index].get();
@@ -323,14 +210,13 @@ class GlComputeBackend final : public ComputeBackend {
     glUseProgram(0);
     glBindTextureUnit(0, 0);
     glBindImageTexture(0, 0, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
-    for (GLuint b : {0u, 1u, 2u}) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, b, 0);
+    for (GLuint b = 0; b <= 5; ++b) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, b, 0);  // gl_scan_sat's, the convolutions'
   }
 
-  std::optional<std::string> noSubgroup_;  // why the subgroup SAT cannot run here
-  int satAlgorithm_;
-  gl::Program satScan_[std::size(kSatAlgorithms)], satAdd_, satFormat_, satPack_, conv_[std::size(kConvolutions)];
-  gl::Buffer weights_, blockSums_;
-  gl::Buffer exactSat_;  // uint21x3: the uint32 table it is packed from
+  GlSat sat_;  // the SAT passes, their programs and scratch
+  int satAlgorithm_, scan_;
+  gl::Program conv_[std::size(kConvolutions)];
+  gl::Buffer weights_;
   gl::Buffer inputSat_;  // glsl-sat-box's SAT of the input, made on first use
   GlBokeh bokeh_;        // the bokeh sprite list, on the same scan
   Targets targets_;
@@ -339,27 +225,6 @@ class GlComputeBackend final : public ComputeBackend {
 // =====================================================================================
 // capability checks and create()
 // =====================================================================================
-
-bool hasExtension(std::string_view name) {
-  GLint count = 0;
-  glGetIntegerv(GL_NUM_EXTENSIONS, &count);
-  for (GLint i = 0; i < count; ++i)
-    if (const auto* e = reinterpret_cast<const char*>(glGetStringi(GL_EXTENSIONS, GLuint(i))); e && name == e)
-      return true;
-  return false;
-}
-
-// Why subgroup arithmetic cannot run in compute shaders here, or nullopt.
-std::optional<std::string> whyNoSubgroups(const Context& context) {
-  if (!hasExtension("GL_KHR_shader_subgroup"))
-    return "this GL (" + context.renderer + ") lacks GL_KHR_shader_subgroup; use --sat blelloch";
-  GLint stages = 0, features = 0;
-  glGetIntegerv(GL_SUBGROUP_SUPPORTED_STAGES_KHR, &stages);
-  glGetIntegerv(GL_SUBGROUP_SUPPORTED_FEATURES_KHR, &features);
-  if (!(stages & GL_COMPUTE_SHADER_BIT) || !(features & GL_SUBGROUP_FEATURE_ARITHMETIC_BIT_KHR))
-    return "this GL (" + context.renderer + ") has no subgroup arithmetic in compute shaders; use --sat blelloch";
-  return std::nullopt;
-}
 
 // GL 4.3 compute shaders with the work group and shared memory the shaders use.
 std::optional<std::string> whyNoCompute(const Context& context) {
@@ -370,7 +235,7 @@ std::optional<std::string> whyNoCompute(const Context& context) {
     return "GL " + context.version + " has no compute shaders (GL 4.3 needed); update the graphics driver";
   glGetIntegerv(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, &invocations);
   glGetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &shared);
-  if (invocations < kScanThreads || shared < 16 * 1024)
+  if (invocations < kMostInvocations || shared < 16 * 1024)
     return "GL compute work groups too small here (" + std::to_string(invocations) + " invocations, " +
            std::to_string(shared) + " bytes of shared memory)";
   return std::nullopt;
@@ -402,9 +267,12 @@ bool nvidiaGpuPresent() {
 }  // namespace
 
 std::vector<BackendOption> glComputeBackendOptions() {
-  std::vector<Choice> choices;
-  for (const auto& a : kSatAlgorithms) choices.push_back({a.name, a.description});
-  return {{"sat", "SAT algorithm", choices, kSatAlgorithms[0].name}};
+  std::vector<Choice> sats, scans;
+  for (const GlSatAlgorithm& a : glSatAlgorithms()) sats.push_back({std::string(a.name), std::string(a.description)});
+  for (const GlScanVariant& v : glScanVariants()) scans.push_back({std::string(v.name), std::string(v.description)});
+  // The defaults run on every GL 4.3 (no subgroups needed).
+  return {{"sat", "SAT algorithm", sats, std::string(glSatAlgorithms().front().name)},
+          {"scan", "scan variant", scans, std::string(kDefaultScan)}};
 }
 
 std::vector<FilterImplementation> glComputeFilterImplementations() {
@@ -424,22 +292,41 @@ std::unique_ptr<ComputeBackend> createGlComputeBackend(const Context& context, c
     reason = *why;
     return nullptr;
   }
-  const auto it = selections.find("sat");
-  const int sat = it == selections.end() ? 0 : satAlgorithmIndex(it->second);
-  if (sat < 0) {
-    reason = "no SAT algorithm '" + it->second + "' in the gl-compute backend";
-    return nullptr;
-  }
-  auto noSubgroup = whyNoSubgroups(context);
-  if (sat == int(kSubgroup) && noSubgroup) {
-    reason = "subgroup: " + *noSubgroup;
-    return nullptr;
-  }
+  // A name of another backend's list (a settings file's, or --backend auto's) means this
+  // backend's default, said in the reason; the command line checks names of a named backend.
+  std::string note;
+  bool requested = true;  // a scan variant named for this backend: refused, not replaced
+  const auto chosen = [&](const char* key, const char* label, int (*find)(std::string_view),
+                          std::string_view fallback) {
+    const auto it = selections.find(key);
+    if (it != selections.end()) {
+      if (const int index = find(it->second); index >= 0) return index;
+      note += std::string("; ") + label + " '" + it->second + "' is not the gl-compute backend's: " +
+              std::string(fallback);
+    }
+    requested = false;
+    return find(fallback);
+  };
+  const int sat = chosen("sat", "SAT algorithm", glSatAlgorithmIndex, glSatAlgorithms().front().name);
+  requested = true;
+  int scan = chosen("scan", "scan variant", glScanVariantIndex, kDefaultScan);
   try {
     const std::filesystem::path shaderDir = gl::findShaderDir();
+    GlSat passes(shaderDir, whyNoSubgroups(context));
+    auto why = passes.prepare(scan);
+    if (why && !requested) {  // the default needs subgroups: the best of the others
+      note += "; scan variant " + std::string(kPortableScan) + " (the default, " + std::string(kDefaultScan) +
+              ", needs GL_KHR_shader_subgroup arithmetic)";
+      scan = glScanVariantIndex(kPortableScan);
+      why = passes.prepare(scan);
+    }
+    if (why) {
+      reason = *why;
+      return nullptr;
+    }
     const bool fused = fmaIsFused(shaderDir);
-    auto backend = std::make_unique<GlComputeBackend>(shaderDir, sat, std::move(noSubgroup), fused);
-    reason = "GL compute shaders on " + context.renderer;
+    auto backend = std::make_unique<GlComputeBackend>(shaderDir, std::move(passes), sat, scan, fused);
+    reason = "GL compute shaders on " + context.renderer + note;
     if (!fused) reason += " (its fma() rounds twice: the convolutions emulate a fused one in doubles, slower)";
     const bool onNvidia = context.vendor.find("NVIDIA") != std::string::npos;
     if (!onNvidia && nvidiaGpuPresent())

@@ -4,6 +4,7 @@
 //   word0 = R[20:0] | B[10:0] << 21        word1 = G[20:0] | B[21:11] << 21
 // The uint32 sums are exact modulo 2^32, so their low 21 and 22 bits are the fields.
 layout(local_size_x = 256) in;
+#include "compute/sat_entry_bits.glsl"
 
 layout(std430, binding = 0) readonly buffer Exact { uvec4 exact[]; };
 layout(std430, binding = 1) writeonly buffer Packed { uvec2 table[]; };
@@ -13,6 +14,5 @@ uniform int uPixels;
 void main() {
   const int i = int(gl_GlobalInvocationID.x);
   if (i >= uPixels) return;
-  const uvec4 s = exact[i];
-  table[i] = uvec2((s.r & 0x1FFFFFu) | (s.b << 21u), (s.g & 0x1FFFFFu) | ((s.b >> 11u) << 21u));
+  table[i] = uint21x3Bits(exact[i]);
 }

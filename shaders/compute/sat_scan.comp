@@ -10,9 +10,10 @@
 //   uMode 2: the block totals of every line (sums[line * uBlocks + b]) replaced by their
 //            exclusive scan, one work group per line (uBlocks <= kScanElements; the
 //            backend checks it); sat_add.comp then adds them to the blocks.
+// This is the gl-compute SAT algorithm "rows-columns" (sat_tile_*.comp: "reduce-then-scan").
 // Line L's element i is table[L * uLineStride + i * uElementStride]. Sums wrap modulo
 // 2^32, as the reference's do, so the table holds exactly the reference's bits.
-// The block scan also declares the work group (256 invocations).
+// The block scan (block_scan_<variant>.glsl) also declares the work group.
 #include "compute/block_scan.glsl"
 
 layout(binding = 0) uniform sampler2D uSource;  // uMode 0: the image (RGBA8)
@@ -46,11 +47,9 @@ void store(uint line, int i, uvec4 value, uvec4 original) {
 void main() {
   const uint line = gl_WorkGroupID.y;
   const int base = int(gl_WorkGroupID.x * kScanElements);
-  const int i0 = base + int(scanElement(0u)), i1 = base + int(scanElement(1u));
-  const uvec4 a = load(line, i0), b = load(line, i1);
-  uvec4 v0 = a, v1 = b;
-  const uvec4 total = blockScanInclusive(v0, v1);
-  store(line, i0, v0, a);
-  store(line, i1, v1, b);
+  uvec4 original[kPerThread], v[kPerThread];
+  for (uint k = 0u; k < kPerThread; ++k) v[k] = original[k] = load(line, base + int(scanElement(k)));
+  const uvec4 total = blockScanInclusive(v);
+  for (uint k = 0u; k < kPerThread; ++k) store(line, base + int(scanElement(k)), v[k], original[k]);
   if (uMode != 2 && gl_LocalInvocationIndex == 0u) blockSums[line * uint(uBlocks) + gl_WorkGroupID.x] = total;
 }
