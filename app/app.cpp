@@ -68,7 +68,7 @@ App::App(const Options& options, const std::map<std::string, std::string>& uiSet
   std::printf("satdof: %s\n", choice.reason.c_str());
   ComputeBackend& backend = *choice.backend;
   for (const BackendOption& o : backend.options()) {
-    if (o.key == "scan" || options_.verbose)  // the scan variant is the lesson: always said
+    if (o.numberKeys || options_.verbose)  // the scan variant is the lesson: always said
       std::printf("satdof: %s %s\n", o.label.c_str(), backend.selected(o.key).c_str());
   }
   for (const auto& [key, name] : options_.selections) {
@@ -89,7 +89,7 @@ App::App(const Options& options, const std::map<std::string, std::string>& uiSet
   const SatFormat format = options_.satFormat.empty() ? defaultSatFormat().id : findSatFormat(options_.satFormat)->id;
   pipeline_ = std::make_unique<Pipeline>(std::move(choice), *dof, format, shaderDir_);
   pipeline_->setIsolateStages(options_.isolateStages);
-  if (auto why = pipeline_->compute().check(settings_.filter)) throw UsageError(*why);
+  if (auto why = pipeline_->backendPass().check(settings_.filter)) throw UsageError(*why);
   viewPass_ = std::make_unique<ViewPass>(shaderDir_);
   depthProbe_ = std::make_unique<DepthProbe>();
   if (!headless) {
@@ -388,11 +388,11 @@ void App::printSummary() const {
     std::printf("satdof: bokeh highlights: %u found, %u sprites drawn (cap %u)%s; sprite list: %s\n", c->found,
                 c->drawn, settings_.bokeh.select.maxSprites, c->found > c->drawn ? ", capped: raise --bokeh-max" : "",
                 std::string(a.backend().bokehMethod()).c_str());
-  if (!a.compute().filterProblem().empty())
-    std::printf("satdof: filter not applied: %s\n", a.compute().filterProblem().c_str());
+  if (!a.backendPass().filterProblem().empty())
+    std::printf("satdof: filter not applied: %s\n", a.backendPass().filterProblem().c_str());
   if (!comparison_.problem().empty()) std::printf("satdof: %s\n", comparison_.problem().c_str());
-  if (b && !b->compute().filterProblem().empty())
-    std::printf("satdof: B: filter not applied: %s\n", b->compute().filterProblem().c_str());
+  if (b && !b->backendPass().filterProblem().empty())
+    std::printf("satdof: B: filter not applied: %s\n", b->backendPass().filterProblem().c_str());
   if (settings_.view.mode == ViewMode::Difference && viewPass_->maxDifference())
     std::printf("satdof: max difference %s vs %s: %u grey levels\n", labelA.c_str(), labelB.c_str(),
                 *viewPass_->maxDifference());

@@ -96,7 +96,7 @@ void App::presentWindow() {
   state.filter = &settings_.filter;
   state.view = &settings_.view;
   state.filterImplementations = a.filterImplementations();
-  state.filterProblem = a.compute().filterProblem();
+  state.filterProblem = a.backendPass().filterProblem();
   state.maxDifference = viewPass_->maxDifference();
   state.gainUsed = viewPass_->gainUsed();
   state.depthRange = viewPass_->depthRange();
@@ -127,7 +127,7 @@ void App::presentWindow() {
   state.compareBackend = b ? &b->backend() : nullptr;
   state.compareHistory = b ? &b->history() : nullptr;
   state.compareProblem = comparison_.problem();
-  state.compareFilterProblem = b && settings_.filter.enabled ? b->compute().filterProblem() : std::string();
+  state.compareFilterProblem = b && settings_.filter.enabled ? b->backendPass().filterProblem() : std::string();
   ui_->beginFrame();
   ui_->draw(state);
   ui_->endFrame();

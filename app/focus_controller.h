@@ -13,16 +13,13 @@
 #include <optional>
 #include <string_view>
 
+#include "basic_types.h"
+
 namespace satdof {
 
 enum class Autofocus { Off, Centre, Point };
 const char* toString(Autofocus mode);
 std::optional<Autofocus> autofocusFromName(std::string_view name);
-
-struct Pixel {
-  int x = 0, y = 0;  // image pixels, origin top-left (as the mouse and the script see it)
-  bool operator==(const Pixel&) const = default;
-};
 
 class FocusController {
  public:

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "context/context.h"  // Extent
+#include "basic_types.h"
 
 namespace satdof {
 

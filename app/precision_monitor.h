@@ -11,7 +11,7 @@
 #include <string>
 #include <utility>
 
-#include "context/context.h"
+#include "basic_types.h"
 #include "gl/handles.h"
 #include "precision.h"
 

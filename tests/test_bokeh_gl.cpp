@@ -20,7 +20,7 @@
 #include "bokeh_test_support.h"
 #include "frame/frame_targets.h"
 #include "gl_test_support.h"
-#include "passes/compute_pass.h"
+#include "passes/backend_pass.h"
 #include "satdof/reference/bokeh.h"
 #include "test_support.h"
 
@@ -82,7 +82,7 @@ BokehResult runBackend(const Config& config, const ref::ImageRgba8& colour, cons
   const std::uint8_t poison[4] = {0xA5, 0x5A, 0xA5, 0x5A};
   for (GLuint b : {t.bokehSprites, t.bokehCommands})
     glClearNamedBufferData(b, GL_R8UI, GL_RED_INTEGER, GL_UNSIGNED_BYTE, poison);
-  satdof::ComputePass pass(std::move(made));
+  satdof::BackendPass pass(std::move(made));
   pass.backend().attach(t);
   satdof::Profiler profiler;
   satdof::BokehRequest request;

@@ -16,7 +16,7 @@
 #include "image_io.h"
 #include "dof/dof_implementation.h"
 #include "frame/frame_targets.h"
-#include "passes/compute_pass.h"
+#include "passes/backend_pass.h"
 #include "satdof/reference/dof.h"
 #include "satdof/reference/layered_dof.h"
 #include "gl_test_support.h"
@@ -230,7 +230,7 @@ TEST_F(GlTest, CpuSatBackendUploadsTheReferenceSatInEveryFormat) {
     targets.allocate({57, 33}, format.id);
     glCopyImageSubData(texture.get(), GL_TEXTURE_2D, 0, 0, 0, 0, targets.targets().sceneColour, GL_TEXTURE_2D, 0,
                        0, 0, 0, 57, 33, 1);
-    satdof::ComputePass pass(cpuBackend());
+    satdof::BackendPass pass(cpuBackend());
     pass.backend().attach(targets.targets());
     satdof::Profiler profiler;
     pass.run(satdof::FilterSettings{}, nullptr, profiler);

@@ -25,7 +25,7 @@
 #include "frame/frame_targets.h"
 #include "gl/program.h"
 #include "image_io.h"
-#include "passes/compute_pass.h"
+#include "passes/backend_pass.h"
 #include "satdof/reference/sat.h"
 #include "test_support.h"
 
@@ -98,7 +98,7 @@ Frame runFrame(std::unique_ptr<satdof::ComputeBackend> backend, const ref::Image
   const std::uint8_t poison[4] = {0xA5, 0x5A, 0xA5, 0x5A};
   glClearNamedBufferData(t.sat, GL_R8UI, GL_RED_INTEGER, GL_UNSIGNED_BYTE, poison);
   for (GLuint texture : {t.filtered, t.compare}) glClearTexImage(texture, 0, GL_RGBA, GL_UNSIGNED_BYTE, poison);
-  satdof::ComputePass pass(std::move(backend));
+  satdof::BackendPass pass(std::move(backend));
   pass.backend().attach(t);
   satdof::Profiler profiler;
   Frame frame;

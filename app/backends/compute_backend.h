@@ -27,7 +27,7 @@
 
 #include "context/context.h"
 #include "frame/frame_targets.h"
-#include "passes/filter_settings.h"
+#include "frame/filter_settings.h"
 #include "profiling/profiler.h"
 #include "satdof/reference/bokeh.h"
 
@@ -45,6 +45,9 @@ struct BackendOption {
   std::string label;  // "scan variant", "SAT algorithm"
   std::vector<Choice> choices;
   std::string defaultChoice;
+  // The option the demo is about (the scan variant): the start line names its choice and
+  // keys 1-9 pick its first nine choices.
+  bool numberKeys = false;
   bool has(std::string_view name) const;
 };
 

@@ -346,7 +346,7 @@ const Entry* chosen(const BackendSelections& selections, const char* key, const 
 std::vector<BackendOption> cudaBackendOptions() {
   return {{"sat", "SAT algorithm", choicesOf(satAlgorithms()), std::string(defaultSatAlgorithm().name)},
           {"scan", "scan variant", choicesOf(scanVariants()),
-           std::string(defaultScanVariant().name)}};
+           std::string(defaultScanVariant().name), true}};
 }
 
 std::vector<FilterImplementation> cudaFilterImplementations() {

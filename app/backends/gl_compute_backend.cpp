@@ -272,7 +272,7 @@ std::vector<BackendOption> glComputeBackendOptions() {
   for (const GlScanVariant& v : glScanVariants()) scans.push_back({std::string(v.name), std::string(v.description)});
   // The defaults run on every GL 4.3 (no subgroups needed).
   return {{"sat", "SAT algorithm", sats, std::string(glSatAlgorithms().front().name)},
-          {"scan", "scan variant", scans, std::string(kDefaultScan)}};
+          {"scan", "scan variant", scans, std::string(kDefaultScan), true}};
 }
 
 std::vector<FilterImplementation> glComputeFilterImplementations() {

@@ -9,16 +9,11 @@
 #include <memory>
 #include <string>
 
+#include "basic_types.h"
+
 struct GLFWwindow;
 
 namespace satdof {
-
-struct Extent {
-  int width = 0;
-  int height = 0;
-  bool empty() const { return width <= 0 || height <= 0; }
-  bool operator==(const Extent&) const = default;
-};
 
 class Context {
  public:

@@ -4,7 +4,7 @@
 
 #include <glad/gl.h>
 
-#include "context/context.h"
+#include "basic_types.h"
 #include "satdof/reference/coc.h"
 
 namespace satdof {

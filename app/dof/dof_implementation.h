@@ -65,7 +65,7 @@ const DofEntry& defaultDofImplementation();
 
 // The entries' own functions.
 std::unique_ptr<DofImplementation> createFragmentDof(const std::filesystem::path& shaderDir, ComputeBackend& backend);
-std::unique_ptr<DofImplementation> createComputeDof(const std::filesystem::path& shaderDir, ComputeBackend& backend);
+std::unique_ptr<DofImplementation> createGlslComputeDof(const std::filesystem::path& shaderDir, ComputeBackend& backend);
 std::unique_ptr<DofImplementation> createLayeredDof(const std::filesystem::path& shaderDir, ComputeBackend& backend);
 // cuda_dof.cpp, or without a CUDA toolkit cuda_dof_unavailable.cpp (which says so).
 std::optional<std::string> cudaDofWhyNot(const ComputeBackend& backend);

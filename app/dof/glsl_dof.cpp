@@ -82,7 +82,7 @@ std::unique_ptr<DofImplementation> createFragmentDof(const std::filesystem::path
   return std::make_unique<GlslDof>(Mode::Fragment, shaderDir);
 }
 
-std::unique_ptr<DofImplementation> createComputeDof(const std::filesystem::path& shaderDir, ComputeBackend&) {
+std::unique_ptr<DofImplementation> createGlslComputeDof(const std::filesystem::path& shaderDir, ComputeBackend&) {
   return std::make_unique<GlslDof>(Mode::Compute, shaderDir);
 }
 

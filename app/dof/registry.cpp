@@ -13,7 +13,7 @@ const std::array kEntries{
     DofEntry{"fragment", "full-screen fragment shader: four SAT reads per pixel", false, anyBackend,
              createFragmentDof},
     DofEntry{"compute", "GL compute shader, the same arithmetic: no raster units involved", false, anyBackend,
-             createComputeDof},
+             createGlslComputeDof},
     DofEntry{"cuda", "CUDA kernel on the interop session, the same arithmetic (cuda backend)", false,
              cudaDofWhyNot, createCudaDof},
     DofEntry{"layered", "near and far fields, each with its own SAT: no halos, soft near edges", true,

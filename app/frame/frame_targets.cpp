@@ -6,6 +6,19 @@
 #include <string>
 
 namespace satdof {
+namespace {
+
+GLsizeiptr bufferBytes(TargetSize size, Extent e, SatFormat format) {
+  switch (size) {
+    case TargetSize::SatTable: return GLsizeiptr(satTableBytes(format, e.width, e.height));
+    case TargetSize::Uint32SatTable: return GLsizeiptr(satTableBytes(SatFormat::Uint32, e.width, e.height));
+    case TargetSize::BokehSprites: return GLsizeiptr(kMaxBokehSprites) * kBokehSpriteBytes;
+    case TargetSize::BokehCommands: return GLsizeiptr(kBokehSlots) * kBokehCommandBytes;
+    default: throw std::logic_error("not a buffer size");
+  }
+}
+
+}  // namespace
 
 void FrameTargets::checkExtent(Extent extent, SatFormat format) {
   GLint64 maxBlock = 0;
@@ -22,37 +35,29 @@ void FrameTargets::checkExtent(Extent extent, SatFormat format) {
 void FrameTargets::allocate(Extent extent, SatFormat format, bool layers) {
   checkExtent(extent, format);
   const int w = extent.width, h = extent.height;
-  sceneColour_ = gl::createTexture2D(GL_RGBA8, w, h);
-  depth_ = gl::createTexture2D(GL_R32F, w, h);
-  filtered_ = gl::createTexture2D(GL_RGBA8, w, h);
-  compare_ = gl::createTexture2D(GL_RGBA8, w, h);
-  dofOutput_ = gl::createTexture2D(GL_RGBA8, w, h);
-  // Dynamic storage: the CPU backend uploads with glNamedBufferSubData.
-  sat_ = gl::createBuffer(GLsizeiptr(satTableBytes(format, w, h)), nullptr, GL_DYNAMIC_STORAGE_BIT);
+  targets_ = {};
+  for (const TargetSpec& spec : kFrameTargets) {
+    const auto i = std::size_t(spec.id);
+    images_[i] = {};
+    buffers_[i] = {};
+    if (spec.layersOnly && !layers) continue;
+    if (spec.format) {
+      const bool tiles = spec.size == TargetSize::NearTiles;
+      images_[i] = gl::createTexture2D(spec.format, tiles ? (w + kNearTileSize - 1) / kNearTileSize : w,
+                                       tiles ? (h + kNearTileSize - 1) / kNearTileSize : h);
+      targets_.*spec.handle = images_[i].get();
+    } else {
+      buffers_[i] = gl::createBuffer(bufferBytes(spec.size, extent, format), nullptr, GL_DYNAMIC_STORAGE_BIT);
+      targets_.*spec.handle = buffers_[i].get();
+    }
+  }
   dofFramebuffer_ = gl::createFramebuffer();
-  glNamedFramebufferTexture(dofFramebuffer_.get(), GL_COLOR_ATTACHMENT0, dofOutput_.get(), 0);
+  glNamedFramebufferTexture(dofFramebuffer_.get(), GL_COLOR_ATTACHMENT0, targets_.dofOutput, 0);
   if (glCheckNamedFramebufferStatus(dofFramebuffer_.get(), GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
     throw std::runtime_error("DoF output framebuffer incomplete");
-  nearField_ = {};
-  farField_ = {};
-  nearSat_ = {};
-  farSat_ = {};
-  nearTileRadius_ = {};
-  if (layers) {
-    nearTileRadius_ = gl::createTexture2D(GL_R32I, (w + 15) / 16, (h + 15) / 16);
-    nearField_ = gl::createTexture2D(GL_RGBA8, w, h);
-    farField_ = gl::createTexture2D(GL_RGBA8, w, h);
-    const auto bytes = GLsizeiptr(satTableBytes(SatFormat::Uint32, w, h));
-    nearSat_ = gl::createBuffer(bytes, nullptr, GL_DYNAMIC_STORAGE_BIT);
-    farSat_ = gl::createBuffer(bytes, nullptr, GL_DYNAMIC_STORAGE_BIT);
-  }
-  // Written by CUDA, by compute shaders, or uploaded by the CPU backend (dynamic storage).
-  bokehSprites_ = gl::createBuffer(GLsizeiptr(kMaxBokehSprites) * 32, nullptr, GL_DYNAMIC_STORAGE_BIT);
-  bokehCommands_ = gl::createBuffer(GLsizeiptr(kBokehSlots) * kBokehCommandBytes, nullptr, GL_DYNAMIC_STORAGE_BIT);
-  targets_ = {sceneColour_.get(), depth_.get(), filtered_.get(), compare_.get(), sat_.get(),
-              dofOutput_.get(), dofFramebuffer_.get(), nearField_.get(), farField_.get(),
-              nearSat_.get(), farSat_.get(), nearTileRadius_.get(), bokehSprites_.get(),
-              bokehCommands_.get(), extent, format};
+  targets_.dofFramebuffer = dofFramebuffer_.get();
+  targets_.extent = extent;
+  targets_.satFormat = format;
 }
 
 }  // namespace satdof

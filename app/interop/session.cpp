@@ -18,23 +18,16 @@ std::vector<cudaGraphicsResource_t> handles(const std::array<GraphicsResource, s
 
 void Session::attach(const Targets& t) {
   detach();
-  constexpr unsigned kSurface = cudaGraphicsRegisterFlagsSurfaceLoadStore;
-  auto at = [&](Target target) -> GraphicsResource& { return resources_[std::size_t(target)]; };
-  at(Target::SceneColour) = registerImage(t.sceneColour, kSurface);
-  at(Target::Depth) = registerImage(t.depth, kSurface);
-  at(Target::Filtered) = registerImage(t.filtered, kSurface);
-  at(Target::Compare) = registerImage(t.compare, kSurface);
-  at(Target::Sat) = registerBuffer(t.sat, cudaGraphicsRegisterFlagsWriteDiscard);
-  at(Target::DofOutput) = registerImage(t.dofOutput, kSurface);
-  if (t.nearField) {
-    at(Target::NearField) = registerImage(t.nearField, kSurface);
-    at(Target::FarField) = registerImage(t.farField, kSurface);
-    at(Target::NearSat) = registerBuffer(t.nearSat, cudaGraphicsRegisterFlagsWriteDiscard);
-    at(Target::FarSat) = registerBuffer(t.farSat, cudaGraphicsRegisterFlagsWriteDiscard);
-    at(Target::NearTileRadius) = registerImage(t.nearTileRadius, kSurface);
+  for (const TargetSpec& spec : kFrameTargets) {
+    const GLuint handle = t.*spec.handle;
+    if (!handle) continue;  // not allocated (the fields without layers)
+    GraphicsResource& r = resources_[std::size_t(spec.id)];
+    switch (spec.cuda) {
+      case CudaAccess::Surface: r = registerImage(handle, cudaGraphicsRegisterFlagsSurfaceLoadStore); break;
+      case CudaAccess::WriteDiscard: r = registerBuffer(handle, cudaGraphicsRegisterFlagsWriteDiscard); break;
+      case CudaAccess::ReadWrite: r = registerBuffer(handle, cudaGraphicsRegisterFlagsNone); break;
+    }
   }
-  at(Target::BokehSprites) = registerBuffer(t.bokehSprites, cudaGraphicsRegisterFlagsWriteDiscard);
-  at(Target::BokehCommands) = registerBuffer(t.bokehCommands, cudaGraphicsRegisterFlagsNone);
   targets_ = t;
   attached_ = true;
 }

@@ -3,9 +3,10 @@
 // one cudaGraphicsMapResources call, unmapped when the Mapped scope ends. Any CUDA stage
 // uses it (the compute backend today); none registers GL objects by itself.
 //
-// Registration: every image with SurfaceLoadStore (surfaces and array copies read and
-// write them; the depth too, so a CUDA stage can read it through a surface), the SAT
-// buffer with WriteDiscard (a CUDA SAT rewrites all of it).
+// Registration: as kFrameTargets (frame/frame_targets.h) declares each target's CUDA
+// access: images with SurfaceLoadStore (surfaces and array copies read and write them;
+// the depth too, so a CUDA stage can read it through a surface), buffers CUDA rewrites
+// whole (the SAT) with WriteDiscard.
 #pragma once
 
 #include <array>
@@ -17,13 +18,9 @@
 
 namespace satdof::interop {
 
-// The field targets exist only when the targets were allocated with layers.
-enum class Target {
-  SceneColour, Depth, Filtered, Compare, Sat, DofOutput,
-  NearField, FarField, NearSat, FarSat, NearTileRadius,
-  BokehSprites, BokehCommands,
-  Count
-};
+// The frame's targets by name (frame_targets.h's table); the field targets exist only
+// when the targets were allocated with layers.
+using Target = TargetId;
 
 class Session {
  public:

@@ -7,12 +7,12 @@
 #include <string>
 
 #include "../bench/bench.h"
-#include "context/context.h"
+#include "basic_types.h"
 #include "backends/compute_backend.h"
 #include "pipeline/pipeline_config.h"
 #include "focus_controller.h"
 #include "passes/bokeh_pass.h"
-#include "passes/filter_settings.h"
+#include "frame/filter_settings.h"
 #include "passes/view_pass.h"
 
 namespace satdof {

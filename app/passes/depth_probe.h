@@ -8,8 +8,8 @@
 #include <span>
 #include <vector>
 
-#include "context/context.h"
-#include "focus_controller.h"
+#include "basic_types.h"
+#include "basic_types.h"
 #include "gl/handles.h"
 
 namespace satdof {

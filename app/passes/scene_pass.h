@@ -13,7 +13,7 @@
 #include <filesystem>
 #include <vector>
 
-#include "context/context.h"
+#include "basic_types.h"
 #include "frame/frame_targets.h"
 #include "gl/handles.h"
 #include "profiling/profiler.h"

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "context/context.h"
+#include "basic_types.h"
 #include "frame/frame_targets.h"
 #include "gl/handles.h"
 

@@ -11,33 +11,33 @@ namespace satdof {
 Pipeline::Pipeline(BackendChoice backend, const DofEntry& dof, SatFormat format,
                    const std::filesystem::path& shaderDir)
     : shaderDir_(shaderDir), format_(format), backendReason_(std::move(backend.reason)), dofEntry_(&dof) {
-  computePass_ = std::make_unique<ComputePass>(std::move(backend.backend));
-  backendOptions_ = computePass_->backend().options();
-  filterImplementations_ = computePass_->backend().filterImplementations();
-  dofImpl_ = dof.create(shaderDir_, computePass_->backend());
+  backendPass_ = std::make_unique<BackendPass>(std::move(backend.backend));
+  backendOptions_ = backendPass_->backend().options();
+  filterImplementations_ = backendPass_->backend().filterImplementations();
+  dofImpl_ = dof.create(shaderDir_, backendPass_->backend());
   bokehPass_ = std::make_unique<BokehPass>(shaderDir_);
   profiler_ = std::make_unique<Profiler>();
 }
 
 Pipeline::~Pipeline() {
-  if (!computePass_) return;
+  if (!backendPass_) return;
   if (targets().extent.width > 0) glFinish();
   profiler_.reset();     // its pending marks may sit on the backend's clock
   bokehPass_.reset();
   dofImpl_.reset();      // may hand back what it asked of the backend
-  computePass_.reset();  // unregisters the targets before they are freed
+  backendPass_.reset();  // unregisters the targets before they are freed
 }
 
 void Pipeline::reallocate(Extent extent, SatFormat format, const AttachBackend& attach) {
   if (extent.empty()) return;
   FrameTargets::checkExtent(extent, format);  // before anything is freed or allocated
   if (targets().extent.width > 0) glFinish();
-  computePass_->backend().detach();  // unregister before the targets are freed
+  backendPass_->backend().detach();  // unregister before the targets are freed
   format_ = format;
   targets_.allocate(extent, format, dofEntry_->layers);
   const Targets& t = targets_.targets();
   if (attach) attach(*this, t);
-  else computePass_->backend().attach(t);
+  else backendPass_->backend().attach(t);
   dofImpl_->attach(t);
   bokehPass_->attach(t);
 }
@@ -45,7 +45,7 @@ void Pipeline::reallocate(Extent extent, SatFormat format, const AttachBackend& 
 void Pipeline::setDof(const DofEntry& entry) {
   const bool layersChange = dofEntry_->layers != entry.layers;
   dofImpl_.reset();  // the old one first: it may hand back what it asked of the backend
-  dofImpl_ = entry.create(shaderDir_, computePass_->backend());
+  dofImpl_ = entry.create(shaderDir_, backendPass_->backend());
   dofEntry_ = &entry;
   if (targets().extent.empty()) return;
   if (layersChange)  // the fields come and go with the DoF that needs them
@@ -57,14 +57,14 @@ void Pipeline::setDof(const DofEntry& entry) {
 std::optional<std::string> Pipeline::replaceBackend(BackendChoice next) {
   glFinish();
   try {
-    computePass_->backend().detach();
+    backendPass_->backend().detach();
   } catch (const std::runtime_error&) {  // it has failed already; its resources go anyway
   }
   // The DoF implementation, bound to the old backend, goes before it (the bokeh pass is
   // bound to none: every backend builds its sprite list).
   dofImpl_.reset();
-  computePass_ = std::make_unique<ComputePass>(std::move(next.backend));
-  ComputeBackend& backend = computePass_->backend();
+  backendPass_ = std::make_unique<BackendPass>(std::move(next.backend));
+  ComputeBackend& backend = backendPass_->backend();
   backendReason_ = std::move(next.reason);
   // The DoF stays where it can; else the first that runs here and needs the same targets
   // (the fields come with the targets, which stay).
@@ -103,9 +103,9 @@ void Pipeline::run(const Targets* sceneFrom, const FilterSettings& filter, DofSe
   // the same mapping) and drawn over the DoF output.
   std::optional<BokehRequest> request;
   if (bokeh.enabled) request = bokehPass_->request(bokeh, reference::cocRamp(dof.params, t.extent.width));
-  computePass_->run(filter, request ? &*request : nullptr, *profiler_);
+  backendPass_->run(filter, request ? &*request : nullptr, *profiler_);
   if (isolateStages_) glFinish();
-  dof.source = computePass_->filteredImage(t);
+  dof.source = backendPass_->filteredImage(t);
   dofImpl_->run(dof, *profiler_);
   if (request) bokehPass_->draw(bokeh, *profiler_);
 }

@@ -21,7 +21,7 @@
 #include "dof/dof_implementation.h"
 #include "frame/frame_targets.h"
 #include "passes/bokeh_pass.h"
-#include "passes/compute_pass.h"
+#include "passes/backend_pass.h"
 #include "pipeline/pipeline_config.h"
 #include "profiling/profiler.h"
 
@@ -68,10 +68,10 @@ class Pipeline {
 
   const Targets& targets() const { return targets_.targets(); }
   Extent extent() const { return targets().extent; }
-  ComputePass& compute() { return *computePass_; }
-  const ComputePass& compute() const { return *computePass_; }
-  ComputeBackend& backend() { return computePass_->backend(); }
-  const ComputeBackend& backend() const { return computePass_->backend(); }
+  BackendPass& backendPass() { return *backendPass_; }
+  const BackendPass& backendPass() const { return *backendPass_; }
+  ComputeBackend& backend() { return backendPass_->backend(); }
+  const ComputeBackend& backend() const { return backendPass_->backend(); }
   // The backend's choices, fixed for its lifetime: listed once, not every frame.
   const std::vector<BackendOption>& backendOptions() const { return backendOptions_; }
   const std::vector<FilterImplementation>& filterImplementations() const { return filterImplementations_; }
@@ -85,13 +85,13 @@ class Pipeline {
   ProfileHistory& history() { return history_; }
   const ProfileHistory& history() const { return history_; }
   // What the SAT was built from this frame (the filtered image or the scene colour).
-  GLuint sourceImage() const { return computePass_->filteredImage(targets()); }
+  GLuint sourceImage() const { return backendPass_->filteredImage(targets()); }
 
  private:
   std::filesystem::path shaderDir_;
   SatFormat format_;
   FrameTargets targets_;  // first: freed last, after everything registered with it
-  std::unique_ptr<ComputePass> computePass_;
+  std::unique_ptr<BackendPass> backendPass_;
   std::vector<BackendOption> backendOptions_;
   std::vector<FilterImplementation> filterImplementations_;
   std::string backendReason_;

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <string>
 
-#include "context/context.h"
+#include "basic_types.h"
 
 namespace satdof {
 

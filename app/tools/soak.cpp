@@ -78,7 +78,7 @@ int runSoak(App& app) {
               if (!impl.whyNot(f.build())) usable.push_back(impl.name);
           if (f.enabled && usable.empty()) f.enabled = false;
           if (f.enabled) f.implementation = usable[pick(usable.size())];
-          if (!pipeline.compute().check(f)) {
+          if (!pipeline.backendPass().check(f)) {
             filter = f;
             compareFields.erase("conv");  // B's convolution: A's, or another that runs the filter
             if (f.enabled && pick(2) == 0) compareFields["conv"] = usable[pick(usable.size())];

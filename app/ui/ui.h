@@ -24,7 +24,7 @@
 #include "dof/dof_implementation.h"
 #include "focus_controller.h"
 #include "passes/bokeh_pass.h"
-#include "passes/filter_settings.h"
+#include "frame/filter_settings.h"
 #include "passes/view_pass.h"
 #include "profiling/profiler.h"
 #include "ui/widgets.h"

@@ -1,4 +1,4 @@
-// app/passes/compute_pass.h — the compute part of the frame: the optional convolution of
+// app/passes/backend_pass.h — the compute backend's part of the frame: the optional convolution of
 // the scene colour and the summed-area table of the result, run by the chosen backend
 // (backends/compute_backend.h) into the frame's targets. It validates the filter
 // settings before each frame, so a filter that the chosen implementation cannot run is
@@ -13,10 +13,10 @@
 
 namespace satdof {
 
-class ComputePass {
+class BackendPass {
  public:
-  explicit ComputePass(std::unique_ptr<ComputeBackend> backend) : backend_(std::move(backend)) {}
-  ~ComputePass() { backend_->detach(); }  // unregister before the targets are deleted
+  explicit BackendPass(std::unique_ptr<ComputeBackend> backend) : backend_(std::move(backend)) {}
+  ~BackendPass() { backend_->detach(); }  // unregister before the targets are deleted
 
   // Filters (if the settings allow it) and builds the SAT, and with `bokeh` the bokeh
   // sprite list of the same image.

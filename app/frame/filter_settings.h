@@ -1,4 +1,4 @@
-// app/passes/filter_settings.h — what the user chose for the optional 2D convolution that
+// app/frame/filter_settings.h — what the user chose for the optional 2D convolution that
 // runs between the scene and the SAT: filter, radius, border, and which implementation
 // (A) filters the image the SAT is built from; optionally a second implementation (B)
 // filters the same input for a side-by-side comparison.

@@ -1,5 +1,5 @@
-// app/passes/filter_settings.cpp — see filter_settings.h.
-#include "passes/filter_settings.h"
+// app/frame/filter_settings.cpp — see filter_settings.h.
+#include "frame/filter_settings.h"
 
 #include <stdexcept>
 

@@ -1,11 +1,11 @@
-// app/passes/compute_pass.cpp — see compute_pass.h.
-#include "passes/compute_pass.h"
+// app/passes/backend_pass.cpp — see backend_pass.h.
+#include "passes/backend_pass.h"
 
 #include <string>
 
 namespace satdof {
 
-std::optional<std::string> ComputePass::check(const FilterSettings& settings) const {
+std::optional<std::string> BackendPass::check(const FilterSettings& settings) const {
   if (!settings.enabled) return std::nullopt;
   Filter filter;
   try {
@@ -29,7 +29,7 @@ std::optional<std::string> ComputePass::check(const FilterSettings& settings) co
   return std::nullopt;
 }
 
-void ComputePass::run(const FilterSettings& settings, const BokehRequest* bokeh, Profiler& profiler) {
+void BackendPass::run(const FilterSettings& settings, const BokehRequest* bokeh, Profiler& profiler) {
   if (!lastSettings_ || !(*lastSettings_ == settings)) {
     lastSettings_ = settings;
     filter_.reset();
