@@ -1,4 +1,4 @@
-// cuda/reference/sat_formats.cpp — the reference of every SAT format (satdof/sat_format.h)
+// core/sat_formats.cpp — the reference of every SAT format (satdof/sat_format.h)
 // and the box mean each format's shader computes.
 //
 // Why exact integers first: a float table summed in float arithmetic depends on the
