@@ -17,6 +17,7 @@
 #include "gl/debug.h"
 #include "gl/program.h"
 #include "image_io.h"
+#include "options/live_options.h"
 #include "scene/scenes.h"
 #include "ui/ui.h"
 
@@ -45,13 +46,7 @@ App::App(const Options& options, const std::map<std::string, std::string>& uiSet
   if (!sceneEntry) throw UsageError("no scene '" + options_.scene + "'");
   scene_ = scene::SceneState(sceneEntry->make());
   reference::DofParams& params = settings_.dof.params;
-  params.focalDistance = options_.focalDistance.value_or(sceneEntry->focalDistances(scene_.scene).front());
-  params.focalRange = options_.focalRange;
-  params.maxRadius = options_.maxBlur;
-  params.model = options_.camera == "thin-lens" ? reference::CocModel::ThinLens : reference::CocModel::Linear;
-  params.focalLengthMm = options_.focalLengthMm;
-  params.fNumber = options_.fNumber;
-  params.sensorWidthMm = options_.sensorWidthMm;
+  params = dofParamsOf(options_, sceneEntry->focalDistances(scene_.scene).front());
   if (const char* why = reference::whyNotACamera(params)) throw UsageError(std::string("camera: ") + why);
   focus_.setAutofocus(options_.autofocus);
 
@@ -67,6 +62,17 @@ App::App(const Options& options, const std::map<std::string, std::string>& uiSet
   BackendChoice choice = chooseComputeBackend(options_.backend, *context_, options_.selections);
   std::printf("satdof: %s\n", choice.reason.c_str());
   ComputeBackend& backend = *choice.backend;
+  // The settings file's choices for this backend, where the command line made none; one
+  // it does not have is dropped with one line (a run elsewhere saved it, or it is gone).
+  const std::string backendName(backend.name());
+  for (const std::string& from : {std::string(), backendName})
+    if (auto saved = options_.savedSelections.find(from); saved != options_.savedSelections.end())
+      for (const auto& [key, name] : saved->second) {
+        if (options_.given.count(key) || backend.selected(key) == name) continue;
+        if (auto why = backend.select(key, name))
+          std::fprintf(stderr, "satdof: the settings file's %s.%s=%s: %s; dropped\n", backendName.c_str(), key.c_str(),
+                      name.c_str(), why->c_str());
+      }
   for (const BackendOption& o : backend.options()) {
     if (o.numberKeys || options_.verbose)  // the scan variant is the lesson: always said
       std::printf("satdof: %s %s\n", o.label.c_str(), backend.selected(o.key).c_str());
@@ -85,7 +91,13 @@ App::App(const Options& options, const std::map<std::string, std::string>& uiSet
   scenePass_->setSamples(options_.msaa);
   const DofEntry* dof = options_.dof.empty() ? &defaultDofImplementation() : findDofImplementation(options_.dof);
   if (!dof) throw UsageError("no depth-of-field implementation '" + options_.dof + "'");
-  if (auto why = dof->whyNot(backend)) throw UsageError("--dof " + options_.dof + ": " + *why);
+  if (auto why = dof->whyNot(backend)) {
+    if (options_.given.count("dof")) throw UsageError("--dof " + options_.dof + ": " + *why);
+    // The settings file's (saved by a run on another backend): dropped, said in one line.
+    std::fprintf(stderr, "satdof: the settings file's dof=%s: %s; dropped\n", options_.dof.c_str(), why->c_str());
+    dof = &defaultDofImplementation();
+    options_.dof.clear();
+  }
   const SatFormat format = options_.satFormat.empty() ? defaultSatFormat().id : findSatFormat(options_.satFormat)->id;
   pipeline_ = std::make_unique<Pipeline>(std::move(choice), *dof, format, shaderDir_);
   pipeline_->setIsolateStages(options_.isolateStages);

@@ -35,7 +35,10 @@ Options App::currentOptions() const {
   o.panel = ui_ ? ui_->panelShown : options_.panel;
   o.bokeh = settings_.bokeh;
   o.satFormat = std::string(satFormatInfo(pipeline_->targets().satFormat).name);
-  for (const BackendOption& b : pipeline_->backendOptions()) o.selections[b.key] = pipeline_->backend().selected(b.key);
+  BackendSelections& saved = o.savedSelections[std::string(pipeline_->backend().name())];
+  for (const BackendOption& b : pipeline_->backendOptions())
+    saved[b.key] = o.selections[b.key] = pipeline_->backend().selected(b.key);
+  o.savedSelections.erase("");  // a file's entries from before they were kept per backend
   return o;
 }
 
@@ -55,12 +58,7 @@ void App::applyFocusAndScene(Autofocus autofocus, bool animate, int msaa) {
 std::optional<std::string> App::applyOptions(const Options& o) {
   const int backendSwitchesBefore = backendSwitches_;
   reference::DofParams& params = settings_.dof.params;
-  reference::DofParams camera = params;
-  camera.model = o.camera == "thin-lens" ? reference::CocModel::ThinLens : reference::CocModel::Linear;
-  camera.focalLengthMm = o.focalLengthMm;
-  camera.fNumber = o.fNumber;
-  camera.sensorWidthMm = o.sensorWidthMm;
-  if (o.focalDistance) camera.focalDistance = *o.focalDistance;
+  const reference::DofParams camera = dofParamsOf(o, params.focalDistance);
   if (const char* why = reference::whyNotACamera(camera)) return std::string("camera: ") + why;
   params.model = camera.model;
   params.focalLengthMm = camera.focalLengthMm;

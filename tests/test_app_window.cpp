@@ -323,6 +323,28 @@ TEST(AppSettings, KeptBetweenRunsAndCorruptFileWarnsOnce) {
   EXPECT_FALSE(fs::exists(file));
 }
 
+// What one run saves cannot lock the next out: a cpu run's SAT algorithm, a cuda run's DoF
+// and a thin lens focused too close are each dropped with one line, and the run goes on.
+TEST(AppSettings, ASavedValueThatDoesNotFitIsDroppedNotFatal) {
+  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
+  const fs::path dir = freshDir("settings_misfit");
+  const fs::path config = dir / "config";
+  const std::string env = "XDG_CONFIG_HOME=" + config.string() + " xvfb-run -a -s '-screen 0 640x360x24' ";
+  const fs::path file = config / "satdof" / "settings.ini";
+  fs::create_directories(file.parent_path());
+  std::ofstream(file) << "sat=reference\ncpu.sat=reference\ndof=cuda\ncamera=thin-lens\nfocal=0.05\n";
+  RunResult r = run("--backend gl-compute --size 640x360 --frames 2", env);
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_NE(r.err.find("focal=0.05: camera:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("dof=cuda:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("gl-compute.sat=reference:"), std::string::npos) << r.err;
+  EXPECT_NE(slurp(file).find("cpu.sat=reference"), std::string::npos) << "another backend's choice is kept";
+  EXPECT_EQ(slurp(file).find("\nsat="), std::string::npos) << slurp(file);
+  r = run("--backend cpu --size 640x360 --frames 2", env);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(r.err.find("dropped"), std::string::npos) << "the cpu backend has its reference SAT: " << r.err;
+}
+
 // Autofocus keeps the image centre in focus: a focal distance set by hand is pulled back
 // to the centre's depth; without autofocus it stays where it was set.
 TEST(AppScript, AutofocusPullsTheFocusToTheCentre) {

@@ -77,7 +77,7 @@ TEST(SettingsFile, ErrorsNameTheLine) {
   }
 }
 
-TEST(SettingsFile, CommandLineWinsAndARefusedValueIgnoresTheFile) {
+TEST(SettingsFile, CommandLineWinsAndARefusedValueIsDroppedAlone) {
   const fs::path dir = fs::temp_directory_path() / ("satdof_settings_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const fs::path file = dir / "settings.ini";
@@ -90,15 +90,53 @@ TEST(SettingsFile, CommandLineWinsAndARefusedValueIgnoresTheFile) {
   EXPECT_EQ(o.maxBlur, 5.0f);  // given on the command line
   EXPECT_EQ(ui.at("panel-width"), "280");
 
-  std::ofstream(file) << "focal=14\nview=sideways\n";
+  std::ofstream(file) << "focal=14\nview=sideways\nmax-blur=20\n";
   Options defaults;
   testing::internal::CaptureStderr();
-  const auto none = satdof::loadSettings(file, defaults);
+  satdof::loadSettings(file, defaults);
   const std::string err = testing::internal::GetCapturedStderr();
-  EXPECT_TRUE(none.empty());
-  EXPECT_FALSE(defaults.focalDistance) << "a refused file must leave every default";
+  EXPECT_EQ(*defaults.focalDistance, 14.0f) << "the other entries stay";
+  EXPECT_EQ(defaults.maxBlur, 20.0f);
   EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
-  EXPECT_NE(err.find("view: no view 'sideways'"), std::string::npos) << err;
+  EXPECT_NE(err.find("view=sideways: no view 'sideways'"), std::string::npos) << err;
+  EXPECT_NE(err.find("dropped"), std::string::npos) << err;
+
+  // A file that does not parse: one line, every default.
+  std::ofstream(file) << "focal=14\nnonsense\n";
+  Options fresh;
+  testing::internal::CaptureStderr();
+  EXPECT_TRUE(satdof::loadSettings(file, fresh).empty());
+  EXPECT_NE(testing::internal::GetCapturedStderr().find("line 2"), std::string::npos);
+  EXPECT_FALSE(fresh.focalDistance);
+  fs::remove_all(dir);
+}
+
+// What a run on one backend saves cannot lock another out: a backend's options are kept
+// under its name (and an older file's bare ones for whichever backend has them), and a
+// value that makes no camera with the rest is dropped with one line.
+TEST(SettingsFile, BackendOptionsArePerBackendAndMisfitsAreDropped) {
+  const fs::path dir = fs::temp_directory_path() / ("satdof_settings_b_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path file = dir / "settings.ini";
+  std::ofstream(file) << "cpu.sat=reference\nsat=reference\ncamera=thin-lens\nfocal=0.05\nmax-blur=14\n";
+  Options o;
+  testing::internal::CaptureStderr();
+  satdof::loadSettings(file, o);
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_TRUE(o.selections.empty()) << "no backend option reaches the backend chooser";
+  EXPECT_EQ(o.savedSelections.at("cpu").at("sat"), "reference");
+  EXPECT_EQ(o.savedSelections.at("").at("sat"), "reference");
+  EXPECT_EQ(o.camera, "thin-lens");
+  EXPECT_FALSE(o.focalDistance) << "0.05 m is closer than the 85 mm lens can focus";
+  EXPECT_NE(err.find("focal=0.05: camera: the focus distance must be beyond the focal length"), std::string::npos)
+      << err;
+  EXPECT_EQ(o.maxBlur, 14.0f);
+  // Written back per backend, the running backend's under its name.
+  o.savedSelections.erase("");
+  const auto entries = satdof::settingsOf(o, {});
+  EXPECT_NE(std::find(entries.begin(), entries.end(), std::pair<std::string, std::string>{"cpu.sat", "reference"}),
+            entries.end());
+  for (const auto& [key, value] : entries) EXPECT_NE(key, "sat") << "no bare backend key is written";
   fs::remove_all(dir);
 }
 

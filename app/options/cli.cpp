@@ -244,9 +244,9 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
     if (std::find(sceneNames.begin(), sceneNames.end(), o.scene) == sceneNames.end())
       throw CLI::ValidationError("--scene", "no scene " + quoteForMessage(o.scene) + "; valid: " +
                                                 satdof::joinNames(sceneNames));
-    if (o.camera == "thin-lens" && o.focalDistance && *o.focalDistance * 1000.0f <= o.focalLengthMm)
-      throw CLI::ValidationError("--" + std::string(opt::focal.name), "a " + std::to_string(int(o.focalLengthMm)) +
-                                                " mm lens cannot focus closer than its focal length");
+    if (o.focalDistance)  // the focus a thin lens can reach (the camera's own rule, coc.h)
+      if (const char* why = reference::whyNotACamera(dofParamsOf(o, *o.focalDistance)))
+        throw CLI::ValidationError("--" + std::string(opt::focal.name), why);
     const std::string weights = "--" + std::string(opt::weights.name);
     if (o.filter.kind != FilterKind::Custom && given(std::string(opt::weights.name)))
       throw CLI::ValidationError(weights, "needs --filter custom");

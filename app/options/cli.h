@@ -1,6 +1,7 @@
 // app/cli.h — every command-line flag of satdof, registered in one place (cli.cpp).
 #pragma once
 
+#include <map>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -33,6 +34,9 @@ struct Options {
   std::string camera;  // --camera: linear or thin-lens (satdof/reference/coc.h)
   float focalLengthMm = 0, fNumber = 0, sensorWidthMm = 0;
   BackendSelections selections;  // --scan, --sat, ...: the options backends offer
+  // The settings file's backend options, per backend ("cuda" -> scan -> warp-shuffle):
+  // applied to the backend that runs, where the command line did not choose.
+  std::map<std::string, BackendSelections> savedSelections;
   std::string dof;               // --dof: empty: the registry's default
   std::string satFormat;         // --sat-format: empty: the default format
   std::string scene = "teapots";  // --scene: scene/scenes.h

@@ -63,6 +63,15 @@ std::optional<std::string> checkCombination(const Options& o) {
   return std::nullopt;
 }
 
+std::optional<std::string> whyNotRunnable(const Options& o) {
+  // Without a focal distance the scene suggests one later; any positive one will do here.
+  if (const char* why = reference::whyNotACamera(dofParamsOf(o, o.focalDistance.value_or(1000.0f))))
+    return std::string("camera: ") + why;
+  if (const SatFormatInfo* f = o.satFormat.empty() ? &defaultSatFormat() : findSatFormat(o.satFormat))
+    if (auto why = whyNotMaxBlur(*f, o.maxBlur)) return *why;
+  return std::nullopt;
+}
+
 std::optional<std::string> checkOutputs(const Options& o) {
   if (runsHeadless(o) && o.save != Options::Save::None && o.benchFamily.empty()) {
     std::error_code ec;

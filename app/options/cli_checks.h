@@ -17,6 +17,9 @@ namespace satdof {
 bool runsHeadless(const Options& o);
 
 std::optional<std::string> checkCombination(const Options& o);
+// Whether the options make a camera and a blur the SAT format sums exactly, whoever set
+// them (the settings file's values are checked with it, one by one): the reason, or nullopt.
+std::optional<std::string> whyNotRunnable(const Options& o);
 // Creates --out when headless frames will be written; checks --screenshot's folder.
 std::optional<std::string> checkOutputs(const Options& o);
 

@@ -492,6 +492,23 @@ void applyLiveDefaults(Options& o) {
 
 Options::Options() { applyLiveDefaults(*this); }
 
+reference::DofParams dofParamsOf(const Options& o, float sceneFocalDistance) {
+  reference::DofParams p;
+  p.focalDistance = o.focalDistance.value_or(sceneFocalDistance);
+  p.focalRange = o.focalRange;
+  p.maxRadius = o.maxBlur;
+  p.model = o.camera == "thin-lens" ? reference::CocModel::ThinLens : reference::CocModel::Linear;
+  p.focalLengthMm = o.focalLengthMm;
+  p.fNumber = o.fNumber;
+  p.sensorWidthMm = o.sensorWidthMm;
+  return p;
+}
+
+bool isBackendOptionKey(std::string_view key) {
+  const std::vector<std::string> keys = backendKeys();
+  return std::find(keys.begin(), keys.end(), key) != keys.end();
+}
+
 std::vector<std::string> liveOptionNames() {
   std::vector<std::string> names = backendKeys();
   for (const LiveOption* o : kAll) names.emplace_back(o->name);

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "options/cli.h"
+#include "satdof/reference/coc.h"
 
 namespace satdof {
 
@@ -77,6 +78,13 @@ namespace opt {
 extern const LiveOption focal, focalRange, maxBlur, camera, focalLength, fNumber, sensorWidth, msaa, bokeh,
     bokehThreshold, bokehMinRadius, bokehMax, bokehIntensity, filter, weights, view;
 }  // namespace opt
+
+// The depth-of-field parameters the options describe (the focal distance: the option's,
+// else `sceneFocalDistance`); the one place that maps the options onto the DoF model.
+reference::DofParams dofParamsOf(const Options& o, float sceneFocalDistance);
+
+// Whether `key` names an option some backend offers (scan, sat, ...).
+bool isBackendOptionKey(std::string_view key);
 
 // The names setLiveOption takes (the backend keys of every backend included), sorted.
 std::vector<std::string> liveOptionNames();

@@ -2,13 +2,16 @@
 // $XDG_CONFIG_HOME/satdof/settings.ini (else ~/.config/satdof/settings.ini).
 //
 //   # comments and blank lines are ignored
-//   focal=14          any live option (option_table.h), read by the same parser as --focal
+//   focal=14          any persisted live option (live_options.h), read by the same parser
+//   cuda.scan=warp-shuffle   a backend's own option, kept per backend: applied only when
+//                     that backend runs (a cpu run's sat=reference never reaches gl-compute)
 //   ui.panel-width=380   the panel's own state (keys starting with "ui.")
 //
 // Read at start (flags on the command line win over it), written when the window closes.
-// A file that does not parse, or holds a value that is refused, gives one warning line
-// and the defaults (the whole file is ignored: half a configuration surprises more than
-// none). --no-settings neither reads nor writes it. F12 screenshots write the same format
+// A file that does not parse gives one warning line and the defaults. A value that is
+// refused, or does not fit the rest (a thin lens focused closer than its focal length,
+// a blur the SAT format cannot sum), or a backend's choice that backend does not have, is
+// dropped with one line naming it, and the run goes on with the rest. --no-settings neither reads nor writes it. F12 screenshots write the same format
 // beside the PNG, so a screenshot's settings can be copied into the file.
 #pragma once
 
@@ -34,9 +37,8 @@ std::filesystem::path settingsPath();
 std::optional<SettingsEntries> parseSettings(std::string_view text, std::string& error);
 std::string formatSettings(const SettingsEntries& entries);
 
-// Applies the file's live options that the command line did not give to `o`; returns its
-// ui.* entries (key without the prefix). On any problem: one warning line on stderr,
-// `o` untouched, no ui entries.
+// Applies the file's live options that the command line did not give to `o` (a backend's
+// options into o.savedSelections); returns its ui.* entries (key without the prefix).
 std::map<std::string, std::string> loadSettings(const std::filesystem::path& path, Options& o);
 
 // The live options worth keeping, as entries (plus `ui`, prefixed "ui.").
