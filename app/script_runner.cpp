@@ -1,6 +1,8 @@
 // app/script_runner.cpp — see script_runner.h.
 #include "script_runner.h"
 
+#include "options/cli_checks.h"
+
 #include <fstream>
 #include <sstream>
 
@@ -24,12 +26,10 @@ std::optional<std::string> checkSelectKey(const std::string& key) {
 }  // namespace
 
 std::vector<ScriptCommand> loadScript(const std::string& file, const Options& options) {
-  std::ifstream in(file);
-  if (!in) throw UsageError("--script: cannot read " + file);
-  std::stringstream text;
-  text << in.rdbuf();
+  std::string text;
+  if (auto why = checkScriptFile(file, text)) throw UsageError(*why);
   std::string error;
-  auto commands = parseScript(text.str(), error);
+  auto commands = parseScript(text, error);
   if (!commands) throw UsageError(file + ":" + error.substr(5));  // "line N: ..." -> "FILE:N: ..."
   Options scratch = options;
   for (const ScriptCommand& c : *commands) {
@@ -38,8 +38,19 @@ std::vector<ScriptCommand> loadScript(const std::string& file, const Options& op
       case ScriptCommand::Kind::Select:
         why = checkSelectKey(c.name);
         if (!why) why = setLiveOption(scratch, c.name, c.value);
+        // A backend named on the command line: its own options only.
+        if (const ComputeBackendInfo* b = findComputeBackend(options.backend); !why && b && !b->options().empty()) {
+          bool offered = false;
+          for (const BackendOption& o : b->options()) offered = offered || (o.key == c.name && o.has(c.value));
+          if (!offered) why = "the " + options.backend + " backend has no " + c.name + " '" + c.value + "'";
+        } else if (!why && b && b->filterImplementations().empty() == false && b->options().empty()) {
+          why = "the " + options.backend + " backend has no " + c.name + " to select";
+        }
         break;
-      case ScriptCommand::Kind::Set: why = setLiveOption(scratch, c.name, c.value); break;
+      case ScriptCommand::Kind::Set:
+        why = setLiveOption(scratch, c.name, c.value);
+        if (!why) why = whyNotRunnable(scratch);  // e.g. a blur the SAT format set before cannot sum
+        break;
       case ScriptCommand::Kind::View: why = setLiveOption(scratch, "view", c.name); break;
       case ScriptCommand::Kind::Preset:
         if (!scene::findPreset(c.name)) why = "no preset '" + c.name + "'; valid: portrait, landscape, macro";

@@ -57,6 +57,20 @@ TEST(App, BadFlagsGiveOneLineAndExitCode2) {
   }
 }
 
+// Failures that used to surface after GL started (or with exit 0) are refused by the
+// command line: one line, exit 2, and the --out folder is not created.
+TEST(App, FailuresAreCaughtBeforeAnyGlWork) {
+  const fs::path out = freshDir("before_gl");
+  for (const std::string args : {"--dof cuda --backend cpu", "--dof cuda --backend gl-compute",
+                                 "resize-storm --frames 2"}) {
+    SCOPED_TRACE(args);
+    const RunResult r = run(args + " --headless --out " + (out / "x").string());
+    EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_FALSE(fs::exists(out / "x")) << "nothing created";
+  }
+}
+
 // uint21x3's box sums are exact up to radius 44 (satdof/sat_format.h): a larger max blur
 // is refused in one line, as a script's or the settings file's would be; 44.4 rounds to 44
 // and runs, and gives the uint32 format's image.

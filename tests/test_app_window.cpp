@@ -345,6 +345,35 @@ TEST(AppSettings, ASavedValueThatDoesNotFitIsDroppedNotFatal) {
   EXPECT_EQ(r.err.find("dropped"), std::string::npos) << "the cpu backend has its reference SAT: " << r.err;
 }
 
+// Window runs whose files cannot be used are refused before the window opens: one line,
+// exit 2 (a script naming a folder or a device, one too large, a line the named backend
+// cannot do; a screenshot into a folder or where no file can be made).
+TEST(AppScript, BadFilesAndBackendLinesAreRefusedBeforeTheWindow) {
+  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
+  const fs::path dir = freshDir("script_refused");
+  fs::create_directories(dir);
+  std::ofstream(dir / "scan.txt") << "select scan blelloch\n";
+  std::ofstream(dir / "blur.txt") << "set sat-format uint21x3\nset max-blur 60\n";
+  std::ofstream(dir / "big.txt") << std::string(2 << 20, '#');
+  const std::pair<std::string, std::string> cases[] = {
+      {"--script " + dir.string(), "is not a file"},
+      {"--script /dev/zero", "is not a file"},
+      {"--script " + (dir / "big.txt").string(), "larger than"},
+      {"--backend cpu --script " + (dir / "scan.txt").string(), "the cpu backend has no scan"},
+      {"--backend cpu --script " + (dir / "blur.txt").string(), "uint21x3"},
+      {"--screenshot " + dir.string(), "is a folder"},
+      {"--screenshot /proc/satdof.png", "cannot write into '/proc'"},
+  };
+  for (const auto& [args, message] : cases) {
+    SCOPED_TRACE(args);
+    const RunResult r = run("--frames 2 " + args, "xvfb-run -a ");
+    EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+    EXPECT_EQ(r.out.find("GL "), std::string::npos) << "no GL started: " << r.out;
+  }
+}
+
 // Autofocus keeps the image centre in focus: a focal distance set by hand is pulled back
 // to the centre's depth; without autofocus it stays where it was set.
 TEST(AppScript, AutofocusPullsTheFocusToTheCentre) {

@@ -55,8 +55,11 @@ struct DofEntry {
   bool layers = false;  // needs the targets' near/far fields (FrameTargets::allocate)
   // Why it cannot run with this backend (nullopt: it can).
   std::optional<std::string> (*whyNot)(const ComputeBackend& backend);
+
   // The backend outlives the implementation (App recreates it when the backend changes).
   std::unique_ptr<DofImplementation> (*create)(const std::filesystem::path& shaderDir, ComputeBackend& backend);
+  // The one backend it runs on, checked on the command line before any GL work (empty: any).
+  std::string_view onlyBackend = {};
 };
 
 std::span<const DofEntry> dofImplementations();

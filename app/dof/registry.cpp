@@ -15,7 +15,7 @@ const std::array kEntries{
     DofEntry{"compute", "GL compute shader, the same arithmetic: no raster units involved", false, anyBackend,
              createGlslComputeDof},
     DofEntry{"cuda", "CUDA kernel on the interop session, the same arithmetic (cuda backend)", false,
-             cudaDofWhyNot, createCudaDof},
+             cudaDofWhyNot, createCudaDof, "cuda"},
     DofEntry{"layered", "near and far fields, each with its own SAT: no halos, soft near edges", true,
              anyBackend, createLayeredDof},
 };

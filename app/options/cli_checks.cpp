@@ -3,9 +3,11 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <system_error>
 
+#include "dof/dof_implementation.h"
 #include "options/live_options.h"
 #include "parse.h"
 #include "satdof/sat_format.h"
@@ -58,6 +60,15 @@ std::optional<std::string> checkCombination(const Options& o) {
   if (const SatFormatInfo* f = o.satFormat.empty() ? &defaultSatFormat() : findSatFormat(o.satFormat))
     if (auto why = whyNotMaxBlur(*f, o.maxBlur)) return "--" + std::string(opt::maxBlur.name) + ": " + *why;
   if (o.view.mode == ViewMode::Filtered && !o.filter.enabled) return "--view: the filtered view needs a --filter";
+  if (o.resizeStorm && headless) return "resize-storm: needs a window, not " + why + " (e.g. run it under xvfb-run)";
+  // A DoF that runs on one backend only, with another named (or, for auto, one this build lacks).
+  if (const DofEntry* dof = findDofImplementation(o.dof); dof && !dof->onlyBackend.empty()) {
+    const ComputeBackendInfo* only = findComputeBackend(dof->onlyBackend);
+    const bool missing = !only || (only->options().empty() && only->filterImplementations().empty());
+    if ((o.backend != "auto" && o.backend != dof->onlyBackend) || missing)
+      return "--dof " + o.dof + ": runs on the " + std::string(dof->onlyBackend) + " backend only" +
+             (missing ? ", which this build lacks" : ", not --backend " + o.backend);
+  }
   if (given(o, "compare") && o.view.mode != ViewMode::Split && o.view.mode != ViewMode::Difference)
     return "--compare: applies only to --view split or diff (configuration B is not run otherwise)";
   return std::nullopt;
@@ -72,6 +83,39 @@ std::optional<std::string> whyNotRunnable(const Options& o) {
   return std::nullopt;
 }
 
+namespace {
+
+// A file can be made in `folder`: created and removed again (access() says yes to root on
+// /sys and /proc, whose folders take no new files).
+std::optional<std::string> canCreateIn(const std::string& flag, const std::filesystem::path& folder) {
+  const std::filesystem::path probe = folder / (".satdof-write-test-" + std::to_string(::getpid()));
+  std::FILE* f = std::fopen(probe.c_str(), "wb");
+  if (!f) return flag + ": cannot write into " + quoted(folder) + ": " + std::generic_category().message(errno);
+  std::fclose(f);
+  std::error_code ec;
+  std::filesystem::remove(probe, ec);
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> checkScriptFile(const std::string& file, std::string& text) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(file, ec);
+  if (ec || !std::filesystem::exists(status)) return "--script: cannot read " + quoted(std::filesystem::path(file)) + ": no such file";
+  if (!std::filesystem::is_regular_file(status)) return "--script: " + quoted(std::filesystem::path(file)) + " is not a file";
+  if (std::filesystem::file_size(file, ec) > kMaxScriptBytes)
+    return "--script: " + quoted(std::filesystem::path(file)) + " is larger than " + std::to_string(kMaxScriptBytes >> 10) +
+           " KiB: not a script";
+  std::FILE* f = std::fopen(file.c_str(), "rb");
+  if (!f) return "--script: cannot read " + quoted(std::filesystem::path(file)) + ": " + std::generic_category().message(errno);
+  text.assign(kMaxScriptBytes + 1, '\0');
+  text.resize(std::fread(text.data(), 1, text.size(), f));
+  std::fclose(f);
+  if (text.size() > kMaxScriptBytes) return "--script: " + quoted(std::filesystem::path(file)) + " is larger than allowed";
+  return std::nullopt;
+}
+
 std::optional<std::string> checkOutputs(const Options& o) {
   if (runsHeadless(o) && o.save != Options::Save::None && o.benchFamily.empty()) {
     std::error_code ec;
@@ -80,6 +124,7 @@ std::optional<std::string> checkOutputs(const Options& o) {
     if (ec) return "--out: cannot create the folder " + quoted(out) + ": " + ec.message();
     if (!std::filesystem::is_directory(out, ec)) return "--out: " + quoted(out) + " is not a folder";
     if (auto e = writableFolder("--out", out)) return e;
+    if (auto e = canCreateIn("--out", out)) return e;
   }
   if (!o.screenshot.empty()) {
     std::filesystem::path folder = std::filesystem::path(o.screenshot).parent_path();
@@ -87,7 +132,10 @@ std::optional<std::string> checkOutputs(const Options& o) {
     std::error_code ec;
     std::filesystem::create_directories(folder, ec);
     if (ec) return "--screenshot: cannot create the folder " + quoted(folder) + ": " + ec.message();
+    if (std::filesystem::is_directory(o.screenshot, ec))
+      return "--screenshot: " + quoted(std::filesystem::path(o.screenshot)) + " is a folder; name the PNG file to write";
     if (auto e = writableFolder("--screenshot", folder)) return e;
+    if (auto e = canCreateIn("--screenshot", folder)) return e;
   }
   return std::nullopt;
 }

@@ -6,6 +6,7 @@
 // nullopt.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 
@@ -20,6 +21,12 @@ std::optional<std::string> checkCombination(const Options& o);
 // Whether the options make a camera and a blur the SAT format sums exactly, whoever set
 // them (the settings file's values are checked with it, one by one): the reason, or nullopt.
 std::optional<std::string> whyNotRunnable(const Options& o);
+// The largest --script file read (a script is a few hundred lines).
+inline constexpr std::size_t kMaxScriptBytes = 1 << 20;
+// Reads a --script file into `text`: a regular file of at most kMaxScriptBytes (not a
+// folder, not a device such as /dev/zero); the one-line reason otherwise.
+std::optional<std::string> checkScriptFile(const std::string& file, std::string& text);
+
 // Creates --out when headless frames will be written; checks --screenshot's folder.
 std::optional<std::string> checkOutputs(const Options& o);
 
