@@ -183,6 +183,19 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
     o.headless = true;
   });
 
+  auto* race = app.add_subcommand("race",
+                                  "Headless: on the current frame, every SAT algorithm x scan variant x format and "
+                                  "every convolution of --backend, timed (median of --repeats after a warm-up) and "
+                                  "checked against the CPU reference; a table, a bar chart, GB/s against a copy of "
+                                  "the same size; exit 1 when a result differs");
+  race->fallthrough();
+  race->add_option("--csv", o.raceCsv, "Also write stage,algorithm,variant,format,ms,gbps,pct_copy,same_bytes");
+  race->add_option("--repeats", o.raceRepeats, "Timed runs per entry [15]")->check(CLI::Range(1, 10000));
+  race->callback([&o] {
+    o.race = true;
+    o.headless = true;
+  });
+
   auto* storm = app.add_subcommand("resize-storm",
                                    "Window: --frames random window sizes (1x1, very wide, very tall, minimised), then "
                                    "the starting size; its image must equal a fresh start's, memory flat");
