@@ -52,6 +52,11 @@ void printRace(const Race& race) {
                 number(e.gbps(w, h), "%.1f").c_str(), number(race.percentOfCopy(e), "%.1f").c_str(),
                 number(race.timesCub(e), "%.2f").c_str(), e.sameBytes ? "yes" : "NO");
   }
+  int aboveCopy = 0;
+  for (const RaceEntry& e : race.entries()) aboveCopy += race.percentOfCopy(e).value_or(0) > 100;
+  if (aboveCopy > 0)
+    std::printf("  (%d rows move bytes faster than the copy: here the copy (%s) is no ceiling)\n", aboveCopy,
+                race.copyMethod().c_str());
   // The chart: GB/s, the fastest row the full bar; the share of the copy after it.
   double full = 0;
   for (const RaceEntry& e : race.entries()) full = std::max(full, e.gbps(w, h));

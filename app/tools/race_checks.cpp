@@ -6,6 +6,7 @@
 #include <glad/gl.h>
 
 #include "app.h"
+#include "gl/handles.h"
 #include "image_io.h"
 #include "satdof/reference/sat.h"
 #include "satdof/sat_format.h"
@@ -36,7 +37,11 @@ bool Race::checkSat(const RaceEntry& e) {
   const Targets& t = p.targets();
   const reference::ImageRgba8 source = readTexture(p.sourceImage(), width_, height_);
   std::vector<std::uint8_t> table(satTableBytes(t.satFormat, width_, height_));
-  glGetNamedBufferSubData(t.sat, 0, GLsizeiptr(table.size()), table.data());
+  // Through a staging buffer, so that the frame's table is never read by the host: a GL
+  // driver may move a buffer it sees read back into host memory, and every later SAT with it.
+  const gl::Buffer staging = gl::createBuffer(GLsizeiptr(table.size()), nullptr, GL_CLIENT_STORAGE_BIT);
+  glCopyNamedBufferSubData(t.sat, staging.get(), 0, 0, GLsizeiptr(table.size()));
+  glGetNamedBufferSubData(staging.get(), 0, GLsizeiptr(table.size()), table.data());
   const SatFormat format = t.satFormat;
   return table == reference(source, "sat " + e.format, [&] {
            return reference::satTableBytesOf(reference::computeSat(source, format));

@@ -34,9 +34,6 @@ std::string rowTip(const Race& race, const RaceEntry& e) {
 void rows(UiState& s, const Race& race) {
   double full = 0;  // the fastest row the full bar
   for (const RaceEntry& e : race.entries()) full = std::max(full, e.gbps(race.width(), race.height()));
-  const float line = ImGui::GetFrameHeightWithSpacing();
-  const float height = std::min(line * float(race.entries().size() + 1), 18.0f * line);
-  ImGui::BeginChild("##race-rows", ImVec2(0, height), true);
   std::string stage;
   for (std::size_t i = 0; i < race.entries().size(); ++i) {
     const RaceEntry& e = race.entries()[i];
@@ -45,7 +42,9 @@ void rows(UiState& s, const Race& race) {
       ImGui::TextDisabled(stage == "sat" ? "SAT (algorithm / scan, format)" : "convolution");
     }
     if (!e.skipped.empty()) {
+      ImGui::PushTextWrapPos(0.0f);
       ImGui::TextDisabled("%s: skipped", e.label().c_str());
+      ImGui::PopTextWrapPos();
       widgets::tooltip(e.skipped.c_str());
       continue;
     }
@@ -54,15 +53,19 @@ void rows(UiState& s, const Race& race) {
                           : e.current  ? ImVec4(0.95f, 0.75f, 0.2f, 1)
                                        : ImVec4(0.35f, 0.55f, 0.85f, 1);
     ImGui::PushStyleColor(ImGuiCol_PlotHistogram, colour);
-    char overlay[160];
-    std::snprintf(overlay, sizeof overlay, "%s%s  %.3f ms", e.current ? "* " : "", e.label().c_str(),
-                  e.ms ? double(*e.ms) : 0.0);
-    ImGui::ProgressBar(full > 0 ? float(gbps / full) : 0.0f, ImVec2(-FLT_MIN, 0), overlay);
+    const std::string tip = rowTip(race, e);
+    ImGui::PushTextWrapPos(0.0f);  // the label above its bar: long names wrap, never cut
+    ImGui::TextUnformatted(((e.current ? "* " : "") + e.label()).c_str());
+    ImGui::PopTextWrapPos();
+    bool clicked = ImGui::IsItemClicked();
+    widgets::tooltip(tip.c_str());
+    const std::string overlay = printed("%.3f ms", e.ms ? double(*e.ms) : 0.0) + printed(", %.1f GB/s", gbps);
+    ImGui::ProgressBar(full > 0 ? float(gbps / full) : 0.0f, ImVec2(-FLT_MIN, 0), overlay.c_str());
     ImGui::PopStyleColor();
-    if (ImGui::IsItemClicked()) s.raceAdopt = i;
-    widgets::tooltip(rowTip(race, e).c_str());
+    clicked = ImGui::IsItemClicked() || clicked;
+    widgets::tooltip(tip.c_str());
+    if (clicked) s.raceAdopt = i;
   }
-  ImGui::EndChild();
 }
 
 }  // namespace
