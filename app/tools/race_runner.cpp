@@ -10,8 +10,6 @@
 #include <cstring>
 
 #include "app.h"
-#include "image_io.h"
-#include "satdof/reference/sat.h"
 #include "satdof/sat_format.h"
 
 namespace satdof {

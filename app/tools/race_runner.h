@@ -5,7 +5,8 @@
 // events, or the host clock for the cpu backend) and checked byte for byte against the
 // CPU reference (satdof/reference/sat.h; a convolution against the reference of its
 // arithmetic, as verify.h does). A copy of the same size on the same device (a GL buffer
-// copy on GL timestamps; memcpy on the cpu backend) gives the bandwidth ceiling.
+// copy on GL timestamps; memcpy on the cpu backend) is the bandwidth yardstick: a ceiling
+// where the copy runs at the memory's speed (not NVIDIA's GL copy: docs/PERFORMANCE.md).
 //
 // The work is cut into small steps (a choice applied, one timed run, one check), so that
 // the window runs a few per frame (step(budget)) while the headless tool runs them all
