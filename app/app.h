@@ -14,6 +14,7 @@
 // pipelines from outside through the public interface below.
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -39,6 +40,19 @@
 namespace satdof {
 
 class Ui;
+class Race;  // tools/race_runner.h
+struct RaceDeleter {  // (defined with Race: app.cpp need not see it)
+  void operator()(Race* race) const;
+};
+
+// What the last scan key (1-9) did: a line shown ~2 s on the image and in the panel (and
+// said on stdout), then, a few frames later, the SAT time the new variant gave.
+struct ScanNote {
+  std::string text;
+  std::chrono::steady_clock::time_point until;
+  std::string variant;         // waiting for its SAT time (empty: not waiting)
+  std::size_t satSamples = 0;  // the history's "sat" samples at the key press
+};
 
 // The settings every frame reads, as the user (command line, settings file, script, keys,
 // panel) left them. The live options (options/live_options.h) read and write these.
@@ -103,6 +117,9 @@ class App final : private ScriptHost {
   void handleInput();
   // What the keys and the mouse (or the script's `key`) asked for.
   void applyInput(const InputActions& actions);
+  void chooseScanVariant(int index);  // keys 1-9 (app_window.cpp)
+  void updateScanNote();
+  void runRaceSteps(bool start, std::optional<std::size_t> adopt);
   void updateFocus(float seconds);
   void printSummary() const;
   void reloadShaders();  // F5 or the panel's button; keeps the old programs on failure
@@ -157,6 +174,8 @@ class App final : private ScriptHost {
   std::vector<VerifyLine> verifyLines_;
   std::string maxBlurNote_;  // why the max blur was lowered (empty: it was not)
   PrecisionMonitor precision_;  // a float SAT format's error, measured while it is in use
+  ScanNote scanNote_;
+  std::unique_ptr<Race, RaceDeleter> race_;  // the panel's race of the kernels, while and after it runs
 };
 
 }  // namespace satdof

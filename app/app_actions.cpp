@@ -1,5 +1,5 @@
 // app/app_actions.cpp — what the keys, the panel and the script ask of the app: the live
-// options by name (option_table.h) read from and applied to its state, click-to-focus,
+// options by name (live_options.h) read from and applied to its state, click-to-focus,
 // presets, reset, and screenshots with their settings beside them.
 #include <glad/gl.h>
 

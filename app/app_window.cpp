@@ -1,6 +1,7 @@
 // app/app_window.cpp — the window side of App (see app.h): the image's share of the
-// window beside the docked panel, the keys and mouse turned into actions, and presenting
-// the frame with the panel on top.
+// window beside the docked panel, the keys and mouse turned into actions (the scan keys
+// say what they did, or why they cannot), presenting the frame with the panel on top, and
+// the panel's race of the kernels, a few steps per frame.
 #include <glad/gl.h>
 #include <GLFW/glfw3.h>
 #include <imgui.h>
@@ -11,9 +12,14 @@
 #include <tuple>
 
 #include "app.h"
+#include "tools/race_runner.h"
 #include "ui/ui.h"
 
 namespace satdof {
+namespace {
+constexpr std::chrono::seconds kNoteSeconds{2};
+constexpr std::size_t kNoteFrames = 8;  // frames of "sat" samples after a scan key (the ring's 4 and more)
+}  // namespace
 
 Extent App::imageExtent(Extent fb) const {
   int windowWidth = 0, windowHeight = 0;
@@ -38,6 +44,47 @@ void App::handleInput() {
   applyInput(input_.poll(context_->window(), c, ImGui::GetIO().MouseWheel));
 }
 
+// Keys 1-9: the scan variant of that number, or why there is none; never silent.
+void App::chooseScanVariant(int index) {
+  const BackendOption* scan = nullptr;
+  for (const BackendOption& o : pipeline_->backendOptions())
+    if (o.numberKeys) scan = &o;
+  const std::string backend(pipeline_->backend().name());
+  ScanNote note;
+  if (!scan) {
+    note.text = "the " + backend + " backend has no scan variants";
+  } else if (index >= int(scan->choices.size())) {
+    note.text = "no scan variant " + std::to_string(index + 1) + ": the " + backend + " backend has " +
+                std::to_string(scan->choices.size());
+  } else if (auto why = pipeline_->backend().select(scan->key, scan->choices[std::size_t(index)].name)) {
+    note.text = *why;
+  } else {
+    note.variant = scan->choices[std::size_t(index)].name;
+    note.text = "scan variant " + note.variant;
+    note.satSamples = pipeline_->history().count("sat");
+  }
+  std::printf("satdof: %s\n", note.text.c_str());
+  note.until = std::chrono::steady_clock::now() + kNoteSeconds;
+  scanNote_ = note;
+}
+
+// A few frames after a scan key, the SAT time the variant gave (the profiler's sections
+// arrive a few frames late): added to the note and said on stdout.
+void App::updateScanNote() {
+  if (scanNote_.variant.empty()) return;
+  const ProfileHistory& history = pipeline_->history();
+  if (history.count("sat") < scanNote_.satSamples + kNoteFrames) return;
+  const std::vector<float> recent = history.recent("sat", 3);
+  std::vector<float> sorted = recent;
+  std::sort(sorted.begin(), sorted.end());
+  char text[64];
+  std::snprintf(text, sizeof text, ": SAT %.3f ms", double(sorted[sorted.size() / 2]));
+  scanNote_.text = "scan variant " + scanNote_.variant + text;
+  std::printf("satdof: %s\n", scanNote_.text.c_str());
+  scanNote_.variant.clear();
+  scanNote_.until = std::chrono::steady_clock::now() + kNoteSeconds;
+}
+
 void App::applyInput(const InputActions& a) {
   if (a.quit) quit_ = true;
   if (a.toggleHelp) ui_->helpShown = !ui_->helpShown;
@@ -52,11 +99,7 @@ void App::applyInput(const InputActions& a) {
     view.mode = view.mode == ViewMode::Split        ? ViewMode::Difference
                 : view.mode == ViewMode::Difference ? ViewMode::Final
                                                     : ViewMode::Split;
-  if (a.scanVariant)
-    for (const BackendOption& o : pipeline_->backendOptions())
-      if (o.key == "scan" && *a.scanVariant < int(o.choices.size()))
-        if (auto why = pipeline_->backend().select("scan", o.choices[std::size_t(*a.scanVariant)].name))
-          std::fprintf(stderr, "satdof: %s\n", why->c_str());
+  if (a.scanVariant) chooseScanVariant(*a.scanVariant);
   if (a.focusClick) focusAt(*a.focusClick);
   if (a.divider) view.divider = *a.divider;
   scene::Camera& camera = scene_.scene.camera;
@@ -128,6 +171,9 @@ void App::presentWindow() {
   state.compareHistory = b ? &b->history() : nullptr;
   state.compareProblem = comparison_.problem();
   state.compareFilterProblem = b && settings_.filter.enabled ? b->backendPass().filterProblem() : std::string();
+  updateScanNote();
+  if (std::chrono::steady_clock::now() < scanNote_.until || !scanNote_.variant.empty()) state.scanNote = scanNote_.text;
+  state.race = race_.get();
   ui_->beginFrame();
   ui_->draw(state);
   ui_->endFrame();
@@ -149,6 +195,20 @@ void App::presentWindow() {
   setSatFormat(state.satFormat);
   limitMaxBlurToSatFormat();
   applyChoices(state.dofImplementation, state.selections);  // from the next frame
+  runRaceSteps(state.raceStart, state.raceAdopt);
+}
+
+// The panel's race: started on the frame just shown, a few timed runs per frame (no frame
+// held much past kRaceBudgetMs), its table on stdout when it ends; a row it adopts.
+void App::runRaceSteps(bool start, std::optional<std::size_t> adopt) {
+  constexpr double kRaceBudgetMs = 30;
+  if (start && (!race_ || race_->done())) {
+    race_.reset(new Race(*this));
+    std::printf("satdof: race of the %s backend's kernels started\n", std::string(pipeline_->backend().name()).c_str());
+  }
+  if (!race_) return;
+  if (adopt) race_->adopt(*adopt);
+  if (!race_->done() && race_->step(kRaceBudgetMs)) printRace(*race_);
 }
 
 }  // namespace satdof

@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
     const int code = options.quality       ? runQuality(app)
                      : options.precision   ? runPrecision(app)
                      : options.soak        ? runSoak(app)
+                     : options.race        ? runRace(app)
                      : options.resizeStorm ? runResizeStorm(app)
                                            : app.run();
     if (useSettings && !path.empty())

@@ -24,7 +24,7 @@ std::vector<ScriptCommand> loadScript(const std::string& file, const Options& op
 class ScriptHost {
  public:
   virtual ~ScriptHost() = default;
-  // A live option (option_table.h) or a registry entry; the reason when refused.
+  // A live option (live_options.h) or a registry entry; the reason when refused.
   virtual std::optional<std::string> setOption(const std::string& name, const std::string& value) = 0;
   virtual void focusAt(Pixel pixel) = 0;
   virtual std::optional<std::string> applyPreset(const std::string& name) = 0;

@@ -13,3 +13,4 @@ satdof_app_test(test_app test_app.cpp)
 # the scene (where the teapots land on screen), the same code the binary runs.
 satdof_app_test(test_app_window test_app_window.cpp)
 target_link_libraries(test_app_window PRIVATE satdof_app)
+satdof_app_test(test_race test_race.cpp)

@@ -1,4 +1,4 @@
-// tests/test_settings.cpp — the live options (app/option_table.h) and the settings file
+// tests/test_settings.cpp — the live options (app/options/live_options.h) and the settings file
 // (app/settings_store.h): each option's value reads back as it was written, messages say
 // what is wrong in words, the file's format and its errors, the command line winning over
 // the file, and a refused value making the whole file ignored (one warning, defaults).

@@ -1,4 +1,4 @@
-// app/cli.cpp — the one place where satdof's flags are declared (CLI11).
+// app/options/cli.cpp — the one place where satdof's flags are declared (CLI11).
 #include "options/cli.h"
 
 #include <CLI/CLI.hpp>
@@ -102,7 +102,7 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
   Options o;
   CLI::App app{"SATDoF: depth of field from summed-area tables built with parallel scans"};
   app.set_version_flag("--version", "satdof 0.1.0");
-  // Values are taken as text and read by option_table.h / parse.h, which say in words
+  // Values are taken as text and read by live_options.h / parse.h, which say in words
   // what is wrong ("'banana' is not a number"); CLI11 only splits the command line.
   std::map<std::string, std::string> live;  // live option name -> text as given
   auto liveOption = [&](const std::string& name, const std::string& help) {
@@ -180,6 +180,19 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
   soak->add_option("--check-every", o.soakCheckEvery, "Frames between checks [1000]")->check(CLI::Range(1, 1000000));
   soak->callback([&o] {
     o.soak = true;
+    o.headless = true;
+  });
+
+  auto* race = app.add_subcommand("race",
+                                  "Headless: on the current frame, every SAT algorithm x scan variant x format and "
+                                  "every convolution of --backend, timed (median of --repeats after a warm-up) and "
+                                  "checked against the CPU reference; a table, a bar chart, GB/s against a copy of "
+                                  "the same size; exit 1 when a result differs");
+  race->fallthrough();
+  race->add_option("--csv", o.raceCsv, "Also write stage,algorithm,variant,format,ms,gbps,pct_copy,same_bytes");
+  race->add_option("--repeats", o.raceRepeats, "Timed runs per entry [15]")->check(CLI::Range(1, 10000));
+  race->callback([&o] {
+    o.race = true;
     o.headless = true;
   });
 

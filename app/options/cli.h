@@ -1,4 +1,4 @@
-// app/cli.h — every command-line flag of satdof, registered in one place (cli.cpp).
+// app/options/cli.h — every command-line flag of satdof, registered in one place (cli.cpp).
 #pragma once
 
 #include <map>
@@ -46,6 +46,9 @@ struct Options {
   bool soak = false;              // `satdof soak`
   unsigned soakSeed = 1;
   int soakCheckEvery = 1000;
+  bool race = false;         // `satdof race`: every SAT and convolution of the backend, timed
+  std::string raceCsv;       // --csv FILE
+  int raceRepeats = 15;      // timed runs per entry (the median is reported)
   bool resizeStorm = false;  // `satdof resize-storm` (window; --frames sizes, --seed)
   int stormMaxSide = 2048;
   FilterSettings filter;     // --filter, --radius, --sigma, --weights, --border, --conv

@@ -1,4 +1,4 @@
-// app/cli_checks.cpp — see cli_checks.h.
+// app/options/cli_checks.cpp — see cli_checks.h.
 #include "options/cli_checks.h"
 
 #include <unistd.h>

@@ -1,4 +1,4 @@
-// app/cli_checks.h — the checks that look at several flags together, or at the file
+// app/options/cli_checks.h — the checks that look at several flags together, or at the file
 // system, once every value has parsed (cli.cpp calls them before any window or GL work):
 // what needs what (--compare-b needs --view split or diff), what does not apply to the chosen mode
 // (--screenshot headless, --conv without --filter), and whether the files the run will

@@ -1,4 +1,4 @@
-// app/settings_store.cpp — see settings_store.h.
+// app/options/settings_store.cpp — see settings_store.h.
 #include "options/settings_store.h"
 
 #include <cstdio>

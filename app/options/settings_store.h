@@ -1,4 +1,4 @@
-// app/settings_store.h — the settings kept between runs: a plain key=value file at
+// app/options/settings_store.h — the settings kept between runs: a plain key=value file at
 // $XDG_CONFIG_HOME/satdof/settings.ini (else ~/.config/satdof/settings.ini).
 //
 //   # comments and blank lines are ignored

@@ -43,7 +43,7 @@ PipelineConfig resolveCompare(const PipelineConfig& a, const CompareFields& fiel
 // nothing does.
 std::string compareLabel(const PipelineConfig& c, const PipelineConfig& other, bool filtering);
 
-// "key=name,key=name", sorted by key (option_table.h's compare-b reads it back).
+// "key=name,key=name", sorted by key (live_options.h's compare-b reads it back).
 std::string formatCompareFields(const CompareFields& fields);
 
 }  // namespace satdof

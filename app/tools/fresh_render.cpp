@@ -1,4 +1,4 @@
-// app/fresh_render.cpp — see fresh_render.h.
+// app/tools/fresh_render.cpp — see fresh_render.h.
 #include "tools/fresh_render.h"
 
 #include <cstdlib>

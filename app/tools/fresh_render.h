@@ -1,4 +1,4 @@
-// app/fresh_render.h — the check the soak and the resize storm end with: the same settings
+// app/tools/fresh_render.h — the check the soak and the resize storm end with: the same settings
 // rendered by a fresh satdof process (headless, two frames), compared byte for byte with
 // a PNG this process wrote.
 #pragma once

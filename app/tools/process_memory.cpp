@@ -1,4 +1,4 @@
-// app/process_memory.cpp — see process_memory.h.
+// app/tools/process_memory.cpp — see process_memory.h.
 #include "tools/process_memory.h"
 
 #include <malloc.h>

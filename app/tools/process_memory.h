@@ -1,4 +1,4 @@
-// app/process_memory.h — the process's resident memory, for the soak and the resize storm.
+// app/tools/process_memory.h — the process's resident memory, for the soak and the resize storm.
 #pragma once
 
 namespace satdof {

@@ -4,6 +4,7 @@
 //   precision     each float SAT format's DoF image against the exact one
 //   soak          frames switching every registry entry at random; memory and fresh renders
 //   resize-storm  random window sizes, then a frame equal to a fresh start's
+//   race          every SAT algorithm x scan variant x format and convolution, timed, checked
 #pragma once
 
 namespace satdof {
@@ -14,5 +15,6 @@ int runQuality(App& app);       // quality.cpp
 int runPrecision(App& app);     // precision_tool.cpp
 int runSoak(App& app);          // soak.cpp
 int runResizeStorm(App& app);   // resize_storm.cpp
+int runRace(App& app);          // race.cpp: every SAT and convolution of the backend, timed and checked
 
 }  // namespace satdof

@@ -1,15 +1,56 @@
 // app/ui/panels.cpp — the pipeline section (backend and the options it offers, from its
-// registries, each entry's description as its tooltip) and the scene section (presets,
+// registries, each entry's description as its tooltip: the scan variant directly under
+// the SAT algorithm it feeds, greyed with the reason where the backend has none; what the
+// last scan key did), the scan key's note on the image, and the scene section (presets,
 // animation, anti-aliasing).
 #include <imgui.h>
 
 #include <string>
+#include <vector>
 
 #include "scene/presets.h"
 #include "ui/ui.h"
 #include "ui/widgets.h"
 
 namespace satdof::panels {
+namespace {
+
+// A backend option's combo; the scan variants numbered as the keys 1-9 choose them.
+void backendOption(UiState& s, const BackendOption& o) {
+  std::string& current = s.selections[o.key];
+  widgets::label(o.label.c_str(), ("--" + o.key + ": " + o.label).c_str());
+  if (ImGui::BeginCombo(("##" + o.key).c_str(), current.c_str())) {
+    int index = 0;
+    for (const Choice& c : o.choices) {
+      const bool selected = c.name == current;
+      const std::string text = o.numberKeys && index < 9 ? std::to_string(index + 1) + "  " + c.name : c.name;
+      if (ImGui::Selectable(text.c_str(), selected)) current = c.name;
+      widgets::tooltip(c.description.c_str());
+      if (selected) ImGui::SetItemDefaultFocus();
+      ++index;
+    }
+    ImGui::EndCombo();
+  }
+  for (const Choice& c : o.choices)
+    if (c.name == current) widgets::tooltip(c.description.c_str());
+}
+
+// Where the backend has no scan variants (the cpu backend): a greyed combo that says why.
+void noScanVariants(const UiState& s) {
+  const std::string backend = s.backend ? std::string(s.backend->name()) : std::string("this");
+  const std::string why = "the " + backend + " backend has no scan variants: its SAT scans nothing on the GPU "
+                          "(keys 1-9 choose one on a backend that has them)";
+  ImGui::BeginDisabled();
+  widgets::label("scan variant", why.c_str());
+  if (ImGui::BeginCombo("##scan-none", "none")) ImGui::EndCombo();
+  ImGui::EndDisabled();
+  widgets::tooltip(why.c_str());
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("the %s backend has no scan variants", backend.c_str());
+  ImGui::PopTextWrapPos();
+}
+
+}  // namespace
 
 void pipeline(UiState& s) {
   if (!widgets::header("Pipeline", "Pipeline", ImGuiTreeNodeFlags_DefaultOpen)) return;
@@ -34,24 +75,33 @@ void pipeline(UiState& s) {
   ImGui::PopTextWrapPos();
   if (!s.shaderError.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", s.shaderError.c_str());
   // One combo per option the backend offers; each entry's description is its tooltip.
-  for (const BackendOption& o : s.backendOptions) {
-    std::string& current = s.selections[o.key];
-    widgets::label(o.label.c_str(), ("--" + o.key + ": " + o.label).c_str());
-    if (ImGui::BeginCombo(("##" + o.key).c_str(), current.c_str())) {
-      int index = 0;
-      for (const Choice& c : o.choices) {
-        const bool selected = c.name == current;
-        const std::string text = o.key == "scan" && index < 9 ? std::to_string(index + 1) + "  " + c.name : c.name;
-        if (ImGui::Selectable(text.c_str(), selected)) current = c.name;
-        widgets::tooltip(c.description.c_str());
-        if (selected) ImGui::SetItemDefaultFocus();
-        ++index;
-      }
-      ImGui::EndCombo();
-    }
-    for (const Choice& c : o.choices)
-      if (c.name == current) widgets::tooltip(c.description.c_str());
+  // The scan variant (the option keys 1-9 pick) sits directly under the first option, the
+  // SAT algorithm it feeds; where the backend has none, a greyed combo says why.
+  std::vector<const BackendOption*> order;
+  const BackendOption* scan = nullptr;
+  for (const BackendOption& o : s.backendOptions)
+    if (o.numberKeys) scan = &o;
+    else order.push_back(&o);
+  if (scan) order.insert(order.begin() + (order.empty() ? 0 : 1), scan);
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    backendOption(s, *order[i]);
+    if (i == 0 && !scan) noScanVariants(s);
   }
+  if (!s.scanNote.empty()) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(ImVec4(1, 0.85f, 0.4f, 1), "%s", s.scanNote.c_str());
+    ImGui::PopTextWrapPos();
+  }
+}
+
+void scanNote(const UiState& s) {
+  if (s.scanNote.empty()) return;
+  const ImVec2 at(12.0f, 12.0f);
+  const ImVec2 size = ImGui::CalcTextSize(s.scanNote.c_str());
+  ImDrawList* draw = ImGui::GetForegroundDrawList();
+  draw->AddRectFilled(ImVec2(at.x - 6, at.y - 4), ImVec2(at.x + size.x + 6, at.y + size.y + 4), IM_COL32(0, 0, 0, 180),
+                      4.0f);
+  draw->AddText(at, IM_COL32(255, 220, 110, 255), s.scanNote.c_str());
 }
 
 void scene(UiState& s) {

@@ -83,6 +83,7 @@ void Ui::drawPanel(UiState& state) {
   panels::convolution(state);
   panels::scene(state);
   panels::timings(state);
+  panels::race(state);
   ImGui::End();
 }
 
@@ -90,6 +91,7 @@ void Ui::draw(UiState& state) {
   if (panelShown) drawPanel(state);
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   panels::imageLabels(state, display.x - panelWidthFor(display.x));
+  panels::scanNote(state);
   if (helpShown) panels::helpOverlay();
 }
 

@@ -7,6 +7,7 @@
 //   filter_panels.cpp convolution and view
 //   compare_panel.cpp compare: off / split / difference, configuration B's fields
 //   timings_panel.cpp per-stage times with rolling plots, FPS, SAT bandwidth
+//   race_panel.cpp    the race of the backend's kernels: start, progress, a bar per entry
 // The panel is docked: the app renders the image beside it (panelWidthFor), not under it.
 //   overlay.cpp       on the image: the A | B configurations' labels, the difference's maximum, the depth
 //                     range, the help overlay (F1)
@@ -33,6 +34,8 @@
 struct GLFWwindow;
 
 namespace satdof {
+
+class Race;  // tools/race_runner.h
 
 // What the panels show and edit. The app owns it; panels change it in place and the app
 // applies changes before the next frame.
@@ -92,6 +95,14 @@ struct UiState {
   const ProfileHistory* compareHistory = nullptr;
   std::string compareProblem;
   std::string compareFilterProblem;  // B's convolution did not run (empty: it did)
+
+  // What the last scan key (1-9) did, for ~2 s (empty: nothing to say).
+  std::string scanNote;
+  // The race of the backend's kernels (race_panel.cpp; null: none started). The panel asks
+  // for a start, or for a row to become the app's choice once the race is done.
+  const Race* race = nullptr;
+  bool raceStart = false;
+  std::optional<std::size_t> raceAdopt;
 };
 
 class Ui {
@@ -141,6 +152,8 @@ void satTable(UiState& state);  // sat_panel.cpp
 void imageLabels(const UiState& state, float imageRight);  // the image's right edge
 void helpOverlay();
 void bokeh(UiState& state);     // bokeh_panel.cpp
+void race(UiState& state);      // race_panel.cpp
+void scanNote(const UiState& state);  // panels.cpp: on the image, what the last scan key did
 }  // namespace panels
 
 }  // namespace satdof

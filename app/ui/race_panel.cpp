@@ -1,0 +1,97 @@
+// app/ui/race_panel.cpp — the race section: a button that starts a race of the backend's
+// kernels on the current frame (tools/race_runner.h; the app runs a few timed runs per
+// frame), its progress, and the result as one bar per entry (bandwidth, the fastest the
+// full bar; the copy of the same size in its line and each row's tooltip), the current
+// choice highlighted, differing results in red. A click on a row makes it the app's choice.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "tools/race_runner.h"
+#include "ui/ui.h"
+#include "ui/widgets.h"
+
+namespace satdof::panels {
+namespace {
+
+std::string printed(const char* format, double value) {
+  char text[48];
+  std::snprintf(text, sizeof text, format, value);
+  return text;
+}
+
+std::string rowTip(const Race& race, const RaceEntry& e) {
+  std::string tip = e.stage + " " + e.label() + ": " + printed("%.4f ms", e.ms ? double(*e.ms) : 0.0) +
+                    printed(", %.1f GB/s", e.gbps(race.width(), race.height()));
+  if (const auto pct = race.percentOfCopy(e)) tip += printed(", %.0f%% of a copy", *pct);
+  if (const auto cub = race.timesCub(e)) tip += printed(", %.2fx CUB", *cub);
+  tip += e.sameBytes ? "; the reference's bytes" : "; DIFFERS from the reference";
+  return tip + "; click: use it";
+}
+
+void rows(UiState& s, const Race& race) {
+  double full = 0;  // the fastest row the full bar
+  for (const RaceEntry& e : race.entries()) full = std::max(full, e.gbps(race.width(), race.height()));
+  std::string stage;
+  for (std::size_t i = 0; i < race.entries().size(); ++i) {
+    const RaceEntry& e = race.entries()[i];
+    if (e.stage != stage) {
+      stage = e.stage;
+      ImGui::TextDisabled(stage == "sat" ? "SAT (algorithm / scan, format)" : "convolution");
+    }
+    if (!e.skipped.empty()) {
+      ImGui::PushTextWrapPos(0.0f);
+      ImGui::TextDisabled("%s: skipped", e.label().c_str());
+      ImGui::PopTextWrapPos();
+      widgets::tooltip(e.skipped.c_str());
+      continue;
+    }
+    const double gbps = e.gbps(race.width(), race.height());
+    const ImVec4 colour = !e.sameBytes ? ImVec4(0.9f, 0.3f, 0.25f, 1)
+                          : e.current  ? ImVec4(0.95f, 0.75f, 0.2f, 1)
+                                       : ImVec4(0.35f, 0.55f, 0.85f, 1);
+    ImGui::PushStyleColor(ImGuiCol_PlotHistogram, colour);
+    const std::string tip = rowTip(race, e);
+    ImGui::PushTextWrapPos(0.0f);  // the label above its bar: long names wrap, never cut
+    ImGui::TextUnformatted(((e.current ? "* " : "") + e.label()).c_str());
+    ImGui::PopTextWrapPos();
+    bool clicked = ImGui::IsItemClicked();
+    widgets::tooltip(tip.c_str());
+    const std::string overlay = printed("%.3f ms", e.ms ? double(*e.ms) : 0.0) + printed(", %.1f GB/s", gbps);
+    ImGui::ProgressBar(full > 0 ? float(gbps / full) : 0.0f, ImVec2(-FLT_MIN, 0), overlay.c_str());
+    ImGui::PopStyleColor();
+    clicked = ImGui::IsItemClicked() || clicked;
+    widgets::tooltip(tip.c_str());
+    if (clicked) s.raceAdopt = i;
+  }
+}
+
+}  // namespace
+
+void race(UiState& s) {
+  if (!widgets::header("Race of the kernels", "Race")) return;
+  const Race* race = s.race;
+  const bool running = race && !race->done();
+  if (!running) {
+    if (ImGui::Button(race ? "race again" : "start race")) s.raceStart = true;
+    widgets::tooltip("Every SAT algorithm x scan variant x format and every convolution of this backend on the "
+                     "current frame: timed a few runs per frame, each checked against the CPU reference");
+  }
+  if (!race) return;
+  if (running) {
+    ImGui::ProgressBar(race->progress(), ImVec2(-FLT_MIN, 0), race->status().c_str());
+    widgets::tooltip("a few timed runs per frame; the frame shows each choice while it runs");
+  }
+  ImGui::PushTextWrapPos(0.0f);
+  if (race->copyMs())
+    ImGui::TextDisabled("bars: GB/s, the fastest the full bar; a copy of the same size: %.1f GB/s (%s)",
+                        race->copyGbps(), race->copyMethod().c_str());
+  if (!running && race->differing() > 0)
+    ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%d results differ from the reference", race->differing());
+  ImGui::PopTextWrapPos();
+  if (!race->entries().empty()) rows(s, *race);
+}
+
+}  // namespace satdof::panels
