@@ -1,9 +1,12 @@
-// bench/bench_sat.cpp — `satdof bench sat`: every SAT algorithm x format, timed.
+// bench/bench_sat.cpp — `satdof bench sat`: every SAT algorithm x scan variant x format,
+// timed.
 //
 // Cases: RGBA8 images of 1280x720, 1920x1080, 3840x2160 and 7680x4320 (--quick: the first
-// two), random content. Variants: every registered algorithm in every format it builds;
-// an algorithm that scans rows runs with the default scan variant and with `cub`
-// (named "algorithm/scan"). Each is checked once against the CPU reference (byte for
+// two), random content. Variants: every registered algorithm, built from every registered
+// scan variant, in every format it builds, named "algorithm/scan". --variant NAME
+// (repeatable) keeps the algorithms named, the scan variants named, or exact
+// "algorithm/scan" pairs: `--variant reduce-then-scan --variant hillis-steele` is one
+// pair, `--variant reduce-then-scan` all seven of its. Each is checked once against the CPU reference (byte for
 // byte, satdof/reference/sat.h; a mismatch makes the exit code 1), then timed: median of
 // --repeats after --warmup, CUDA events, images and tables rotated over enough copies to
 // stream from DRAM.
@@ -23,6 +26,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,31 +57,60 @@ struct Size {
   int width, height;
 };
 
-// One timed configuration: an algorithm, a format, and (for those that scan) a variant.
+// One timed configuration: an algorithm, a format, and the scan variant it is built from.
 struct Config {
   const SatAlgorithm* algorithm;
   const SatFormatInfo* format;
-  const ScanVariant* scan;  // nullptr: the algorithm does not scan
-  std::string name() const {
-    std::string n(algorithm->name);
-    if (scan) n += "/" + std::string(scan->name);
-    return n;
+  const ScanVariant* scan;
+  std::string name() const { return std::string(algorithm->name) + "/" + std::string(scan->name); }
+};
+
+// --variant: algorithm names, scan-variant names and "algorithm/scan" pairs. A config is
+// kept when its pair is named, or when it passes both the algorithm and the scan filter
+// (an empty filter passes everything) and at least one of them was given.
+struct Selection {
+  std::vector<std::string> algorithms, scans, pairs;
+  bool keeps(const Config& c) const {
+    const auto named = [](const std::vector<std::string>& v, std::string_view n) {
+      return std::find(v.begin(), v.end(), n) != v.end();
+    };
+    if (algorithms.empty() && scans.empty() && pairs.empty()) return true;
+    if (named(pairs, c.name())) return true;
+    if (algorithms.empty() && scans.empty()) return false;
+    return (algorithms.empty() || named(algorithms, c.algorithm->name)) &&
+           (scans.empty() || named(scans, c.scan->name));
   }
 };
 
-std::vector<Config> configs(const std::vector<const SatAlgorithm*>& algorithms) {
+std::optional<Selection> selection(const BenchOptions& options) {
+  Selection sel;
+  for (const std::string& name : options.variants) {
+    const auto slash = name.find('/');
+    if (findSatAlgorithm(name)) sel.algorithms.push_back(name);
+    else if (findScanVariant(name)) sel.scans.push_back(name);
+    else if (slash != std::string::npos && findSatAlgorithm(name.substr(0, slash)) &&
+             findScanVariant(name.substr(slash + 1)))
+      sel.pairs.push_back(name);
+    else {
+      std::fprintf(stderr, "satdof bench %.*s: unknown variant '%s'; give a SAT algorithm, a "
+                   "scan variant or algorithm/scan; known:", int(kFamily.size()), kFamily.data(),
+                   name.c_str());
+      for (const SatAlgorithm& a : satAlgorithms()) std::fprintf(stderr, " %.*s", int(a.name.size()), a.name.data());
+      for (const ScanVariant& v : scanVariants()) std::fprintf(stderr, " %.*s", int(v.name.size()), v.name.data());
+      std::fprintf(stderr, "\n");
+      return std::nullopt;
+    }
+  }
+  return sel;
+}
+
+std::vector<Config> configs(const Selection& sel) {
   std::vector<Config> out;
-  const ScanVariant* defaultScan = &defaultScanVariant();
-  const ScanVariant* cub = findScanVariant("cub");
   for (const SatFormatInfo& f : satFormats())
-    for (const SatAlgorithm* a : algorithms) {
-      if (a->whyNot(f.id)) continue;
-      if (!a->usesScan) {
-        out.push_back({a, &f, nullptr});
-        continue;
-      }
-      out.push_back({a, &f, defaultScan});
-      if (cub && cub != defaultScan) out.push_back({a, &f, cub});
+    for (const SatAlgorithm& a : satAlgorithms()) {
+      if (a.whyNot(f.id)) continue;
+      for (const ScanVariant& v : scanVariants())
+        if (const Config c{&a, &f, &v}; sel.keeps(c)) out.push_back(c);
     }
   return out;
 }
@@ -130,7 +163,7 @@ bool verify(const Config& c, Size s, Buffers& buf, const std::vector<std::uint8_
 
 int run(const BenchOptions& options) {
   // ---- which algorithms -----------------------------------------------------------------
-  const auto selected = selectVariants<SatAlgorithm>(options, satAlgorithms(), kFamily);
+  const auto selected = selection(options);
   if (!selected) return 1;
   const std::vector<Config> cfgs = configs(*selected);
 

@@ -8,8 +8,9 @@
 // a mapped GL texture gives) at a few sizes, 4K included (reduce-then-scan's scan kernel
 // loads a whole tile first where that costs no wave of blocks, up to 1080p here, and
 // streams rows at 4K and 8K in most formats: both forms run from both sources). The copy
-// of a surface into linear memory (satdof/surface_copy.h) at edge sizes. Scan variants: the default at every size,
-// every registered variant at small sizes for the algorithms that scan rows.
+// of a surface into linear memory (satdof/surface_copy.h) at edge sizes. Scan variants: the
+// default at every size, every registered variant x every algorithm x format at the edge
+// sizes, 1080p and 4K.
 //
 // The bound for the float formats is 0: each entry is defined as the exact integer sum
 // rounded once to the nearest float (reference/sat_formats.cpp), and the GPU algorithms
@@ -161,24 +162,37 @@ INSTANTIATE_TEST_SUITE_P(
                       SatCase{7680, 4320, Content::All255}),
     [](const auto& info) { return caseName(info.param); });
 
-// Every scan variant drives every algorithm that scans rows, in every format.
+// Every scan variant builds every algorithm, in every format, with the reference bytes:
+// 1x1, thin images both ways, odd sizes, one off the tile multiples (64 x 32 for
+// reduce-then-scan, 128 x 32 for single-pass and rows-columns), saturated content, 1080p
+// and 4K (each variant changes the scans inside and between tiles, so the edges of both
+// are where it could go wrong).
 class CudaSatEveryScan : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(CudaSatEveryScan, DrivesEveryAlgorithm) {
+TEST_P(CudaSatEveryScan, BuildsEveryAlgorithmAndFormat) {
   SATDOF_SKIP_WITHOUT_DEVICE();
   const satdof::ScanVariant* scan = satdof::findScanVariant(GetParam());
   ASSERT_NE(scan, nullptr);
   auto rng = satdof::test::freshRng();
   const std::size_t cap = satdof::test::maxElements();
-  for (SatCase c : {SatCase{1, 1}, SatCase{33, 31}, SatCase{1000, 3}, SatCase{517, 389},
-                    SatCase{300, 200, Content::All255}}) {
+  const std::vector<SatCase> all = {
+      SatCase{1, 1},    SatCase{1, 70},   SatCase{70, 1},     SatCase{33, 31},
+      SatCase{63, 31},  SatCase{65, 33},  SatCase{127, 33},   SatCase{129, 31},
+      SatCase{1000, 3}, SatCase{517, 389}, SatCase{300, 200, Content::All255},
+      SatCase{1920, 1080}, SatCase{3840, 2160}};
+  // Under the sanitizers (SATDOF_TEST_MAX_N set) two sizes: racecheck follows every
+  // shared-memory access of the tree variants, and the full list took minutes. 129 x 33
+  // crosses the tiles of every algorithm in both directions.
+  const std::vector<SatCase> capped = {SatCase{1, 1}, SatCase{129, 33}};
+  for (const SatCase& c : cap ? capped : all) {
     if (cap && std::size_t(c.width) * c.height > cap) continue;  // SATDOF_TEST_MAX_N
     SCOPED_TRACE(caseName(c));
     const auto img = makeImage(c.width, c.height, c.content, rng);
     for (const satdof::SatFormatInfo& format : satdof::satFormats()) {
       const ref::Sat expected = ref::computeSat(img, format.id);
       for (const satdof::SatAlgorithm& algorithm : satdof::satAlgorithms()) {
-        if (!algorithm.usesScan || !builds(algorithm, format.id)) continue;
+        ASSERT_TRUE(algorithm.usesScan) << algorithm.name << ": every algorithm is built from the scan";
+        if (!builds(algorithm, format.id)) continue;
         SCOPED_TRACE(std::string(algorithm.name) + " / " + std::string(format.name));
         expectTableEqual(expected, gpuTable(img, algorithm, format.id, *scan, Source::Linear));
       }
@@ -280,6 +294,27 @@ TEST(CudaSatApi, EmptyImageIsANoOpAndBadScratchIsAnError) {
         EXPECT_EQ(algorithm.launch(args, nullptr, 0, nullptr), cudaErrorInvalidValue);
       }
     }
+  }
+}
+
+// A scan variant outside the registry has no policy instantiation: refused, not guessed.
+TEST(CudaSatApi, UnregisteredScanVariantIsRefused) {
+  SATDOF_SKIP_WITHOUT_DEVICE();
+  satdof::ScanVariant stranger = satdof::defaultScanVariant();
+  stranger.name = "not-a-registered-scan";
+  DeviceBuffer<std::uint8_t> in(8 * 8 * 4);
+  for (const char* name : {"reduce-then-scan", "single-pass"}) {
+    const satdof::SatAlgorithm* algorithm = satdof::findSatAlgorithm(name);
+    ASSERT_NE(algorithm, nullptr) << name;
+    satdof::SatArgs args;
+    args.source = satdof::SatSource::linear(in.data(), 32);
+    args.width = args.height = 8;
+    args.scan = &stranger;
+    DeviceBuffer<unsigned char> out(satdof::satTableBytes(args.format, 8, 8));
+    args.table = out.data();
+    DeviceBuffer<unsigned char> scratch(algorithm->scratchBytes(args));
+    EXPECT_EQ(algorithm->launch(args, scratch.data(), scratch.size(), nullptr), cudaErrorInvalidValue)
+        << name;
   }
 }
 

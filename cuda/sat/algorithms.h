@@ -11,10 +11,31 @@ struct SatShape {
   int height = 0;
 };
 
-// The scan variant an algorithm that scans rows runs with.
+// The scan variant an algorithm runs with.
 inline const ScanVariant& scanOf(const SatArgs& args) {
   return args.scan ? *args.scan : defaultScanVariant();
 }
+
+using SatLaunch = cudaError_t (*)(const SatArgs& args, void* scratch, std::size_t scratchBytes,
+                                  cudaStream_t stream);
+
+// The algorithms whose kernels are templates on a scan policy (detail/scan_policy/),
+// instantiated once per scan variant, one file each in sat/by_scan/.
+struct SatKernelsOfScan {
+  std::string_view scan;  // the ScanVariant's name
+  SatLaunch reduceThenScan;
+  SatLaunch singlePass;
+};
+extern const SatKernelsOfScan kSatKernelsHillisSteele;
+extern const SatKernelsOfScan kSatKernelsBlelloch;
+extern const SatKernelsOfScan kSatKernelsBlellochConflictFree;
+extern const SatKernelsOfScan kSatKernelsBlelloch8PerThread;
+extern const SatKernelsOfScan kSatKernelsWarpShuffle;
+extern const SatKernelsOfScan kSatKernelsDecoupledLookback;
+extern const SatKernelsOfScan kSatKernelsCub;
+
+// The instantiation for `scan` (by name); nullptr for a variant outside the registry.
+const SatKernelsOfScan* satKernelsOf(const ScanVariant& scan);
 
 std::size_t rowsTransposeRowsScratchBytes(const SatArgs& args);
 cudaError_t rowsTransposeRowsLaunch(const SatArgs& args, void* scratch, std::size_t scratchBytes,

@@ -27,11 +27,11 @@ constexpr std::array kAlgorithms{
     SatAlgorithm{"single-pass",
                  "one read of the image, one write of the table; tiles pass row and column "
                  "sums on by a two-stage decoupled look-back",
-                 false, anyFormat, detail::singlePassScratchBytes, detail::singlePassLaunch},
+                 true, anyFormat, detail::singlePassScratchBytes, detail::singlePassLaunch},
     SatAlgorithm{"reduce-then-scan",
                  "two reads of the image, one write: tile sums, small carry scans, then the "
                  "table; no tile waits for another",
-                 false, anyFormat, detail::reduceThenScanScratchBytes,
+                 true, anyFormat, detail::reduceThenScanScratchBytes,
                  detail::reduceThenScanLaunch},
 };
 

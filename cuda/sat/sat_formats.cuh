@@ -180,4 +180,16 @@ cudaError_t withSourceAndFormat(const SatArgs& args, Launch&& launch) {
                     launch);
 }
 
+// SatAlgorithm::launch from an algorithm's per-format launch:
+// Algorithm::launch<F>(source, width, height, table, scratch, scratchBytes, stream).
+template <class Algorithm>
+cudaError_t launchSat(const SatArgs& args, void* scratch, std::size_t scratchBytes,
+                      cudaStream_t stream) {
+  return withSourceAndFormat(args, [&](auto src, auto format) {
+    return Algorithm::template launch<decltype(format)::value>(src, args.width, args.height,
+                                                               args.table, scratch, scratchBytes,
+                                                               stream);
+  });
+}
+
 }  // namespace satdof::detail

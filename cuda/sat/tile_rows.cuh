@@ -8,7 +8,8 @@
 //
 //   LaneTile::load        the lane's 8 x 4 pixels, zeros outside the image
 //   LaneTile::rowScan     rowBase[r]: the sum of row r left of the lane inside the tile,
-//                         and the tile's row totals (lane r holds row r's)
+//                         and the tile's row totals (lane r holds row r's): warp scans
+//                         of the chosen variant's policy
 //   LaneTile::columnSums  adds each pixel's full-row prefix (rowBase + pixels so far) of
 //                         the warp's 8 rows to per-column sums
 //   LaneTile::store       entry = column carry + running column sum, in the format,
@@ -66,25 +67,22 @@ struct LaneTile {
     return ((px >> (8 * c)) & 0xffu) - (inside ? m[c] : 0u);
   }
 
+  // One warp scan of the policy (detail/scan_policy/) per row and channel, over the
+  // row's 128 pixels; `smem`: the warp's Policy::kWords<kPxPerLane> words.
+  template <class Policy>
   __device__ void rowScan(std::uint32_t (&rowBase)[kRowsPerWarp][4],
-                          std::uint32_t (&myRowTotal)[4]) const {
+                          std::uint32_t (&myRowTotal)[4], std::uint32_t* smem) const {
 #pragma unroll
     for (int c = 0; c < 4; ++c) myRowTotal[c] = 0;
 #pragma unroll
     for (int r = 0; r < kRowsPerWarp; ++r) {
 #pragma unroll
       for (int c = 0; c < 4; ++c) {
-        std::uint32_t s = 0;
+        std::uint32_t items[kPxPerLane];
 #pragma unroll
-        for (int i = 0; i < kPxPerLane; ++i) s += value(r, i, c);
-        std::uint32_t incl = s;
-#pragma unroll
-        for (int d = 1; d < 32; d <<= 1) {
-          const std::uint32_t y = __shfl_up_sync(0xffffffffu, incl, d);
-          if (lane >= d) incl += y;
-        }
-        rowBase[r][c] = incl - s;
-        const std::uint32_t total = __shfl_sync(0xffffffffu, incl, 31);
+        for (int i = 0; i < kPxPerLane; ++i) items[i] = value(r, i, c);
+        const std::uint32_t total = Policy::inclusiveScan(items, smem);
+        rowBase[r][c] = items[0] - value(r, 0, c);
         if (lane == r) myRowTotal[c] = total;
       }
     }

@@ -12,8 +12,16 @@
 //   * scratch is owned by the caller: at least scratchBytes(args) bytes, 256-byte
 //     aligned; an algorithm never allocates in launch() and sizes scratch from the shape,
 //     the format and the scan variant only (not from the pointers);
-//   * an algorithm that scans rows uses args.scan (nullptr: defaultScanVariant()); the
-//     others ignore it (usesScan says which);
+//   * every algorithm is built from the scan variant args.scan (nullptr:
+//     defaultScanVariant()), and usesScan is true for all: rows-transpose-rows runs the
+//     variant's device-wide scan (its tile scan and its multi-block scheme) over rows and
+//     transposed columns, rows-columns over rows (its column pass walks each column down
+//     sequentially, chunks linked by a look-back); reduce-then-scan and single-pass make
+//     every scan inside their tiles and over their tile sums from the variant's warp-level
+//     policy (cuda/detail/scan_policy/), while their own hierarchy (reduce-then-scan) or
+//     look-back (single-pass) passes the sums between tiles. A variant changes the time,
+//     never the bytes. A ScanVariant that is not in scanVariants() is refused
+//     (cudaErrorInvalidValue) by the two with policy kernels;
 //   * launch() is asynchronous on `stream` and checks every launch it makes.
 #pragma once
 
@@ -50,13 +58,13 @@ struct SatArgs {
   int height = 0;
   SatFormat format = SatFormat::Uint32;
   void* table = nullptr;               // satTableBytes(format, width, height) bytes
-  const ScanVariant* scan = nullptr;   // for algorithms that scan rows; null: the default
+  const ScanVariant* scan = nullptr;   // the scans it is built from; null: the default
 };
 
 struct SatAlgorithm {
   std::string_view name;         // stable identifier: --sat, UI, bench, tests
   std::string_view description;  // one line for the UI and --help
-  bool usesScan;                 // true: args.scan drives its row scans
+  bool usesScan;                 // args.scan drives its scans (true for every algorithm today)
   // Why this algorithm cannot build `format` (nullopt: it can).
   std::optional<std::string> (*whyNot)(SatFormat format);
   std::size_t (*scratchBytes)(const SatArgs& args);
