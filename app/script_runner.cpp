@@ -38,12 +38,14 @@ std::vector<ScriptCommand> loadScript(const std::string& file, const Options& op
       case ScriptCommand::Kind::Select:
         why = checkSelectKey(c.name);
         if (!why) why = setLiveOption(scratch, c.name, c.value);
-        // A backend named on the command line: its own options only.
-        if (const ComputeBackendInfo* b = findComputeBackend(options.backend); !why && b && !b->options().empty()) {
+        // A backend option, with a backend named on the command line: that backend's own.
+        if (const ComputeBackendInfo* b = findComputeBackend(options.backend);
+            !why && b && isBackendOptionKey(c.name) && !b->options().empty()) {
           bool offered = false;
           for (const BackendOption& o : b->options()) offered = offered || (o.key == c.name && o.has(c.value));
           if (!offered) why = "the " + options.backend + " backend has no " + c.name + " '" + c.value + "'";
-        } else if (!why && b && b->filterImplementations().empty() == false && b->options().empty()) {
+        } else if (!why && b && isBackendOptionKey(c.name) && !b->filterImplementations().empty() &&
+                   b->options().empty()) {
           why = "the " + options.backend + " backend has no " + c.name + " to select";
         }
         break;
