@@ -55,7 +55,7 @@ SharedContext& shared() {
 }
 
 #define REQUIRE_GL_CONTEXT()                                                                 \
-  if (!shared().context) GTEST_SKIP() << "no headless GL context: " << shared().whyNot
+  if (!shared().context) SATDOF_SKIP_WITHOUT_GL("no headless GL context: " + shared().whyNot)
 
 // The gl-compute backend with SAT algorithm `sat`, or null and why not.
 std::unique_ptr<satdof::ComputeBackend> glCompute(const std::string& sat, std::string& whyNot) {

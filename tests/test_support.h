@@ -1,5 +1,6 @@
 // tests/test_support.h — shared by every test: fresh random seeds (recorded in the test
-// report, so a failure can be replayed) and random RGBA8 images.
+// report, so a failure can be replayed), random RGBA8 images, and the skips that a run can
+// require to run instead (skip_support.h).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -9,6 +10,7 @@
 #include <string>
 
 #include "satdof/reference/image.h"
+#include "skip_support.h"
 
 namespace satdof::test {
 
