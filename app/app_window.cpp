@@ -35,7 +35,7 @@ void App::handleInput() {
   const Extent fb = context_->framebufferExtent();
   c.imageWidth = float(windowWidth) * float(extent_.width) / float(std::max(fb.width, 1));
   c.imageHeight = float(windowHeight);
-  applyInput(input_.poll(context_->window(), c, ImGui::GetIO().MouseWheel));
+  for (const InputActions& a : input_.poll(context_->window(), c)) applyInput(a);
 }
 
 void App::applyInput(const InputActions& a) {
