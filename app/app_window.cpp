@@ -41,7 +41,7 @@ void App::handleInput() {
   const Extent fb = context_->framebufferExtent();
   c.imageWidth = float(windowWidth) * float(extent().width) / float(std::max(fb.width, 1));
   c.imageHeight = float(windowHeight);
-  applyInput(input_.poll(context_->window(), c, ImGui::GetIO().MouseWheel));
+  for (const InputActions& a : input_.poll(context_->window(), c)) applyInput(a);
 }
 
 // Keys 1-9: the scan variant of that number, or why there is none; never silent.

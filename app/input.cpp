@@ -5,7 +5,10 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
+#include <cstdlib>
+#include <thread>
 
 namespace satdof {
 namespace {
@@ -31,14 +34,44 @@ constexpr std::array<KeyBinding, 15> kBindings = {{
     {"hover", "the panel shows the depth under the cursor"},
 }};
 
-// Index into down_ for each edge-triggered key.
-enum KeySlot { kF1, kF5, kF12, kEsc, kR, kH, kP, kV, kC, kDigits, kSlots = kDigits + 9 };
+// The name keyAction() knows for a GLFW key, or empty.
+std::string_view keyName(int key) {
+  static constexpr std::string_view kDigits[] = {"1", "2", "3", "4", "5", "6", "7", "8", "9"};
+  switch (key) {
+    case GLFW_KEY_F1: return "F1";
+    case GLFW_KEY_F5: return "F5";
+    case GLFW_KEY_F12: return "F12";
+    case GLFW_KEY_ESCAPE: return "Esc";
+    case GLFW_KEY_R: return "R";
+    case GLFW_KEY_H: return "H";
+    case GLFW_KEY_P: return "P";
+    case GLFW_KEY_V: return "V";
+    case GLFW_KEY_C: return "C";
+    default: return key >= GLFW_KEY_1 && key <= GLFW_KEY_9 ? kDigits[key - GLFW_KEY_1] : std::string_view{};
+  }
+}
+
+// Adds a key's action to `a`; false when `a` already holds that action (the caller then
+// starts the next set, so that a repeat within one frame still counts).
+bool addKey(InputActions& a, const InputActions& key) {
+  constexpr bool InputActions::*kFlags[] = {&InputActions::quit,          &InputActions::reset,
+                                            &InputActions::screenshot,    &InputActions::toggleHelp,
+                                            &InputActions::togglePanel,   &InputActions::reloadShaders,
+                                            &InputActions::nextPreset,    &InputActions::verify,
+                                            &InputActions::nextCompare};
+  for (auto flag : kFlags)
+    if (key.*flag && a.*flag) return false;
+  if (key.scanVariant && a.scanVariant) return false;
+  for (auto flag : kFlags) a.*flag = a.*flag || key.*flag;
+  if (key.scanVariant) a.scanVariant = key.scanVariant;
+  return true;
+}
+
+InputController* owner(GLFWwindow* window) { return static_cast<InputController*>(glfwGetWindowUserPointer(window)); }
 
 }  // namespace
 
 std::span<const KeyBinding> keyBindings() { return kBindings; }
-
-static_assert(kSlots <= 32, "InputController::kKeys holds every KeySlot");
 
 std::optional<InputActions> keyAction(std::string_view key) {
   InputActions a;
@@ -56,72 +89,120 @@ std::optional<InputActions> keyAction(std::string_view key) {
   return a;
 }
 
-bool InputController::pressed(GLFWwindow* window, int key, int index) {
-  const bool now = glfwGetKey(window, key) == GLFW_PRESS;
-  const bool edge = now && !down_[index];
-  down_[index] = now;
-  return edge;
+InputController::InputController() {
+  if (const char* delay = std::getenv("SATDOF_TEST_FRAME_DELAY_MS")) frameDelayMs_ = std::max(std::atoi(delay), 0);
 }
 
-InputActions InputController::poll(GLFWwindow* window, const InputContext& c, float wheel) {
-  InputActions a;
-  double x = 0, y = 0;
-  glfwGetCursorPos(window, &x, &y);
+InputController::~InputController() {
+  if (!window_) return;
+  // Put ImGui's callbacks back, unless someone replaced ours since (then leave theirs).
+  if (auto mine = glfwSetKeyCallback(window_, prevKey_); mine != &onKey) glfwSetKeyCallback(window_, mine);
+  if (auto mine = glfwSetMouseButtonCallback(window_, prevButton_); mine != &onButton)
+    glfwSetMouseButtonCallback(window_, mine);
+  if (auto mine = glfwSetCursorPosCallback(window_, prevCursor_); mine != &onCursor)
+    glfwSetCursorPosCallback(window_, mine);
+  if (auto mine = glfwSetScrollCallback(window_, prevScroll_); mine != &onScroll) glfwSetScrollCallback(window_, mine);
+  if (owner(window_) == this) glfwSetWindowUserPointer(window_, nullptr);
+}
+
+void InputController::attach(GLFWwindow* window) {
+  window_ = window;
+  glfwSetWindowUserPointer(window, this);
+  glfwGetCursorPos(window, &x_, &y_);
+  prevKey_ = glfwSetKeyCallback(window, &onKey);
+  prevButton_ = glfwSetMouseButtonCallback(window, &onButton);
+  prevCursor_ = glfwSetCursorPosCallback(window, &onCursor);
+  prevScroll_ = glfwSetScrollCallback(window, &onScroll);
+}
+
+void InputController::onKey(GLFWwindow* window, int key, int scancode, int action, int mods) {
+  InputController* self = owner(window);
+  if (!self) return;
+  if (self->prevKey_) self->prevKey_(window, key, scancode, action, mods);
+  if (action != GLFW_REPEAT) self->queue_.push_back({InputEvent::Kind::Key, key, action == GLFW_PRESS});
+}
+
+void InputController::onButton(GLFWwindow* window, int button, int action, int mods) {
+  InputController* self = owner(window);
+  if (!self) return;
+  if (self->prevButton_) self->prevButton_(window, button, action, mods);
+  self->queue_.push_back({InputEvent::Kind::Button, button, action == GLFW_PRESS});
+}
+
+void InputController::onCursor(GLFWwindow* window, double x, double y) {
+  InputController* self = owner(window);
+  if (!self) return;
+  if (self->prevCursor_) self->prevCursor_(window, x, y);
+  self->queue_.push_back({InputEvent::Kind::Cursor, 0, false, x, y});
+}
+
+void InputController::onScroll(GLFWwindow* window, double dx, double dy) {
+  InputController* self = owner(window);
+  if (!self) return;
+  if (self->prevScroll_) self->prevScroll_(window, dx, dy);
+  self->queue_.push_back({InputEvent::Kind::Scroll, 0, false, dx, dy});
+}
+
+std::vector<InputActions> InputController::poll(GLFWwindow* window, const InputContext& c) {
+  if (frameDelayMs_ > 0) std::this_thread::sleep_for(std::chrono::milliseconds(frameDelayMs_));
+  if (window_ != window) attach(window);
+  std::vector<InputActions> out(1);
+  for (const InputEvent& e : queue_) apply(e, c, out);
+  queue_.clear();
+  // The cursor's pixel, in every set (each one replaces the last one's hover).
+  const bool inside = x_ >= 0 && y_ >= 0 && x_ < c.imageWidth && y_ < c.imageHeight;
+  if (inside && !c.uiWantsMouse) {
+    const Pixel hover{int(x_ * c.image.width / std::max(c.imageWidth, 1.0f)),
+                      int(y_ * c.image.height / std::max(c.imageHeight, 1.0f))};
+    for (InputActions& a : out) a.hover = hover;
+  }
+  return out;
+}
+
+void InputController::apply(const InputEvent& e, const InputContext& c, std::vector<InputActions>& out) {
   const double width = std::max(c.imageWidth, 1.0f), height = std::max(c.imageHeight, 1.0f);
-  auto toImage = [&](double wx, double wy) {
-    return Pixel{int(wx * c.image.width / width), int(wy * c.image.height / height)};
-  };
-  const bool inside = x >= 0 && y >= 0 && x < c.imageWidth && y < c.imageHeight;
-
-  // Left button: orbit, divider drag, or a click (press and release without moving).
-  const bool left = glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
-  if (left && !leftDown_) {  // pressed this frame
-    pressX_ = x;
-    pressY_ = y;
-    moved_ = false;
-    pressOnImage_ = !c.uiWantsMouse && inside;
-    draggingDivider_ = pressOnImage_ && c.splitView && std::abs(x - c.divider * width) < kDividerGrab;
-  }
-  if (left && pressOnImage_) {
-    moved_ = moved_ || std::hypot(x - pressX_, y - pressY_) > kClickSlop;
-    if (draggingDivider_) {
-      a.divider = std::clamp(float(x / width), 0.0f, 1.0f);
-    } else if (moved_) {
-      a.orbitX = float(x - lastX_);
-      a.orbitY = float(y - lastY_);
+  auto inside = [&] { return x_ >= 0 && y_ >= 0 && x_ < c.imageWidth && y_ < c.imageHeight; };
+  switch (e.kind) {
+    case InputEvent::Kind::Cursor: {
+      InputActions& a = out.back();
+      if (leftDown_ && pressOnImage_) {  // left drag: the divider, or an orbit once it moved
+        moved_ = moved_ || std::hypot(e.x - pressX_, e.y - pressY_) > kClickSlop;
+        if (draggingDivider_) a.divider = std::clamp(float(e.x / width), 0.0f, 1.0f);
+        else if (moved_) a.orbitX += float(e.x - x_), a.orbitY += float(e.y - y_);
+      }
+      if (panButtons_ && !c.uiWantsMouse) a.panX += float(e.x - x_), a.panY += float(e.y - y_);
+      x_ = e.x;
+      y_ = e.y;
+      break;
     }
+    case InputEvent::Kind::Button:
+      if (e.code == GLFW_MOUSE_BUTTON_LEFT && e.press) {
+        leftDown_ = true;
+        pressX_ = x_;
+        pressY_ = y_;
+        moved_ = false;
+        pressOnImage_ = !c.uiWantsMouse && inside();
+        draggingDivider_ = pressOnImage_ && c.splitView && std::abs(x_ - c.divider * width) < kDividerGrab;
+      } else if (e.code == GLFW_MOUSE_BUTTON_LEFT) {
+        if (leftDown_ && pressOnImage_ && !moved_ && !draggingDivider_) {  // a click: focus there
+          if (out.back().focusClick) out.emplace_back();
+          out.back().focusClick = Pixel{int(pressX_ * c.image.width / width), int(pressY_ * c.image.height / height)};
+        }
+        leftDown_ = draggingDivider_ = false;
+      } else if (e.code == GLFW_MOUSE_BUTTON_RIGHT || e.code == GLFW_MOUSE_BUTTON_MIDDLE) {
+        const int bit = e.code == GLFW_MOUSE_BUTTON_RIGHT ? 1 : 2;
+        panButtons_ = e.press ? panButtons_ | bit : panButtons_ & ~bit;
+      }
+      break;
+    case InputEvent::Kind::Scroll:
+      if (!c.uiWantsMouse) out.back().zoom += float(e.y);
+      break;
+    case InputEvent::Kind::Key:  // on the press; not while a text field has the keyboard
+      if (!e.press || c.uiWantsKeyboard) break;
+      if (const auto key = keyAction(keyName(e.code)))
+        if (!addKey(out.back(), *key)) addKey(out.emplace_back(), *key);
+      break;
   }
-  if (!left && leftDown_ && pressOnImage_ && !moved_ && !draggingDivider_) a.focusClick = toImage(pressX_, pressY_);
-  if (!left) draggingDivider_ = false;
-  leftDown_ = left;
-
-  if (!c.uiWantsMouse) {
-    const bool pan = glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS ||
-                     glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_MIDDLE) == GLFW_PRESS;
-    if (pan) {
-      a.panX = float(x - lastX_);
-      a.panY = float(y - lastY_);
-    }
-    a.zoom = wheel;
-    if (inside) a.hover = toImage(x, y);
-  }
-  lastX_ = x;
-  lastY_ = y;
-
-  // Keys: edge-triggered, and not while a text field has the keyboard.
-  const bool keys = !c.uiWantsKeyboard;
-  a.toggleHelp = pressed(window, GLFW_KEY_F1, kF1) && keys;
-  a.reloadShaders = pressed(window, GLFW_KEY_F5, kF5) && keys;
-  a.screenshot = pressed(window, GLFW_KEY_F12, kF12) && keys;
-  a.quit = pressed(window, GLFW_KEY_ESCAPE, kEsc) && keys;
-  a.reset = pressed(window, GLFW_KEY_R, kR) && keys;
-  a.togglePanel = pressed(window, GLFW_KEY_H, kH) && keys;
-  a.nextPreset = pressed(window, GLFW_KEY_P, kP) && keys;
-  a.verify = pressed(window, GLFW_KEY_V, kV) && keys;
-  a.nextCompare = pressed(window, GLFW_KEY_C, kC) && keys;
-  for (int d = 1; d <= 9; ++d)
-    if (pressed(window, GLFW_KEY_0 + d, kDigits + d - 1) && keys) a.scanVariant = d - 1;
-  return a;
 }
 
 }  // namespace satdof

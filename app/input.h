@@ -9,11 +9,17 @@
 //   1-9 scan variant, P next scene preset, V verify against the CPU reference,
 //   C compare configurations A and B: off -> split -> difference -> off
 // The mouse is ignored while it is over the panel, the keys while ImGui has a text field.
+//
+// Every press, release, motion and wheel notch counts at any frame rate: GLFW's callbacks
+// (chained to ImGui's, which the ImGui backend installs first) queue them as they come, and
+// poll() drains the queue once a frame. A press and release between two frames is still a
+// click; three taps of H in one frame are three toggles.
 #pragma once
 
 #include <optional>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "context/context.h"
 #include "focus_controller.h"
@@ -55,19 +61,45 @@ struct InputContext {
 // window would do it (the script's `key NAME`); nullopt for another name.
 std::optional<InputActions> keyAction(std::string_view key);
 
+// One window event as GLFW's callbacks report it.
+struct InputEvent {
+  enum class Kind { Key, Button, Cursor, Scroll } kind = Kind::Key;
+  int code = 0;         // GLFW key or mouse button
+  bool press = false;   // a press (key repeats are not queued), else a release
+  double x = 0, y = 0;  // the cursor's window position, or the wheel's offsets
+};
+
 class InputController {
  public:
-  // Reads the window's state once per frame; the wheel comes from ImGui's IO.
-  InputActions poll(GLFWwindow* window, const InputContext& context, float wheel);
+  InputController();  // reads SATDOF_TEST_FRAME_DELAY_MS (tests: a slow frame, in ms)
+  ~InputController();
+  InputController(const InputController&) = delete;
+  InputController& operator=(const InputController&) = delete;
+
+  // The actions of the events queued since the last call, in order: one set, or more
+  // when an action repeats (each repeat starts the next set, so that none is lost). The
+  // first call installs the callbacks on `window` (its GLFW user pointer points here).
+  std::vector<InputActions> poll(GLFWwindow* window, const InputContext& context);
 
  private:
-  bool pressed(GLFWwindow* window, int key, int index);  // true on the frame a key goes down
-  static constexpr int kKeys = 32;  // room for every edge-triggered key (input.cpp's KeySlot)
-  bool down_[kKeys] = {};
-  double lastX_ = 0, lastY_ = 0;
-  bool leftDown_ = false, draggingDivider_ = false, moved_ = false;
+  void attach(GLFWwindow* window);
+  void apply(const InputEvent& e, const InputContext& c, std::vector<InputActions>& out);
+  static void onKey(GLFWwindow* window, int key, int scancode, int action, int mods);
+  static void onButton(GLFWwindow* window, int button, int action, int mods);
+  static void onCursor(GLFWwindow* window, double x, double y);
+  static void onScroll(GLFWwindow* window, double dx, double dy);
+
+  GLFWwindow* window_ = nullptr;
+  void (*prevKey_)(GLFWwindow*, int, int, int, int) = nullptr;  // ImGui's, called first
+  void (*prevButton_)(GLFWwindow*, int, int, int) = nullptr;
+  void (*prevCursor_)(GLFWwindow*, double, double) = nullptr;
+  void (*prevScroll_)(GLFWwindow*, double, double) = nullptr;
+  std::vector<InputEvent> queue_;
+  int frameDelayMs_ = 0;
+  double x_ = 0, y_ = 0;  // the cursor, as of the last event drained
+  bool leftDown_ = false, draggingDivider_ = false, moved_ = false, pressOnImage_ = false;
+  int panButtons_ = 0;    // right and middle buttons held (bits)
   double pressX_ = 0, pressY_ = 0;
-  bool pressOnImage_ = false;
 };
 
 }  // namespace satdof

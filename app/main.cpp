@@ -1,10 +1,14 @@
 // app/main.cpp — satdof: parse the command line, read the settings file, then run the app
 // or a benchmark. Errors end as one line on stderr and a non-zero exit code (see cli.h).
+// stdout is line-buffered even when redirected, so that a log or a pipe gets each line as
+// it is printed (and in order with stderr's), not at exit. The shaders' folder is said
+// first (or, where there is none, why the run cannot start).
 #include <cstdio>
 #include <exception>
 #include <string>
 
 #include "app.h"
+#include "gl/program.h"
 #include "options/cli.h"
 #include "options/cli_checks.h"
 #include "options/settings_store.h"
@@ -12,6 +16,7 @@
 
 int main(int argc, char** argv) {
   using namespace satdof;
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   const ParseOutcome parsed = parseCommandLine(argc, argv);
   if (!parsed.options) return parsed.exitCode;
   Options options = *parsed.options;
@@ -28,6 +33,7 @@ int main(int argc, char** argv) {
     // are reproducible from their command line (and script) alone.
     const bool useSettings = !options.noSettings && !runsHeadless(options) && options.script.empty() &&
                              !options.quality && !options.resizeStorm;
+    std::printf("satdof: shaders from %s\n", gl::findShaderDir().c_str());
     const auto path = settingsPath();
     const auto ui = useSettings ? loadSettings(path, options) : std::map<std::string, std::string>{};
     App app(options, ui);

@@ -1,8 +1,9 @@
 // tests/app_run_support.h — running the satdof executable from a test and reading what it
 // wrote: the binary and output folders (compile-time paths, overridable through
 // SATDOF_BINARY and SATDOF_TEST_OUT), run() with stdout and stderr captured, PNG loading
-// and a not-blank check. Shared by test_app.cpp and test_app_window.cpp (each includes it
-// once, so the helpers sit in an anonymous namespace).
+// and a not-blank check, and the window tests' skip where xvfb-run is missing (a failure
+// under SATDOF_REQUIRE_GL=1). Shared by test_app.cpp, test_app_window.cpp and
+// test_app_input.cpp (each includes it once, so the helpers sit in an anonymous namespace).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -19,6 +20,8 @@
 #include <unistd.h>
 #include <vector>
 
+#include "skip_support.h"
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -26,26 +29,28 @@ namespace {
 
 // Where the binary and the outputs are: compile-time paths, overridable through the
 // environment (SATDOF_BINARY, SATDOF_TEST_OUT) when the build folder was moved.
-std::string envOr(const char* name, const char* fallback) {
+inline std::string envOr(const char* name, const char* fallback) {
   const char* v = std::getenv(name);
   return v && *v ? v : fallback;
 }
 const std::string kBinary = envOr("SATDOF_BINARY", SATDOF_BINARY);
 const std::string kTestOut = envOr("SATDOF_TEST_OUT", SATDOF_TEST_OUT);
 
+inline bool haveXvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
+
 struct RunResult {
   int exitCode = -1;
   std::string out, err;
 };
 
-std::string slurp(const fs::path& p) {
+inline std::string slurp(const fs::path& p) {
   std::ifstream in(p);
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
 }
 
-RunResult run(const std::string& args, const std::string& prefix = "") {
+inline RunResult run(const std::string& args, const std::string& prefix = "") {
   const fs::path dir = fs::temp_directory_path() / ("satdof_test_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const std::string cmd = prefix + kBinary + " " + args + " >" + (dir / "out").string() +
@@ -63,7 +68,7 @@ struct Png {
   std::vector<unsigned char> rgba;
 };
 
-Png loadPng(const fs::path& p) {
+inline Png loadPng(const fs::path& p) {
   Png png;
   int channels = 0;
   unsigned char* data = stbi_load(p.c_str(), &png.width, &png.height, &channels, 4);
@@ -74,7 +79,7 @@ Png loadPng(const fs::path& p) {
 }
 
 // Not blank: the luminance varies (several distinct values, a real spread).
-void expectNotBlank(const Png& png) {
+inline void expectNotBlank(const Png& png) {
   ASSERT_GT(png.width, 0);
   double sum = 0, sum2 = 0;
   const std::size_t n = png.rgba.size() / 4;
@@ -87,10 +92,16 @@ void expectNotBlank(const Png& png) {
   EXPECT_GT(std::sqrt(sum2 / double(n) - mean * mean), 10.0) << "image looks blank";
 }
 
-fs::path freshDir(const std::string& name) {
+inline fs::path freshDir(const std::string& name) {
   const fs::path d = fs::path(kTestOut) / name;
   fs::remove_all(d);
   return d;
 }
 
 }  // namespace
+
+// The window tests run under xvfb-run: without it they skip (or fail, SATDOF_REQUIRE_GL=1).
+#define SATDOF_SKIP_WITHOUT_XVFB() \
+  do {                             \
+    if (!haveXvfb()) SATDOF_SKIP_WITHOUT_GL("xvfb-run not installed (scripts/deps --test installs it)"); \
+  } while (0)

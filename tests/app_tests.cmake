@@ -14,3 +14,6 @@ satdof_app_test(test_app test_app.cpp)
 satdof_app_test(test_app_window test_app_window.cpp)
 target_link_libraries(test_app_window PRIVATE satdof_app)
 satdof_app_test(test_race test_race.cpp)
+# The window's input at a slow frame rate (xdotool's synthetic events under Xvfb).
+satdof_app_test(test_app_input test_app_input.cpp)
+target_link_libraries(test_app_input PRIVATE satdof_app)

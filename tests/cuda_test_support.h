@@ -1,5 +1,7 @@
 // tests/cuda_test_support.h — shared by the GPU tests: a visible skip where no CUDA
-// device exists, a size cap for slow runs (compute-sanitizer); see test_support.h too.
+// device exists (its reason in the app's words, satdof/cuda_diagnosis.h; a failure under
+// SATDOF_REQUIRE_GPU=1, skip_support.h), a size cap for slow runs (compute-sanitizer);
+// see test_support.h too.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -10,21 +12,16 @@
 #include <string>
 
 #include "satdof/cuda_check.h"
+#include "satdof/cuda_diagnosis.h"
+
+#include "skip_support.h"
 
 #include "test_support.h"
 
 namespace satdof::test {
 
 // Empty when a device is usable; otherwise the reason for skipping.
-inline std::string noDeviceReason() {
-  int count = 0;
-  const cudaError_t e = cudaGetDeviceCount(&count);
-  if (e != cudaSuccess) {
-    cudaGetLastError();
-    return std::string("no CUDA device: ") + cudaGetErrorString(e);
-  }
-  return count > 0 ? std::string() : std::string("no CUDA device: none found");
-}
+inline std::string noDeviceReason() { return satdof::cudaUnavailableReason(); }
 
 // SATDOF_TEST_MAX_N caps the element (or pixel) count of a case; 0 / unset: no cap.
 inline std::size_t maxElements() {
@@ -62,5 +59,5 @@ class SurfaceImage {
 #define SATDOF_SKIP_WITHOUT_DEVICE()                                           \
   do {                                                                         \
     if (const std::string why = ::satdof::test::noDeviceReason(); !why.empty()) \
-      GTEST_SKIP() << why;                                                     \
+      SATDOF_SKIP_WITHOUT_GPU(why);                                            \
   } while (0)

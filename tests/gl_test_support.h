@@ -1,5 +1,6 @@
 // tests/gl_test_support.h — a fixture for tests that need a GL context: one headless EGL
-// context per suite (Mesa's llvmpipe in CI), each test skipped visibly where there is none.
+// context per suite (Mesa's llvmpipe in CI), each test skipped visibly where there is none
+// (a failure under SATDOF_REQUIRE_GL=1: skip_support.h).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -8,6 +9,7 @@
 #include <string>
 
 #include "context/context.h"
+#include "skip_support.h"
 
 namespace satdof::test {
 
@@ -22,7 +24,7 @@ class GlTest : public ::testing::Test {
   }
   static void TearDownTestSuite() { context_.reset(); }
   void SetUp() override {
-    if (!context_) GTEST_SKIP() << "no headless GL context: " << reason_;
+    if (!context_) SATDOF_SKIP_WITHOUT_GL("no headless GL context: " + reason_);
   }
   static inline std::unique_ptr<satdof::Context> context_;
   static inline std::string reason_;

@@ -118,7 +118,7 @@ TEST(App, HelpExitsZero) {
 TEST(App, CudaBackendGivesTheCpuImage) {
   const fs::path cpu = freshDir("same_cpu"), cuda = freshDir("same_cuda");
   const RunResult rc = run("--headless --frames 2 --backend cuda --size 640x360 --out " + cuda.string());
-  if (rc.exitCode == 3) GTEST_SKIP() << "CUDA backend unavailable: " << rc.err;
+  if (rc.exitCode == 3) SATDOF_SKIP_WITHOUT_GPU("CUDA backend unavailable: " + rc.err);
   ASSERT_EQ(rc.exitCode, 0) << rc.err;
   const RunResult rp = run("--headless --frames 2 --backend cpu --size 640x360 --out " + cpu.string());
   ASSERT_EQ(rp.exitCode, 0) << rp.err;
@@ -134,7 +134,7 @@ TEST(App, CudaFilterGivesTheCpuReferenceImage) {
   const fs::path cpu = freshDir("filter_cpu"), cuda = freshDir("filter_cuda");
   const std::string common = " --headless --frames 2 --size 480x270 --filter gaussian --radius 3 --view filtered";
   const RunResult rc = run("--backend cuda --conv tiled-halo --out " + cuda.string() + common);
-  if (rc.exitCode == 3) GTEST_SKIP() << "CUDA backend unavailable: " << rc.err;
+  if (rc.exitCode == 3) SATDOF_SKIP_WITHOUT_GPU("CUDA backend unavailable: " + rc.err);
   ASSERT_EQ(rc.exitCode, 0) << rc.err;
   const RunResult rp = run("--backend cpu --conv cpu-direct --out " + cpu.string() + common);
   ASSERT_EQ(rp.exitCode, 0) << rp.err;
@@ -168,7 +168,7 @@ TEST(App, EveryDofImplementationAndFormatGivesTheCpuImage) {
       const fs::path out = freshDir(std::string("dof_") + dof + "_" + format);
       const RunResult rc = run("--backend cuda --dof " + std::string(dof) + " --sat-format " + format +
                                " --out " + out.string() + common);
-      if (rc.exitCode == 3) GTEST_SKIP() << "CUDA backend unavailable: " << rc.err;
+      if (rc.exitCode == 3) SATDOF_SKIP_WITHOUT_GPU("CUDA backend unavailable: " + rc.err);
       ASSERT_EQ(rc.exitCode, 0) << rc.err;
       EXPECT_TRUE(loadPng(out / "frame_0001.png").rgba == expected.rgba) << "differs from the CPU backend's image";
     }
@@ -210,7 +210,7 @@ void expectFallbackFrom(const std::string& failing, const std::string& next, con
   const std::string common = "--headless --frames 2 --size 320x180 ";
   const RunResult rf = run(common + "--backend " + failing + " --out " + fell.string(),
                            "SATDOF_INJECT_ATTACH_FAILURE=" + failing + ":1 ");
-  if (rf.exitCode == 3) GTEST_SKIP() << failing << " backend unavailable: " << rf.err;
+  if (rf.exitCode == 3) SATDOF_SKIP_WITHOUT_GL(failing + " backend unavailable: " + rf.err);
   ASSERT_EQ(rf.exitCode, 0) << rf.err;
   const std::string line = "the " + failing + " backend failed mid-run";
   ASSERT_NE(rf.err.find(line), std::string::npos) << rf.err;
@@ -230,7 +230,7 @@ TEST(App, GlComputeBackendThatFailsToAttachHandsOverToTheCpuBackend) {
 TEST(App, CudaBackendThatFailsToAttachHandsOverToGlCompute) {
   const RunResult probe = run("--headless --frames 1 --size 16x16 --backend cuda --save none --out " +
                               freshDir("fallback_probe").string());
-  if (probe.exitCode == 3) GTEST_SKIP() << "CUDA backend unavailable: " << probe.err;
+  if (probe.exitCode == 3) SATDOF_SKIP_WITHOUT_GPU("CUDA backend unavailable: " + probe.err);
   expectFallbackFrom("cuda", "gl-compute", "GL-compute");
 }
 
@@ -251,7 +251,7 @@ TEST(App, GlComputeBackendGivesTheCpuImage) {
     const fs::path gpu = freshDir("glc_gl"), cpu = freshDir("glc_cpu");
     const std::string common = "--headless --frames 2 --size 480x270 ";
     const RunResult rg = run(common + "--backend gl-compute --out " + gpu.string() + " " + c.glCompute);
-    if (rg.exitCode == 3) GTEST_SKIP() << "gl-compute backend unavailable: " << rg.err;
+    if (rg.exitCode == 3) SATDOF_SKIP_WITHOUT_GL("gl-compute backend unavailable: " + rg.err);
     ASSERT_EQ(rg.exitCode, 0) << rg.err;
     EXPECT_NE(rg.out.find("GL-compute backend"), std::string::npos) << rg.out;
     const RunResult rp = run(common + "--backend cpu --out " + cpu.string() + " " + c.cpu);
@@ -412,8 +412,7 @@ TEST(AppCompare, UnavailableBackendForBExits3WithOneLine) {
 // Random window sizes (1x1, very wide, very tall, minimised) and back: the last frame's
 // DoF image equals a fresh start's, memory flat.
 TEST(App, ResizeStormUnderXvfbEndsLikeAFreshStart) {
-  if (std::system("command -v xvfb-run >/dev/null 2>&1") != 0)
-    GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
+  SATDOF_SKIP_WITHOUT_XVFB();
   const fs::path out = freshDir("resize_storm");
   const RunResult r = run("resize-storm --backend cpu --frames 50 --max-side 400 --size 240x136 --seed 5 --out " +
                               out.string(),
@@ -423,8 +422,7 @@ TEST(App, ResizeStormUnderXvfbEndsLikeAFreshStart) {
 }
 
 TEST(App, WindowUnderXvfbRendersAndExits) {
-  if (std::system("command -v xvfb-run >/dev/null 2>&1") != 0)
-    GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
+  SATDOF_SKIP_WITHOUT_XVFB();
   const fs::path shot = fs::path(kTestOut) / "artifacts" / "window.png";
   fs::remove(shot);
   const RunResult r = run("--frames 5 --size 800x450 --backend cpu --screenshot " + shot.string(),

@@ -9,14 +9,13 @@
 //     2, and after the window is resized;
 //   * comparisons of two configurations switched by a script and kept in the settings;
 //   * the settings file kept between runs, a corrupt one ignored with one warning.
-#include <glm/glm.hpp>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <utility>
 
 #include "app_run_support.h"
+#include "window_test_support.h"
 #include "backends/compute_backend.h"
 #include "dof/dof_implementation.h"
 #include "passes/view_pass.h"
@@ -24,8 +23,6 @@
 #include "scene/scene.h"
 
 namespace {
-
-bool haveXvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
 
 // Runs satdof in an Xvfb window of `w` x `h` with the script `text`; settings in a
 // private folder so that the user's own never matter.
@@ -39,35 +36,6 @@ RunResult runScript(const fs::path& dir, const std::string& text, const std::str
                  " " + args,
              env + "XDG_CONFIG_HOME=" + (dir / "config").string() + " xvfb-run -a -s '-screen 0 " + std::to_string(w) + "x" +
                  std::to_string(h) + "x24' ");
-}
-
-struct Box {
-  int x0 = 1 << 30, y0 = 1 << 30, x1 = -1, y1 = -1;
-  int cx() const { return (x0 + x1) / 2; }
-  int cy() const { return (y0 + y1) / 2; }
-};
-
-// Where an instance of the default scene lands in a w x h image (the app's own camera
-// and projection), and where its centre does.
-Box screenBox(const satdof::scene::Scene& s, int instance, int w, int h, int& cx, int& cy) {
-  const auto& inst = s.instances[std::size_t(instance)];
-  const glm::mat4 m = s.camera.projection(float(w) / float(h)) * s.camera.view() * inst.model;
-  auto toPixel = [&](glm::vec3 p, int& x, int& y) {
-    const glm::vec4 c = m * glm::vec4(p, 1.0f);
-    x = int((c.x / c.w * 0.5f + 0.5f) * float(w));
-    y = int((0.5f - c.y / c.w * 0.5f) * float(h));
-  };
-  Box b;
-  for (const auto& v : s.meshes[std::size_t(inst.mesh)].vertices) {
-    int x = 0, y = 0;
-    toPixel(v.position, x, y);
-    b.x0 = std::max(0, std::min(b.x0, x));
-    b.y0 = std::max(0, std::min(b.y0, y));
-    b.x1 = std::min(w - 1, std::max(b.x1, x));
-    b.y1 = std::min(h - 1, std::max(b.y1, y));
-  }
-  toPixel(satdof::scene::computeBounds(s.meshes[std::size_t(inst.mesh)]).centre(), cx, cy);
-  return b;
 }
 
 // Sharpness: the mean magnitude of the luminance gradient over a box.
@@ -192,7 +160,7 @@ TEST(AppScript, ErrorsNameFileAndLineAndExit2) {
 // Focusing on the near teapot leaves it sharp and blurs the far one; focusing on the far
 // one does the opposite.
 TEST(AppScript, FocusOnTheNearTeapotKeepsItSharpAndBlursTheFarOne) {
-  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
+  SATDOF_SKIP_WITHOUT_XVFB();
   constexpr int w = 800, h = 450;
   const satdof::scene::Scene scene = satdof::scene::makeDefaultScene();
   const std::vector<int> teapots = satdof::scene::teapotsByDepth(scene);
@@ -226,7 +194,7 @@ TEST(AppScript, FocusOnTheNearTeapotKeepsItSharpAndBlursTheFarOne) {
 // convolution and every view, selected in turn by a script: each renders, none fails.
 // (The CPU backend: what CI has. The CUDA backend's longer lists are not covered here.)
 TEST(AppScript, EveryRegistryEntryRendersWhenSelected) {
-  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
+  SATDOF_SKIP_WITHOUT_XVFB();
   const fs::path dir = freshDir("script_registries");
   std::string script = "set filter box\nselect compare cpu-direct\n";
   std::vector<fs::path> shots;
@@ -267,7 +235,7 @@ TEST(AppScript, EveryRegistryEntryRendersWhenSelected) {
 
 // The docked panel takes at most a third of the window; the image keeps the rest.
 TEST(AppScript, PanelLeavesTheImageVisible) {
-  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
+  SATDOF_SKIP_WITHOUT_XVFB();
   for (const auto& [w, h] : {std::pair{1280, 720}, std::pair{640, 400}}) {
     SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h));
     const fs::path dir = freshDir("layout_" + std::to_string(w));
@@ -281,7 +249,7 @@ TEST(AppScript, PanelLeavesTheImageVisible) {
 // Keys pressed by a script act as in the window: H hides the panel (the image takes the
 // whole window), R puts back the settings the run started with.
 TEST(AppScript, KeysHideThePanelAndReset) {
-  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
+  SATDOF_SKIP_WITHOUT_XVFB();
   const fs::path dir = freshDir("script_keys");
   const std::string script = "wait 2\nkey H\nset focal 20\nwait 2\nscreenshot " + (dir / "hidden.png").string() +
                              "\nkey R\nwait 2\nscreenshot " + (dir / "reset.png").string() + "\nquit\n";
@@ -295,7 +263,7 @@ TEST(AppScript, KeysHideThePanelAndReset) {
 
 // Settings are kept between window runs; a corrupt file gives one warning and defaults.
 TEST(AppSettings, KeptBetweenRunsAndCorruptFileWarnsOnce) {
-  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
+  SATDOF_SKIP_WITHOUT_XVFB();
   const fs::path dir = freshDir("settings");
   const fs::path config = dir / "config";
   const std::string env = "XDG_CONFIG_HOME=" + config.string() + " xvfb-run -a -s '-screen 0 640x360x24' ";
@@ -377,7 +345,7 @@ TEST(AppScript, BadFilesAndBackendLinesAreRefusedBeforeTheWindow) {
 // Autofocus keeps the image centre in focus: a focal distance set by hand is pulled back
 // to the centre's depth; without autofocus it stays where it was set.
 TEST(AppScript, AutofocusPullsTheFocusToTheCentre) {
-  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
+  SATDOF_SKIP_WITHOUT_XVFB();
   const fs::path dir = freshDir("script_autofocus");
   auto focalOf = [](const fs::path& sidecar) {
     const std::string text = slurp(sidecar);
@@ -400,7 +368,7 @@ TEST(AppScript, AutofocusPullsTheFocusToTheCentre) {
 // uint21x3 with a max blur past its bound (radius 44): a script's `set` of either is
 // refused in one line naming the line, whichever comes second; within it, it runs.
 TEST(AppScript, MaxBlurBeyondTheUint21x3BoundIsRefused) {
-  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
+  SATDOF_SKIP_WITHOUT_XVFB();
   const std::pair<const char*, const char*> cases[] = {
       {"wait 1\nset max-blur 60\nset sat-format uint21x3\nquit\n", ":3: sat-format: a blur radius of 60 px"},
       {"wait 1\nset sat-format uint21x3\nwait 1\nset max-blur 45\nquit\n", ":4: max-blur: a blur radius of 45 px"},
@@ -426,7 +394,7 @@ TEST(AppScript, MaxBlurBeyondTheUint21x3BoundIsRefused) {
 // reference, in every SAT format, with and without a filter; then, with many bokeh
 // highlights, their sprite list.
 TEST(AppScript, VerifyFindsTheFrameIdenticalToTheReference) {
-  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
+  SATDOF_SKIP_WITHOUT_XVFB();
   const fs::path dir = freshDir("script_verify");
   std::string script =
       "set bokeh off\nwait 2\nkey V\nwait 1\nset filter gaussian\nselect conv cpu-separable\nwait 2\nkey V\nwait 1\n";
@@ -472,7 +440,7 @@ LabelPixels labelPixels(const Png& png) {
 // settings keep it; B's fields given back to A make the difference zero again. A window run
 // keeps compare-b in the settings file for the next.
 TEST(AppCompare, ScriptSwitchesTheComparisonAndSettingsKeepIt) {
-  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
+  SATDOF_SKIP_WITHOUT_XVFB();
   const fs::path dir = freshDir("compare_script");
   const std::string script = "set max-blur 24\nset view split\nset compare-b dof=layered,sat-format=float32\nwait 3\n"
                              "screenshot " + (dir / "split.png").string() + "\nkey C\nwait 3\nscreenshot " +
@@ -505,7 +473,7 @@ TEST(AppCompare, ScriptSwitchesTheComparisonAndSettingsKeepIt) {
 // so when one is: ui/widgets.h's LayoutCheck); the labels on the image are twice as tall
 // and stay on the image (moved inwards from a divider near the panel, never over it).
 TEST(AppWindow, HiDpiScaleKeepsThePanelAThirdAndTheLabelsOnTheImage) {
-  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
+  SATDOF_SKIP_WITHOUT_XVFB();
   const int w = 640, h = 400;
   LabelPixels at1;
   for (const int scale : {1, 2}) {
@@ -529,7 +497,7 @@ TEST(AppWindow, HiDpiScaleKeepsThePanelAThirdAndTheLabelsOnTheImage) {
 // Resizing the window (smaller, then larger) re-lays the panel and the image: the image
 // keeps at least two thirds of the width, the full height, and is drawn.
 TEST(AppWindow, ResizingTheWindowKeepsTheImageVisible) {
-  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
+  SATDOF_SKIP_WITHOUT_XVFB();
   const fs::path dir = freshDir("window_resize");
   const std::pair<int, int> sizes[] = {{480, 300}, {300, 500}, {900, 520}};
   std::string script = "wait 2\n";
@@ -551,12 +519,12 @@ TEST(AppWindow, ResizingTheWindowKeepsTheImageVisible) {
 // when the SAT format changes, throws as a refused registration would) hands over to the
 // next backend with one line, and the window goes on rendering.
 TEST(AppScript, BackendFailingMidRunHandsOverToTheNext) {
-  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
+  SATDOF_SKIP_WITHOUT_XVFB();
   const fs::path dir = freshDir("script_fallback");
   const std::string shot = (dir / "after.png").string();
   const RunResult r = runScript(dir, "wait 2\nset sat-format float32\nwait 2\nscreenshot " + shot + "\nwait 1\nquit\n",
                                 "--backend gl-compute --msaa 1", 320, 180, "SATDOF_INJECT_ATTACH_FAILURE=gl-compute:2 ");
-  if (r.err.find("GL-compute") != std::string::npos && r.exitCode == 3) GTEST_SKIP() << r.err;
+  if (r.err.find("GL-compute") != std::string::npos && r.exitCode == 3) SATDOF_SKIP_WITHOUT_GL(r.err);
   ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
   EXPECT_NE(r.err.find("the gl-compute backend failed mid-run"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("now CPU backend"), std::string::npos) << r.err;

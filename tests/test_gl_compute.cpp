@@ -54,7 +54,7 @@ SharedContext& shared() {
 }
 
 #define REQUIRE_GL_CONTEXT()                                                                 \
-  if (!shared().context) GTEST_SKIP() << "no headless GL context: " << shared().whyNot
+  if (!shared().context) SATDOF_SKIP_WITHOUT_GL("no headless GL context: " + shared().whyNot)
 
 // The gl-compute backend with these selections (none: its defaults), or null and why not.
 std::unique_ptr<satdof::ComputeBackend> glCompute(std::string& whyNot, const satdof::BackendSelections& selections = {}) {

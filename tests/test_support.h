@@ -1,7 +1,8 @@
-// tests/test_support.h — shared by every test: fresh random seeds and random RGBA8 images.
-// A test's seed is recorded in the test report and printed with its first failure
-// ("replay: SATDOF_SEED=N"); SATDOF_SEED=N in the environment makes every fresh generator
-// start from N, so the failing run can be replayed.
+// tests/test_support.h — shared by every test: fresh random seeds, random RGBA8 images,
+// and the skips that a run can require to run instead (skip_support.h). A test's seed is
+// recorded in the test report and printed with its first failure ("replay:
+// SATDOF_SEED=N"); SATDOF_SEED=N in the environment makes every fresh generator start
+// from N, so the failing run can be replayed.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -14,6 +15,7 @@
 #include <string>
 
 #include "satdof/reference/image.h"
+#include "skip_support.h"
 
 namespace satdof::test {
 

@@ -28,6 +28,7 @@
 #include "satdof/bokeh.h"
 #include "satdof/compact.h"
 #include "satdof/conv2d.h"
+#include "satdof/cuda_diagnosis.h"
 #include "satdof/device_buffer.h"
 #include "satdof/sat.h"
 #include "satdof/scan.h"
@@ -297,32 +298,16 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
 };
 
 // Interop needs the GL context on a CUDA device; ask CUDA which devices back it, then
-// prove it with a tiny register / map / unmap round trip.
+// prove it with a tiny register / map / unmap round trip. Why not, in one short line
+// (satdof/cuda_diagnosis.h: the GPU tests skip with the same words).
 bool probeInterop(std::string& whyNot) {
-  int devices = 0;
-  if (const cudaError_t e = cudaGetDeviceCount(&devices); e != cudaSuccess || devices == 0) {
-    int driver = 0, runtime = 0;
-    cudaDriverGetVersion(&driver);
-    cudaRuntimeGetVersion(&runtime);
-    auto version = [](int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); };
-    if (e == cudaErrorInsufficientDriver)
-      whyNot = "the NVIDIA driver is too old for this build (it runs CUDA " + version(driver) + ", the build needs " +
-               version(runtime) + "): update the NVIDIA driver";
-    else if (e == cudaSuccess || e == cudaErrorNoDevice)
-      whyNot = "no CUDA device (no NVIDIA GPU, or its driver is not loaded)";
-    else
-      whyNot = std::string("CUDA cannot start here (") + cudaGetErrorString(e) + ")";
-    cudaGetLastError();
-    return false;
-  }
+  if (whyNot = cudaUnavailableReason(); !whyNot.empty()) return false;
   unsigned int glDevices = 0;
   int list[8] = {};
   const cudaError_t e = cudaGLGetDevices(&glDevices, list, 8, cudaGLDeviceListAll);
   if (e != cudaSuccess || glDevices == 0) {
     const char* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
-    whyNot = std::string("the GL context (") + (renderer ? renderer : "?") +
-             ") is not on the NVIDIA GPU, so CUDA-GL interop is impossible; to render on it, run with "
-             "__NV_PRIME_RENDER_OFFLOAD=1 __GLX_VENDOR_LIBRARY_NAME=nvidia";
+    whyNot = glNotOnCudaGpuReason(renderer ? renderer : "");
     cudaGetLastError();
     return false;
   }

@@ -1,5 +1,6 @@
 // app/backends/cuda_unavailable.cpp — the cuda backend's registry entry in a build without
-// a CUDA toolkit: it offers nothing and says why it cannot run.
+// a CUDA toolkit: it offers nothing and says why it cannot run (short: the panel shows
+// "CPU backend: " and it in one line).
 #include "backends/compute_backend.h"
 
 namespace satdof {
@@ -9,7 +10,7 @@ std::vector<FilterImplementation> cudaFilterImplementations() { return {}; }
 
 std::unique_ptr<ComputeBackend> createCudaBackend(const Context&, const BackendSelections&,
                                                   std::string& reason) {
-  reason = "this build has no CUDA support (no CUDA toolkit at configure time)";
+  reason = "this build has no CUDA";  // no CUDA toolkit at configure time
   return nullptr;
 }
 

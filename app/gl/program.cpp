@@ -94,15 +94,13 @@ void uniform2i(GLuint program, const char* name, int x, int y) {
 std::filesystem::path findShaderDir() {
   std::error_code ec;
   const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    const auto beside = exe.parent_path() / "shaders";
-    if (std::filesystem::exists(beside / "dof.frag")) return beside;
-  }
-  const std::filesystem::path source = SATDOF_SOURCE_SHADER_DIR;
-  if (std::filesystem::exists(source / "dof.frag")) return source;
-  throw std::runtime_error("shaders not found: expected dof.frag beside the executable (" +
-                           (ec ? std::string("?") : exe.parent_path().string()) + "/shaders) or in " +
-                           source.string());
+  if (ec) throw std::runtime_error("shaders not found: cannot tell where the executable is (/proc/self/exe: " +
+                                   ec.message() + ")");
+  const std::filesystem::path folders[] = {exe.parent_path() / "shaders", exe.parent_path().parent_path() / "shaders"};
+  for (const auto& folder : folders)
+    if (std::filesystem::exists(folder / "dof.frag")) return folder;
+  throw std::runtime_error("shaders not found: no dof.frag in " + folders[0].string() + " or " + folders[1].string() +
+                           " (the build copies shaders/ beside satdof: copy it along)");
 }
 
 }  // namespace satdof::gl

@@ -37,7 +37,9 @@ void uniform1i(GLuint program, const char* name, int value);
 void uniform1ui(GLuint program, const char* name, std::uint32_t value);
 void uniform2i(GLuint program, const char* name, int x, int y);
 
-// The folder that holds the shaders: next to the executable, else the source tree's.
+// The folder that holds the shaders: "shaders" beside the executable, or beside the folder
+// it is in (a test binary in the build's tests/). Never the source tree's: a binary copied
+// without its shaders fails, with one line naming both folders it looked in.
 std::filesystem::path findShaderDir();
 
 }  // namespace satdof::gl

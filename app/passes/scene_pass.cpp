@@ -96,7 +96,22 @@ void ScenePass::setSamples(int samples) {
 }
 
 void ScenePass::attach(const Targets& targets) {
+  resolvedColour_ = targets.sceneColour;
+  resolvedDistance_ = targets.depth;
+  if (framebuffer_ && extent_ == targets.extent && attachedSamples_ == samples_) {
+    // The same size and samples (a new SAT format, DoF or filter): the framebuffer and its
+    // own buffers stay; single-sampled, it draws into the new targets. (Re-created on every
+    // such switch, the old ones stayed referenced inside Mesa's llvmpipe and the soak's
+    // memory grew by a set of them every few switches.)
+    if (samples_ == 1) {
+      glNamedFramebufferTexture(framebuffer_.get(), GL_COLOR_ATTACHMENT0, targets.sceneColour, 0);
+      glNamedFramebufferTexture(framebuffer_.get(), GL_COLOR_ATTACHMENT1, targets.depth, 0);
+    }
+    checkComplete(framebuffer_.get(), "scene");
+    return;
+  }
   extent_ = targets.extent;
+  attachedSamples_ = samples_;
   const int w = extent_.width, h = extent_.height;
   framebuffer_ = gl::createFramebuffer();
   const GLuint fb = framebuffer_.get();
@@ -110,8 +125,6 @@ void ScenePass::attach(const Targets& targets) {
     glNamedRenderbufferStorageMultisample(rb, samples_, GL_DEPTH_COMPONENT32F, w, h);
     glNamedFramebufferTexture(fb, GL_COLOR_ATTACHMENT0, msColour_.get(), 0);
     glNamedFramebufferTexture(fb, GL_COLOR_ATTACHMENT1, msDistance_.get(), 0);
-    resolvedColour_ = targets.sceneColour;
-    resolvedDistance_ = targets.depth;
   } else {
     msColour_ = {};
     msDistance_ = {};

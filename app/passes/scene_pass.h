@@ -52,6 +52,7 @@ class ScenePass {
   gl::Renderbuffer depth_;
   gl::Framebuffer framebuffer_;  // what the scene is drawn into
   int samples_ = 1;
+  int attachedSamples_ = 0;  // what framebuffer_'s buffers were made with
   // Multisampled only: the samples, and the frame's targets the resolve writes.
   gl::Texture msColour_, msDistance_;
   GLuint resolvedColour_ = 0, resolvedDistance_ = 0;

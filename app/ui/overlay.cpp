@@ -1,10 +1,13 @@
 // app/ui/overlay.cpp — what is drawn on the image rather than in the panel: the split
 // view's configuration labels (A: ..., B: ...) beside the divider, the difference view's
 // maximum and gain with both labels, why B does not run (when it does not), the
-// depth view's range, the focus view's legend; and the F1 help over everything.
+// depth view's range, the focus view's legend; the frame time and rate at the image's
+// bottom-left corner (always in sight, whatever the panel shows or scrolls; also with the
+// panel hidden); and the F1 help over everything.
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 
 #include "input.h"
@@ -13,20 +16,27 @@
 namespace satdof::panels {
 namespace {
 
-// Text on a dark box at (x, y), its top-left corner (or top-right when alignRight).
-void tag(float x, float y, const std::string& text, bool alignRight = false) {
+// Text on a dark box at (x, y), its top-left corner (or top-right when alignRight); the
+// labels in yellow, the frame time in grey (not a label of what the image shows).
+constexpr ImU32 kLabelColour = IM_COL32(255, 235, 120, 255), kTimeColour = IM_COL32(210, 210, 210, 255);
+void tag(float x, float y, const std::string& text, bool alignRight = false, ImU32 colour = kLabelColour) {
   ImDrawList* d = ImGui::GetForegroundDrawList();
   const ImVec2 size = ImGui::CalcTextSize(text.c_str());
   const float pad = 4.0f;
   if (alignRight) x -= size.x + 2 * pad;
   d->AddRectFilled(ImVec2(x, y), ImVec2(x + size.x + 2 * pad, y + size.y + 2 * pad), IM_COL32(0, 0, 0, 170), 3.0f);
-  d->AddText(ImVec2(x + pad, y + pad), IM_COL32(255, 235, 120, 255), text.c_str());
+  d->AddText(ImVec2(x + pad, y + pad), colour, text.c_str());
 }
 
 }  // namespace
 
 void imageLabels(const UiState& s, float imageRight) {
   const float margin = 10.0f;
+  if (const auto frame = s.history ? s.history->smoothed("frame") : std::nullopt) {
+    char text[64];
+    std::snprintf(text, sizeof text, "frame %.1f ms  %.1f fps", *frame, 1000.0f / std::max(*frame, 1e-3f));
+    tag(margin, ImGui::GetIO().DisplaySize.y - margin - ImGui::GetFontSize() - 8.0f, text, false, kTimeColour);
+  }
   switch (s.view->mode) {
     case ViewMode::Split: {
       // Each label on its side of the divider, moved inwards rather than cut at the edges.

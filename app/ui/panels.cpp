@@ -55,7 +55,10 @@ void noScanVariants(const UiState& s) {
 void pipeline(UiState& s) {
   if (!widgets::header("Pipeline", "Pipeline", ImGuiTreeNodeFlags_DefaultOpen)) return;
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextUnformatted(s.backendReason.c_str());
+  // The backend and the first reason (why the faster one cannot run) in one line; all of
+  // them, as on stdout, in its tooltip.
+  ImGui::TextUnformatted(s.backendReason.substr(0, s.backendReason.find("; ")).c_str());
+  if (s.backendReason.find("; ") != std::string::npos) widgets::tooltip(s.backendReason.c_str());
   ImGui::TextDisabled("GL: %s, %dx%d", s.glRenderer.c_str(), s.width, s.height);
   ImGui::TextDisabled("F1: keys and mouse, H: hide this panel");
   ImGui::PopTextWrapPos();
