@@ -294,7 +294,7 @@ TEST(AppSettings, KeptBetweenRunsAndCorruptFileWarnsOnce) {
 // What one run saves cannot lock the next out: a cpu run's SAT algorithm, a cuda run's DoF
 // and a thin lens focused too close are each dropped with one line, and the run goes on.
 TEST(AppSettings, ASavedValueThatDoesNotFitIsDroppedNotFatal) {
-  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
+  SATDOF_SKIP_WITHOUT_XVFB();
   const fs::path dir = freshDir("settings_misfit");
   const fs::path config = dir / "config";
   const std::string env = "XDG_CONFIG_HOME=" + config.string() + " xvfb-run -a -s '-screen 0 640x360x24' ";
@@ -317,7 +317,7 @@ TEST(AppSettings, ASavedValueThatDoesNotFitIsDroppedNotFatal) {
 // exit 2 (a script naming a folder or a device, one too large, a line the named backend
 // cannot do; a screenshot into a folder or where no file can be made).
 TEST(AppScript, BadFilesAndBackendLinesAreRefusedBeforeTheWindow) {
-  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
+  SATDOF_SKIP_WITHOUT_XVFB();
   const fs::path dir = freshDir("script_refused");
   fs::create_directories(dir);
   std::ofstream(dir / "scan.txt") << "select scan blelloch\n";

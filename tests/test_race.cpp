@@ -81,12 +81,10 @@ TEST(AppRace, CpuBackendRacesEveryFormatAndConvolutionWithTheReferenceBytes) {
 
 TEST(AppRace, GlComputeBackendRacesEveryCombinationWithTheReferenceBytes) {
   const RaceRun r = race("gl-compute", "race_gl");
-  if (r.result.exitCode == 3) GTEST_SKIP() << "gl-compute unavailable here: " << r.result.err;
+  if (r.result.exitCode == 3) SATDOF_SKIP_WITHOUT_GL("gl-compute unavailable here: " + r.result.err);
   expectWellFormed(r, 4);
   EXPECT_GT(r.rows.size(), 4u * 2u + 4u) << r.result.out;  // algorithms x scans x formats
 }
-
-bool haveXvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
 
 // A window of 320x180 on `backend` that presses `keys` (script lines) and quits.
 RunResult pressKeys(const std::string& backend, const std::string& keys, const std::string& name) {
@@ -101,16 +99,16 @@ RunResult pressKeys(const std::string& backend, const std::string& keys, const s
 }
 
 TEST(AppRace, ScanKeyOnTheCpuBackendSaysItHasNoScanVariants) {
-  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
+  SATDOF_SKIP_WITHOUT_XVFB();
   const RunResult r = pressKeys("cpu", "key 1\nwait 2\n", "race_key_cpu");
   ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
   EXPECT_NE(r.out.find("satdof: the cpu backend has no scan variants"), std::string::npos) << r.out;
 }
 
 TEST(AppRace, ScanKeyOnGlComputeNamesTheVariantAndThenItsSatTime) {
-  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run not installed (scripts/test installs it)";
+  SATDOF_SKIP_WITHOUT_XVFB();
   const RunResult r = pressKeys("gl-compute", "key 1\nwait 16\n", "race_key_gl");
-  if (r.exitCode == 3) GTEST_SKIP() << "gl-compute unavailable here: " << r.err;
+  if (r.exitCode == 3) SATDOF_SKIP_WITHOUT_GL("gl-compute unavailable here: " + r.err);
   ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
   EXPECT_TRUE(std::regex_search(r.out, std::regex("satdof: scan variant [a-z0-9-]+\n"))) << r.out;
   EXPECT_TRUE(std::regex_search(r.out, std::regex("satdof: scan variant [a-z0-9-]+: SAT [0-9.]+ ms"))) << r.out;
