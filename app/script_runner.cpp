@@ -51,7 +51,8 @@ std::vector<ScriptCommand> loadScript(const std::string& file, const Options& op
         break;
       case ScriptCommand::Kind::Set:
         why = setLiveOption(scratch, c.name, c.value);
-        if (!why) why = whyNotRunnable(scratch);  // e.g. a blur the SAT format set before cannot sum
+        if (!why)  // e.g. a blur the SAT format set before cannot sum: said as the running app says it
+          if (auto runnable = whyNotRunnable(scratch)) why = c.name + ": " + *runnable;
         break;
       case ScriptCommand::Kind::View: why = setLiveOption(scratch, "view", c.name); break;
       case ScriptCommand::Kind::Preset:
