@@ -8,6 +8,9 @@
 #include <string>
 
 #include "app.h"
+#if SATDOF_HAVE_BENCH
+#include "bench.h"
+#endif
 #include "gl/program.h"
 #include "options/cli.h"
 #include "options/cli_checks.h"
@@ -21,9 +24,10 @@ int main(int argc, char** argv) {
   if (!parsed.options) return parsed.exitCode;
   Options options = *parsed.options;
   try {
-    if (!options.benchFamily.empty()) {
+    if (!options.bench.family.empty()) {
 #if SATDOF_HAVE_BENCH
-      return bench::runBenchFamily(options.benchFamily, options.bench);
+      const Options::BenchRequest& b = options.bench;
+      return bench::runBenchFamily(b.family, {b.jsonPath, b.csvPath, b.variants, b.warmup, b.repeats, b.quick});
 #else
       std::fprintf(stderr, "satdof: bench needs the CUDA backend, which this build lacks\n");
       return kExitFailure;

@@ -215,7 +215,7 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
     sub->add_option("--repeats", o.bench.repeats, "Timed runs; the median is reported [30]")
         ->check(CLI::Range(1, 100000));
     sub->add_flag("--quick", o.bench.quick, "Small sizes only");
-    sub->callback([&o, family] { o.benchFamily = family; });
+    sub->callback([&o, family] { o.bench.family = family; });
   }
 
   try {

@@ -6,8 +6,8 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
-#include "../bench/bench.h"
 #include "basic_types.h"
 #include "backends/compute_backend.h"
 #include "pipeline/pipeline_config.h"
@@ -69,9 +69,15 @@ struct Options {
   bool isolateStages = false;  // finish each stage before the next: per-stage times alone
   bool verbose = false;
 
-  // `satdof bench <family>`
-  std::string benchFamily;   // empty: no bench
-  bench::BenchOptions bench;
+  // `satdof bench <family>`: what the command line asks of the benchmarks, which main.cpp
+  // hands to bench/bench.h (the options know no bench library).
+  struct BenchRequest {
+    std::string family;                 // empty: no bench
+    std::string jsonPath, csvPath;      // --json, --csv (empty: none)
+    std::vector<std::string> variants;  // --variant NAME (repeatable; empty: all)
+    int warmup = 5, repeats = 30;       // --warmup, --repeats (the median of these)
+    bool quick = false;                 // --quick: small sizes only
+  } bench;
 };
 
 // Exit codes: 0 success, 1 runtime failure, 2 bad command line, 3 the requested backend

@@ -117,7 +117,7 @@ std::optional<std::string> checkScriptFile(const std::string& file, std::string&
 }
 
 std::optional<std::string> checkOutputs(const Options& o) {
-  if (runsHeadless(o) && o.save != Options::Save::None && o.benchFamily.empty()) {
+  if (runsHeadless(o) && o.save != Options::Save::None && o.bench.family.empty()) {
     std::error_code ec;
     const std::filesystem::path out = o.outDir.empty() ? "." : o.outDir;
     std::filesystem::create_directories(out, ec);
