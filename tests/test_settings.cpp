@@ -1,15 +1,17 @@
 // tests/test_settings.cpp — the live options (app/options/live_options.h) and the settings file
 // (app/settings_store.h): each option's value reads back as it was written, messages say
-// what is wrong in words, the file's format and its errors, the command line winning over
-// the file, and a refused value making the whole file ignored (one warning, defaults).
+// what is wrong in words, the declarations (one per option: defaults, ranges, where each
+// applies), the file's format and its errors, the command line winning over the file, a
+// refused or misfitting value dropped alone, backend options kept per backend.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
 #include "backends/compute_backend.h"
-#include "pipeline/pipeline_config.h"
+#include "pipeline/pipeline_config.h"  // CompareFields, read by compare-b
 #include "options/live_options.h"
 #include "options/settings_store.h"
 
@@ -166,24 +168,34 @@ TEST(CompareOption, FieldsMergeReadBackAndRefuseInWords) {
   }
 }
 
-// B resolved against its own backend: a field it sets wins; A's choice where B's backend
-// offers that name; else the option's default (and its first convolution). The label
-// names what sets a configuration apart.
-TEST(CompareConfig, ResolvesAgainstBsBackendAndLabelsTheDifference) {
-  satdof::PipelineConfig a{"cpu", {}, "uint32", "cpu-separable", "compute"};
-  for (const satdof::BackendOption& opt : satdof::cpuBackendOptions()) a.selections[opt.key] = opt.defaultChoice;
-  EXPECT_EQ(satdof::resolveCompare(a, {}), a) << "no fields: B = A";
-  const satdof::PipelineConfig b = satdof::resolveCompare(a, {{"dof", "layered"}, {"sat-format", "float32"}});
-  EXPECT_EQ(b.backend, "cpu");
-  EXPECT_EQ(b.conv, "cpu-separable");
-  EXPECT_EQ(satdof::compareLabel(a, b, false), "compute \u00b7 uint32");
-  EXPECT_EQ(satdof::compareLabel(b, a, false), "layered \u00b7 float32");
-  const satdof::ComputeBackendInfo* glc = satdof::findComputeBackend("gl-compute");
-  ASSERT_NE(glc, nullptr);
-  const satdof::PipelineConfig g = satdof::resolveCompare(a, {{"backend", "gl-compute"}});
-  EXPECT_EQ(g.conv, glc->filterImplementations().front().name) << "A's cpu-separable is not a gl-compute one";
-  for (const satdof::BackendOption& opt : glc->options()) EXPECT_EQ(g.selections.at(opt.key), opt.defaultChoice);
-  EXPECT_EQ(g.dof, "compute");
-  EXPECT_NE(satdof::compareLabel(g, a, true).find("gl-compute"), std::string::npos);
-  EXPECT_EQ(satdof::compareLabel(g, a, false).find(g.conv), std::string::npos) << "no filter: no convolution named";
+// Each option is declared once: a fresh Options holds every declared default, --help's
+// line carries the range and the default, and each option says where it applies.
+TEST(LiveOptions, DeclarationsGiveDefaultsRangesAndWhereTheyApply) {
+  const Options fresh;
+  for (const satdof::LiveOption* option : satdof::liveOptions()) {
+    SCOPED_TRACE(std::string(option->name));
+    if (!option->defaultValue.empty()) {
+      EXPECT_EQ(option->get(fresh), option->defaultValue) << "the declared default is the fresh value";
+      EXPECT_NE(satdof::describe(*option).find("[" + std::string(option->defaultValue) + "]"), std::string::npos)
+          << satdof::describe(*option);
+    }
+    if (option->lo != option->hi) {
+      auto text = [](float v) {
+        char t[32];
+        std::snprintf(t, sizeof t, "%g", double(v));
+        return std::string(t);
+      };
+      Options o;
+      EXPECT_FALSE(option->set(*option, o, text(option->hi)));
+      const auto why = option->set(*option, o, text(option->hi + 1.0f));
+      ASSERT_TRUE(why) << "above the declared range";
+      EXPECT_NE(why->find("out of range"), std::string::npos) << *why;
+    }
+  }
+  Options linear;
+  EXPECT_TRUE(satdof::whyNotApplies(satdof::opt::fNumber, linear));
+  EXPECT_FALSE(satdof::whyNotApplies(satdof::opt::focalRange, linear));
+  linear.camera = "thin-lens";
+  EXPECT_FALSE(satdof::whyNotApplies(satdof::opt::fNumber, linear));
+  EXPECT_EQ(*satdof::whyNotApplies(satdof::opt::focalRange, linear), "applies only to --camera linear");
 }

@@ -444,8 +444,8 @@ const LiveOption* findLiveOption(std::string_view name) {
 std::string describe(const LiveOption& o) {
   std::string text(o.help);
   if (o.lo != o.hi) text += ", " + formatRange(o.lo, o.hi);
-  if (o.listing) return text + o.listing();
-  if (!o.defaultValue.empty()) text += " [" + std::string(o.defaultValue) + "]";
+  if (o.listing) text += o.listing();  // a registry's listing names its default itself
+  if (!o.defaultValue.empty() && text.find(" [") == std::string::npos) text += " [" + std::string(o.defaultValue) + "]";
   return text;
 }
 
