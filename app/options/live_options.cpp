@@ -214,7 +214,7 @@ constinit const LiveOption camera{
     "camera", "Circle-of-confusion model: linear (--focal-range) or thin-lens (--focal-length, --f-number, --sensor-width)",
     0, 0, "linear",
     [](const LiveOption&, Options& o, std::string_view v) { return member(v, {"linear", "thin-lens"}, "camera model", o.camera); },
-    [](const Options& o) { return o.camera; }};
+    [](const Options& o) { return o.camera; }, true, AppliesTo::Always, {}};
 constinit const LiveOption focalLength = number<&Options::focalLengthMm>(
     "focal-length", "Thin lens: focal length in mm", 1.0f, 2000.0f, "85", AppliesTo::ThinLensCamera,
     {12.0f, 300.0f, true, "%.0f mm", "focal length"});
@@ -233,11 +233,11 @@ constinit const LiveOption msaa{
       o.msaa = n;
       return std::nullopt;
     },
-    [](const Options& o) { return std::to_string(o.msaa); }};
+    [](const Options& o) { return std::to_string(o.msaa); }, true, AppliesTo::Always, {}};
 constinit const LiveOption bokeh{
     "bokeh", "Bokeh highlights (every backend): on or off", 0, 0, "on",
     [](const LiveOption&, Options& o, std::string_view v) { return onOff(v, "bokeh setting", o.bokeh.enabled); },
-    [](const Options& o) { return onOffText(o.bokeh.enabled); }};
+    [](const Options& o) { return onOffText(o.bokeh.enabled); }, true, AppliesTo::Always, {}};
 constinit const LiveOption bokehThreshold = bokehInteger<std::uint32_t, &reference::BokehSettings::threshold>(
     "bokeh-threshold", "Luminance above which an out-of-focus pixel becomes a bokeh sprite", 0, 254, "240",
     {128, 254, false, "%d", "threshold"});
@@ -248,7 +248,7 @@ constinit const LiveOption bokehMax = bokehInteger<std::uint32_t, &reference::Bo
 constinit const LiveOption bokehIntensity{
     "bokeh-intensity", "Sprite brightness", 0.0f, 1000.0f, "8",
     [](const LiveOption& self, Options& o, std::string_view v) { return readNumber(v, self.lo, self.hi, o.bokeh.intensity); },
-    [](const Options& o) { return formatNumber(o.bokeh.intensity); }, true, AppliesTo::Bokeh};
+    [](const Options& o) { return formatNumber(o.bokeh.intensity); }, true, AppliesTo::Bokeh, {}};
 constinit const LiveOption filter{
     "filter", "Convolution before the SAT", 0, 0, "none",
     [](const LiveOption&, Options& o, std::string_view v) -> std::optional<std::string> {
@@ -277,7 +277,7 @@ constinit const LiveOption weights{
       for (float w : o.filter.customWeights) s += (s.empty() ? "" : ",") + formatNumber(w);
       return s;
     },
-    false, AppliesTo::Filter};
+    false, AppliesTo::Filter, {}};
 constinit const LiveOption view{
     "view", "What is shown", 0, 0, "final",
     [](const LiveOption&, Options& o, std::string_view v) -> std::optional<std::string> {
@@ -306,7 +306,7 @@ constinit const LiveOption kSatFormat{
 constinit const LiveOption kDivider{
     "divider", "Split view divider, fraction of the width", 0.0f, 1.0f, "0.5",
     [](const LiveOption& self, Options& o, std::string_view v) { return readNumber(v, self.lo, self.hi, o.view.divider); },
-    [](const Options& o) { return formatNumber(o.view.divider); }, true, AppliesTo::SplitView};
+    [](const Options& o) { return formatNumber(o.view.divider); }, true, AppliesTo::SplitView, {}};
 constinit const LiveOption kDiffGain{
     "diff-gain", "Difference view amplification, 1..255, or auto (255 / the largest difference)", 0, 0, "auto",
     [](const LiveOption&, Options& o, std::string_view v) -> std::optional<std::string> {
@@ -319,17 +319,17 @@ constinit const LiveOption kDiffGain{
       return std::nullopt;
     },
     [](const Options& o) { return o.view.autoGain ? std::string("auto") : formatNumber(o.view.gain); }, true,
-    AppliesTo::DifferenceView};
+    AppliesTo::DifferenceView, {}};
 constinit const LiveOption kRadius{
     "radius", "Filter radius", float(kMinFilterRadius), float(kMaxFilterRadius), "2",
     [](const LiveOption& self, Options& o, std::string_view v) {
       return readInteger(v, int(self.lo), int(self.hi), o.filter.radius);
     },
-    [](const Options& o) { return std::to_string(o.filter.radius); }, false, AppliesTo::Filter};
+    [](const Options& o) { return std::to_string(o.filter.radius); }, false, AppliesTo::Filter, {}};
 constinit const LiveOption kSigma{
     "sigma", "Gaussian sigma in pixels (0: radius/2)", 0.0f, 100.0f, "0",
     [](const LiveOption& self, Options& o, std::string_view v) { return readNumber(v, self.lo, self.hi, o.filter.sigma); },
-    [](const Options& o) { return formatNumber(o.filter.sigma); }, false, AppliesTo::GaussianFilter};
+    [](const Options& o) { return formatNumber(o.filter.sigma); }, false, AppliesTo::GaussianFilter, {}};
 constinit const LiveOption kBorder{
     "border", "Filter border: zero (ghost cells) or clamp", 0, 0, "clamp",
     [](const LiveOption&, Options& o, std::string_view v) -> std::optional<std::string> {
@@ -339,7 +339,7 @@ constinit const LiveOption kBorder{
       return std::nullopt;
     },
     [](const Options& o) { return std::string(o.filter.border == Border::Zero ? "zero" : "clamp"); }, false,
-    AppliesTo::Filter};
+    AppliesTo::Filter, {}};
 constinit const LiveOption kConv{
     "conv", "Convolution implementation (A)", 0, 0, "",
     [](const LiveOption&, Options& o, std::string_view v) -> std::optional<std::string> {
@@ -384,7 +384,7 @@ constinit const LiveOption kCompare{
       const auto it = o.compareB.find("conv");
       return it == o.compareB.end() ? std::string() : it->second;
     },
-    false, AppliesTo::Filter};
+    false, AppliesTo::Filter, {}};
 constinit const LiveOption kDof{
     "dof", "Depth-of-field implementation", 0, 0, "",
     [](const LiveOption&, Options& o, std::string_view v) {
@@ -400,11 +400,11 @@ constinit const LiveOption kAutofocus{
       o.autofocus = *autofocusFromName(name);
       return std::nullopt;
     },
-    [](const Options& o) { return std::string(toString(o.autofocus)); }};
+    [](const Options& o) { return std::string(toString(o.autofocus)); }, true, AppliesTo::Always, {}};
 constinit const LiveOption kAnimate{
     "animate", "The teapots turn: on or off", 0, 0, "off",
     [](const LiveOption&, Options& o, std::string_view v) { return onOff(v, "animation setting", o.animate); },
-    [](const Options& o) { return onOffText(o.animate); }};
+    [](const Options& o) { return onOffText(o.animate); }, true, AppliesTo::Always, {}};
 constinit const LiveOption kBokehShape{
     "bokeh-shape", "Sprite shape: disc or hexagon", 0, 0, "disc",
     [](const LiveOption&, Options& o, std::string_view v) -> std::optional<std::string> {
@@ -413,7 +413,7 @@ constinit const LiveOption kBokehShape{
       o.bokeh.shape = name == "hexagon" ? 1 : 0;
       return std::nullopt;
     },
-    [](const Options& o) { return std::string(o.bokeh.shape == 1 ? "hexagon" : "disc"); }, true, AppliesTo::Bokeh};
+    [](const Options& o) { return std::string(o.bokeh.shape == 1 ? "hexagon" : "disc"); }, true, AppliesTo::Bokeh, {}};
 constinit const LiveOption kPanel{
     "panel", "Window mode: the panel shown or hidden (H toggles it)", 0, 0, "shown",
     [](const LiveOption&, Options& o, std::string_view v) -> std::optional<std::string> {
@@ -422,7 +422,7 @@ constinit const LiveOption kPanel{
       o.panel = name == "shown";
       return std::nullopt;
     },
-    [](const Options& o) { return std::string(o.panel ? "shown" : "hidden"); }, true, AppliesTo::Window};
+    [](const Options& o) { return std::string(o.panel ? "shown" : "hidden"); }, true, AppliesTo::Window, {}};
 
 // --help's order.
 constexpr std::array kAll = {
