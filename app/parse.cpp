@@ -19,9 +19,9 @@ std::string_view trimSpaces(std::string_view s) {
   return s;
 }
 
-// 1 to 5 decimal digits, nothing else (so no sign, no overflow).
+// 1 to 9 decimal digits, nothing else (so no sign, no overflow of an int).
 std::optional<int> smallDecimal(std::string_view digits) {
-  if (digits.empty() || digits.size() > 5) return std::nullopt;
+  if (digits.empty() || digits.size() > 9) return std::nullopt;
   int value = 0;
   for (char c : digits) {
     if (!isDigit(c)) return std::nullopt;

@@ -16,7 +16,7 @@ namespace satdof {
 // Largest width or height accepted for a render size.
 inline constexpr int kMaxExtent = 16384;
 
-// "WxH" (or "WXH"), each side 1 to 5 decimal digits with a value in [1, kMaxExtent];
+// "WxH" (or "WXH"), each side 1 to 9 decimal digits with a value in [1, kMaxExtent];
 // nothing else, not even spaces. Errors:
 //   "expected WxH (e.g. 1920x1080), got '...'"
 //   "width and height must be between 1 and 16384, got '...'"

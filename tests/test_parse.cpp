@@ -30,7 +30,7 @@ TEST(ParseExtent, AcceptsWxH) {
 
 TEST(ParseExtent, RejectsOtherShapes) {
   for (const char* bad : {"", "x", "1920", "1920x", "x1080", "1920x1080x2", "-1x5", "+1x5",
-                          "1920 x1080", " 1920x1080", "1920x1080 ", "123456x1", "1e3x1", "1x1x"}) {
+                          "1920 x1080", " 1920x1080", "1920x1080 ", "1234567890x1", "1e3x1", "1x1x"}) {
     std::string error;
     EXPECT_FALSE(satdof::parseExtent(bad, error)) << bad;
     EXPECT_EQ(error, "expected WxH (e.g. 1920x1080), got '" + std::string(bad) + "'") << bad;
@@ -38,7 +38,8 @@ TEST(ParseExtent, RejectsOtherShapes) {
 }
 
 TEST(ParseExtent, RejectsOutOfRange) {
-  for (const char* bad : {"0x10", "10x0", "16385x1", "1x99999"}) {
+  // Any number of pixels a user may type, 100000x100000 too, is told the range.
+  for (const char* bad : {"0x10", "10x0", "16385x1", "1x99999", "100000x100000", "123456x1"}) {
     std::string error;
     EXPECT_FALSE(satdof::parseExtent(bad, error)) << bad;
     EXPECT_EQ(error, "width and height must be between 1 and 16384, got '" + std::string(bad) + "'");

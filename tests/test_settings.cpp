@@ -157,7 +157,8 @@ TEST(CompareOption, FieldsMergeReadBackAndRefuseInWords) {
   const std::pair<const char*, const char*> bad[] = {
       {"dof", "'dof' is not key=name"}, {"colour=red", "no field 'colour' of a configuration; valid: backend, "},
       {"dof=nosuch", "dof: no depth-of-field implementation 'nosuch'; valid: fragment"},
-      {"backend=auto", "backend: no backend 'auto'; valid: "}, {"sat-format=half", "sat-format: no SAT format 'half'"}};
+      {"backend=auto", "backend: no backend 'auto'; valid: "}, {"sat-format=half", "sat-format: no SAT format 'half'"},
+      {"dof=layered,dof=fragment", "'dof' is given twice in 'dof=layered,dof=fragment'"}};
   for (const auto& [value, message] : bad) {
     SCOPED_TRACE(value);
     Options before = o;

@@ -362,6 +362,7 @@ constinit const LiveOption kCompareB{
     0, 0, "",
     [](const LiveOption&, Options& o, std::string_view v) -> std::optional<std::string> {
       CompareFields fields = o.compareB;
+      std::vector<std::string_view> seen;  // a key given twice in one value is a mistake
       for (std::size_t begin = 0; begin <= v.size();) {
         const std::size_t end = std::min(v.find(',', begin), v.size());
         const std::string_view item = v.substr(begin, end - begin);
@@ -370,7 +371,11 @@ constinit const LiveOption kCompareB{
         if (eq == std::string_view::npos)
           return quoteForMessage(item) + " is not key=name (e.g. dof=layered,sat-format=float32); keys: " +
                  joinNames(compareKeys());
-        if (auto e = readCompareField(fields, item.substr(0, eq), item.substr(eq + 1))) return e;
+        const std::string_view key = item.substr(0, eq);
+        if (std::find(seen.begin(), seen.end(), key) != seen.end())
+          return quoteForMessage(key) + " is given twice in " + quoteForMessage(v);
+        seen.push_back(key);
+        if (auto e = readCompareField(fields, key, item.substr(eq + 1))) return e;
       }
       o.compareB = std::move(fields);
       return std::nullopt;
