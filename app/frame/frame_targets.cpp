@@ -2,6 +2,7 @@
 #include "frame/frame_targets.h"
 
 #include <cstdint>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -24,12 +25,24 @@ void FrameTargets::checkExtent(Extent extent, SatFormat format) {
   GLint64 maxBlock = 0;
   glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &maxBlock);
   const auto bytes = std::int64_t(satTableBytes(format, extent.width, extent.height));
-  if (maxBlock > 0 && bytes > maxBlock)
-    throw std::runtime_error(std::to_string(extent.width) + "x" + std::to_string(extent.height) +
-                             " needs a " + std::to_string(bytes >> 20) + " MiB SAT (" +
-                             std::string(satFormatInfo(format).name) +
-                             "), more than this GL's largest shader storage block (" +
-                             std::to_string(maxBlock >> 20) + " MiB)");
+  if (maxBlock > 0 && bytes > maxBlock) {
+    // In MiB to a tenth, and in bytes too where those read the same ("128.0 MiB, more than
+    // 128.0 MiB" would say nothing).
+    auto mib = [](std::int64_t b) {
+      char text[32];
+      std::snprintf(text, sizeof text, "%.1f MiB", double(b) / double(1 << 20));
+      return std::string(text);
+    };
+    std::string need = mib(bytes), most = mib(maxBlock);
+    if (need == most) {
+      need += " (" + std::to_string(bytes) + " bytes)";
+      most += " (" + std::to_string(maxBlock) + " bytes)";
+    }
+    throw std::runtime_error(std::to_string(extent.width) + "x" + std::to_string(extent.height) + " needs a " +
+                             need + " SAT (" + std::string(satFormatInfo(format).name) +
+                             "), more than this GL's largest shader storage block (" + most + ")");
+  }
+
 }
 
 void FrameTargets::allocate(Extent extent, SatFormat format, bool layers) {
