@@ -57,6 +57,19 @@ TEST(App, BadFlagsGiveOneLineAndExitCode2) {
   }
 }
 
+// An unknown flag is named, with the nearest real one where a slip explains it.
+TEST(App, UnknownFlagSuggestsTheNearestOne) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"--dfo cuda", "satdof: unknown flag --dfo; did you mean --dof? (see --help)\n"},
+      {"--max-blru=3", "satdof: unknown flag --max-blru; did you mean --max-blur? (see --help)\n"},
+      {"--zzzzzz", "satdof: unknown flag --zzzzzz (see --help)\n"}};
+  for (const auto& [args, message] : cases) {
+    const RunResult r = run(args);
+    EXPECT_EQ(r.exitCode, 2) << args;
+    EXPECT_EQ(r.err, message);
+  }
+}
+
 // Failures that used to surface after GL started (or with exit 0) are refused by the
 // command line: one line, exit 2, and the --out folder is not created.
 TEST(App, FailuresAreCaughtBeforeAnyGlWork) {
@@ -159,8 +172,9 @@ TEST(App, EveryDofImplementationAndFormatGivesTheCpuImage) {
       cpuImages[dof] = loadPng(cpu / "frame_0001.png");
       expectNotBlank(cpuImages[dof]);
       if (std::string(format) == "uint32") uint32Images[dof] = cpuImages[dof];
-      if (std::string(format) == "uint21x3")
+      if (std::string(format) == "uint21x3") {
         EXPECT_TRUE(cpuImages[dof].rgba == uint32Images[dof].rgba) << dof << ": uint21x3 differs from uint32";
+      }
     }
     for (const char* dof : {"fragment", "compute", "cuda", "layered"}) {
       const Png& expected = cpuImages[std::string(dof) == "layered" ? "layered" : "fragment"];

@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <sstream>
@@ -94,6 +95,30 @@ void checkConvolution(const char* flag, const std::string& name, const std::stri
   throw CLI::ValidationError(flag, "no convolution implementation '" + name + "'" +
                                        (backend == "auto" ? "" : " in the " + backend + " backend") +
                                        "; valid: " + valid);
+}
+
+// The name within two edits of `word` (insert, delete, replace, or swap two neighbours),
+// the closest; nullopt when none is.
+std::optional<std::string> nearestName(const std::string& word, const std::vector<std::string>& names) {
+  auto distance = [](const std::string& a, const std::string& b) {
+    std::vector<std::vector<int>> d(a.size() + 1, std::vector<int>(b.size() + 1));
+    for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = int(i);
+    for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = int(j);
+    for (std::size_t i = 1; i <= a.size(); ++i)
+      for (std::size_t j = 1; j <= b.size(); ++j) {
+        d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1])});
+        if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    return d[a.size()][b.size()];
+  };
+  std::optional<std::string> best;
+  int bestDistance = 3;
+  for (const std::string& n : names)
+    if (const int dist = distance(word, n); dist < bestDistance) {
+      bestDistance = dist;
+      best = n;
+    }
+  return best;
 }
 
 }  // namespace
@@ -291,6 +316,17 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
     }
     std::string msg = e.what();
     for (char& c : msg) if (c == '\n') c = ' ';
+    // An unknown flag: named, with the nearest one where a slip of the keys explains it.
+    for (int i = 1; i < argc && dynamic_cast<const CLI::ExtrasError*>(&e); ++i) {
+      const std::string arg = argv[i];
+      if (!arg.starts_with("--") || app.get_option_no_throw(arg.substr(0, arg.find('='))) ) continue;
+      std::vector<std::string> flags;
+      for (const CLI::Option* opt : app.get_options())
+        for (const std::string& name : opt->get_lnames()) flags.push_back(name);
+      msg = "unknown flag " + arg.substr(0, arg.find('='));
+      if (auto near = nearestName(arg.substr(2, arg.find('=') - 2), flags)) msg += "; did you mean --" + *near + "?";
+      break;
+    }
     std::fprintf(stderr, "satdof: %s (see --help)\n", msg.c_str());
     return {std::nullopt, kExitUsage};
   }
