@@ -53,13 +53,17 @@ inline std::string slurp(const fs::path& p) {
 inline RunResult run(const std::string& args, const std::string& prefix = "") {
   const fs::path dir = fs::temp_directory_path() / ("satdof_test_" + std::to_string(::getpid()));
   fs::create_directories(dir);
-  const std::string cmd = prefix + kBinary + " " + args + " >" + (dir / "out").string() +
-                          " 2>" + (dir / "err").string();
+  // A settings folder of the run's own (a prefix may name another, which then wins): a
+  // window run never reads or writes the user's settings. Removed with the output after.
+  const std::string cmd = "XDG_CONFIG_HOME=" + (dir / "config").string() + " " + prefix + kBinary + " " + args +
+                          " >" + (dir / "out").string() + " 2>" + (dir / "err").string();
   const int status = std::system(cmd.c_str());
   RunResult r;
   r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   r.out = slurp(dir / "out");
   r.err = slurp(dir / "err");
+  std::error_code ec;
+  fs::remove_all(dir, ec);
   return r;
 }
 
