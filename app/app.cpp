@@ -12,8 +12,6 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include <glm/gtc/matrix_transform.hpp>
-
 #include "gl/debug.h"
 #include "gl/program.h"
 #include "image_io.h"
@@ -217,7 +215,7 @@ void App::renderFrame() {
   Pipeline* b = comparison_.pipeline();
   if (b) {
     FilterSettings filterB = settings_.filter;
-    filterB.implementation = resolveCompare(a.config(settings_.filter.implementation), comparison_.fields).conv;
+    filterB.implementation = comparison_.configB(a.config(settings_.filter.implementation)).conv;
     filterB.compare = false;
     b->run(&t, filterB, settings_.dof, settings_.bokeh);
   }

@@ -27,13 +27,6 @@ std::string quoted(const std::filesystem::path& p) {
 
 bool given(const Options& o, const char* name) { return o.given.count(name) > 0; }
 
-std::optional<std::string> writableFolder(const std::string& flag, const std::filesystem::path& folder) {
-  if (::access(folder.c_str(), W_OK) != 0)
-    return flag + ": cannot write into " + quoted(folder) + ": " +
-           std::generic_category().message(errno);
-  return std::nullopt;
-}
-
 }  // namespace
 
 bool runsHeadless(const Options& o) { return o.headless || !displayAvailable(); }
@@ -123,7 +116,6 @@ std::optional<std::string> checkOutputs(const Options& o) {
     std::filesystem::create_directories(out, ec);
     if (ec) return "--out: cannot create the folder " + quoted(out) + ": " + ec.message();
     if (!std::filesystem::is_directory(out, ec)) return "--out: " + quoted(out) + " is not a folder";
-    if (auto e = writableFolder("--out", out)) return e;
     if (auto e = canCreateIn("--out", out)) return e;
   }
   if (!o.screenshot.empty()) {
@@ -134,7 +126,6 @@ std::optional<std::string> checkOutputs(const Options& o) {
     if (ec) return "--screenshot: cannot create the folder " + quoted(folder) + ": " + ec.message();
     if (std::filesystem::is_directory(o.screenshot, ec))
       return "--screenshot: " + quoted(std::filesystem::path(o.screenshot)) + " is a folder; name the PNG file to write";
-    if (auto e = writableFolder("--screenshot", folder)) return e;
     if (auto e = canCreateIn("--screenshot", folder)) return e;
   }
   return std::nullopt;

@@ -11,10 +11,7 @@ void Comparison::reset() {
   tried_.reset();
 }
 
-PipelineConfig Comparison::configB(const PipelineConfig& a) const {
-  const PipelineConfig fromFields = resolveCompare(a, fields);
-  return b_ ? b_->config(fromFields.conv) : fromFields;
-}
+PipelineConfig Comparison::configB(const PipelineConfig& a) const { return b_ ? config_ : resolveCompare(a, fields); }
 
 std::pair<std::string, std::string> Comparison::labels(const PipelineConfig& a, bool filtering) const {
   const PipelineConfig b = configB(a);
@@ -24,6 +21,7 @@ std::pair<std::string, std::string> Comparison::labels(const PipelineConfig& a, 
 void Comparison::build(const PipelineConfig& b, const Context& context, const std::filesystem::path& shaderDir,
                        Extent extent) {
   b_ = buildPipeline(b, context, shaderDir, extent);
+  config_ = b;
 }
 
 void Comparison::update(bool comparing, const Pipeline& a, const std::string& aConv, float maxRadius,
@@ -43,15 +41,15 @@ void Comparison::update(bool comparing, const Pipeline& a, const std::string& aC
       problem_ = "B cannot run: " + *why;
       return;
     }
-  if (b_ && b_->config(b.conv) == b && b_->extent() == extent) return;
+  if (b_ && config_ == b && b_->extent() == extent) return;
   if (tried_ && tried_->first == b && tried_->second == extent) return;  // refused already
   tried_.emplace(b, extent);
   try {
-    if (b_ && b_->config(b.conv) == b) {
+    if (b_ && config_ == b) {
       b_->reallocate(extent, b_->targets().satFormat);
     } else {
       b_.reset();  // the old B's memory first
-      b_ = buildPipeline(b, context, shaderDir, extent);
+      build(b, context, shaderDir, extent);
     }
     problem_.clear();
     tried_.reset();

@@ -33,13 +33,15 @@ class Comparison {
   const Pipeline* pipeline() const { return b_.get(); }
   // Why B is not running (empty: it is, or is not asked for).
   const std::string& problem() const { return problem_; }
-  // B's configuration: as it runs, or as its fields would make it from A's.
+  // B's configuration: as it runs, or as its fields would make it from A's (its conv is
+  // the convolution B runs).
   PipelineConfig configB(const PipelineConfig& a) const;
   // The two configurations' labels: "A: ..." and "B: ...".
   std::pair<std::string, std::string> labels(const PipelineConfig& a, bool filtering) const;
 
  private:
   std::unique_ptr<Pipeline> b_;
+  PipelineConfig config_;  // what b_ was built as (its fields resolved against A's then)
   std::string problem_;
   std::optional<std::pair<PipelineConfig, Extent>> tried_;  // what the problem is about
 };

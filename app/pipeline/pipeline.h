@@ -76,7 +76,6 @@ class Pipeline {
   const std::vector<BackendOption>& backendOptions() const { return backendOptions_; }
   const std::vector<FilterImplementation>& filterImplementations() const { return filterImplementations_; }
   const std::string& backendReason() const { return backendReason_; }
-  void setBackendReason(std::string reason) { backendReason_ = std::move(reason); }
   const DofEntry& dofEntry() const { return *dofEntry_; }
   DofImplementation& dof() { return *dofImpl_; }
   BokehPass& bokeh() { return *bokehPass_; }
