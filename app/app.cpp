@@ -84,6 +84,7 @@ App::App(const Options& options, const std::map<std::string, std::string>& uiSet
                   std::string(backend.name()).c_str());
   }
 
+  if (!headless && context_->softwareRenderer()) adaptToSoftwareGl();
   shaderDir_ = gl::findShaderDir();
   scenePass_ = std::make_unique<ScenePass>(shaderDir_, scene_.scene);
   scenePass_->setSamples(options_.msaa);
@@ -197,6 +198,15 @@ void App::reloadShaders() {
   }
 }
 
+FrameSettings App::frameSettings() const {
+  FrameSettings s = settings_;
+  const float k = options_.headless ? 1.0f : options_.renderScale;
+  if (k == 1.0f) return s;
+  s.dof.params.maxRadius *= k;
+  s.bokeh.select.minRadius = std::max(1, int(std::lround(float(s.bokeh.select.minRadius) * k)));
+  return s;
+}
+
 void App::renderFrame() {
   Pipeline& a = *pipeline_;
   scenePass_->run(scene_.scene, a.profiler());
@@ -204,20 +214,21 @@ void App::renderFrame() {
   // the map/unmap time is the interop cost alone. Normal frames let the stages overlap.
   if (options_.isolateStages) glFinish();
   limitMaxBlurToSatFormat();
-  a.run(nullptr, settings_.filter, settings_.dof, settings_.bokeh);
+  const FrameSettings frame = frameSettings();
+  a.run(nullptr, settings_.filter, frame.dof, frame.bokeh);
 
   // Configuration B, for the views that compare: its own filter, SAT and DoF of this
   // frame's scene. Where it cannot run, A stands on both sides and the panel says why.
   const Targets& t = a.targets();
   const ViewSettings& view = settings_.view;
   comparison_.update(comparesConfigurations(view.mode), a, settings_.filter.implementation,
-                     settings_.dof.params.maxRadius, *context_, shaderDir_, settings_.filter.enabled);
+                     frame.dof.params.maxRadius, *context_, shaderDir_, settings_.filter.enabled);
   Pipeline* b = comparison_.pipeline();
   if (b) {
     FilterSettings filterB = settings_.filter;
     filterB.implementation = comparison_.configB(a.config(settings_.filter.implementation)).conv;
     filterB.compare = false;
-    b->run(&t, filterB, settings_.dof, settings_.bokeh);
+    b->run(&t, filterB, frame.dof, frame.bokeh);
   }
   if (comparesConfigurations(view.mode))
     viewPass_->run(view, {t.dofOutput, b ? b->targets().dofOutput : t.dofOutput, settings_.dof.params.focalDistance});

@@ -84,7 +84,12 @@ class App final : private ScriptHost {
   scene::SceneState& scene() { return scene_; }
   ScenePass& scenePass() { return *scenePass_; }
   Extent extent() const { return pipeline_->extent(); }
-  // The window's framebuffer less the docked panel: what the frame is rendered at.
+  // The settings as this frame renders them: blur sizes are the window's pixels, so a
+  // frame rendered smaller (--render-scale) blurs as many fewer of its own and looks the same.
+  FrameSettings frameSettings() const;
+  // The window's framebuffer less the docked panel: where the frame is shown.
+  Extent imageArea(Extent framebuffer) const;
+  // What the frame is rendered at: the image area times --render-scale.
   Extent imageExtent(Extent framebuffer) const;
   void resize(Extent extent);
   // Another scene (the quality tool's): the scene pass is rebuilt for it, same samples.
@@ -113,6 +118,9 @@ class App final : private ScriptHost {
   // Makes the live parts of `o` the app's state; the reason when something is refused.
   std::optional<std::string> applyOptions(const Options& o);
   void applyFocusAndScene(Autofocus autofocus, bool animate, int msaa);
+  // A window on a software GL: MSAA 1 and a smaller render scale, where neither the
+  // command line nor the settings file chose them; said in one line.
+  void adaptToSoftwareGl();
   void saveHeadlessFrame(int index);
   void handleInput();
   // What the keys and the mouse (or the script's `key`) asked for.
@@ -175,6 +183,7 @@ class App final : private ScriptHost {
   std::string maxBlurNote_;  // why the max blur was lowered (empty: it was not)
   PrecisionMonitor precision_;  // a float SAT format's error, measured while it is in use
   ScanNote scanNote_;
+  std::string renderScaleNote_;  // the panel's word on a render scale the app chose
   std::unique_ptr<Race, RaceDeleter> race_;  // the panel's race of the kernels, while and after it runs
 };
 

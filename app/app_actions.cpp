@@ -84,6 +84,7 @@ std::optional<std::string> App::applyOptions(const Options& o) {
     if (satFormatInfo(pipeline_->targets().satFormat).name != o.satFormat) return "sat-format: refused (see the panel)";
   }
   options_.panel = o.panel;
+  options_.renderScale = o.renderScale;  // the next frame is rendered at the new size
   if (ui_) ui_->panelShown = o.panel;
   // A backend that failed while the targets were re-made (setSatFormat) is gone: the DoF
   // and the choices in `o` were made for it, and the fallback chose for the new one.
@@ -162,7 +163,7 @@ void App::verify() {
   glGetNamedBufferSubData(t.sat, 0, GLsizeiptr(f.sat.size()), f.sat.data());
   VerifyRequest r;
   r.format = t.satFormat;
-  r.params = settings_.dof.params;
+  r.params = frameSettings().dof.params;
   r.showCoc = settings_.dof.showCoc;
   r.dofName = std::string(pipeline_->dofEntry().name);
   r.layeredDof = pipeline_->dofEntry().layers;
@@ -213,7 +214,10 @@ void App::writeScreenshot(const std::string& requested) {
     std::ofstream out(sidecar);
     out << formatSettings(settingsOf(currentOptions(), uiSettings()));
     out << "# backend " << pipeline_->backend().name() << ", window " << fb.width << "x" << fb.height
-        << ", image " << extent().width << "x" << extent().height << " at its left\n";
+        << ", image " << extent().width << "x" << extent().height;
+    if (const Extent area = imageArea(fb); area != extent())
+      out << " (render scale " << options_.renderScale << ", shown at " << area.width << "x" << area.height << ")";
+    out << " at its left\n";
     std::printf("satdof: wrote %s (settings: %s)\n", path.c_str(), sidecar.c_str());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "satdof: screenshot: %s\n", e.what());

@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "app.h"
+#include "options/live_options.h"
 #include "tools/race_runner.h"
 #include "ui/ui.h"
 
@@ -21,12 +22,42 @@ constexpr std::chrono::seconds kNoteSeconds{2};
 constexpr std::size_t kNoteFrames = 8;  // frames of "sat" samples after a scan key (the ring's 4 and more)
 }  // namespace
 
-Extent App::imageExtent(Extent fb) const {
+Extent App::imageArea(Extent fb) const {
   int windowWidth = 0, windowHeight = 0;
   glfwGetWindowSize(context_->window(), &windowWidth, &windowHeight);
   if (windowWidth <= 0) return fb;
   const float panel = ui_->panelWidthFor(float(windowWidth)) * float(fb.width) / float(windowWidth);
   return {std::max(fb.width - int(std::lround(panel)), 1), fb.height};
+}
+
+Extent App::imageExtent(Extent fb) const {
+  const Extent area = imageArea(fb);
+  const float s = options_.renderScale;
+  return {std::max(int(std::lround(float(area.width) * s)), 1), std::max(int(std::lround(float(area.height) * s)), 1)};
+}
+
+void App::adaptToSoftwareGl() {
+  // Measured at 1280x720 with the cpu backend on 2 cores (docs/PERFORMANCE.md): the scene
+  // pass with 4x MSAA is most of a 0.5-0.8 s frame.
+  constexpr float kSoftwareRenderScale = 0.5f;
+  auto chosen = [&](const LiveOption& o) {
+    return options_.given.count(std::string(o.name)) || options_.fromSettings.count(std::string(o.name));
+  };
+  std::string what;
+  if (!chosen(opt::msaa) && options_.msaa != 1) {
+    options_.msaa = 1;
+    what = "MSAA 1";
+  }
+  if (!chosen(opt::renderScale) && options_.renderScale > kSoftwareRenderScale) {
+    options_.renderScale = kSoftwareRenderScale;
+    char scale[48];
+    std::snprintf(scale, sizeof scale, "render scale %.2g", double(kSoftwareRenderScale));
+    what += (what.empty() ? "" : " and ") + std::string(scale);
+  }
+  if (what.empty()) return;
+  renderScaleNote_ = "chosen for software GL";
+  std::printf("satdof: GL runs in software (%s): %s for speed (--msaa, --render-scale or the panel change it)\n",
+              context_->renderer.c_str(), what.c_str());
 }
 
 void App::handleInput() {
@@ -39,7 +70,7 @@ void App::handleInput() {
   int windowWidth = 0, windowHeight = 0;
   glfwGetWindowSize(context_->window(), &windowWidth, &windowHeight);
   const Extent fb = context_->framebufferExtent();
-  c.imageWidth = float(windowWidth) * float(extent().width) / float(std::max(fb.width, 1));
+  c.imageWidth = float(windowWidth) * float(imageArea(fb).width) / float(std::max(fb.width, 1));
   c.imageHeight = float(windowHeight);
   for (const InputActions& a : input_.poll(context_->window(), c)) applyInput(a);
 }
@@ -116,12 +147,14 @@ void App::resizeWindow(int width, int height) {
 }
 
 void App::presentWindow() {
-  // The image fills the window left of the docked panel, pixel for pixel.
+  // The image fills the window left of the docked panel: pixel for pixel, or scaled up
+  // from a smaller render (--render-scale).
   const Extent fb = context_->framebufferExtent();
+  const Extent area = imageArea(fb);
   const float background[4] = {0.08f, 0.08f, 0.1f, 1.0f};
   glClearNamedFramebufferfv(0, GL_COLOR, 0, background);
-  glBlitNamedFramebuffer(shownFramebuffer(), 0, 0, 0, extent().width, extent().height, 0,
-                         fb.height - extent().height, extent().width, fb.height, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+  glBlitNamedFramebuffer(shownFramebuffer(), 0, 0, 0, extent().width, extent().height, 0, fb.height - area.height,
+                         area.width, fb.height, GL_COLOR_BUFFER_BIT, area == extent() ? GL_NEAREST : GL_LINEAR);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   glViewport(0, 0, fb.width, fb.height);
 
@@ -154,6 +187,8 @@ void App::presentWindow() {
   state.focusAnimating = focus_.animating();
   state.animate = options_.animate;
   state.msaa = options_.msaa;
+  state.renderScale = options_.renderScale;
+  state.renderScaleNote = renderScaleNote_;
   state.verifyLines = verifyLines_;
   const float focalBefore = settings_.dof.params.focalDistance;
   state.satFormat = std::string(satFormatInfo(a.targets().satFormat).name);
@@ -186,11 +221,15 @@ void App::presentWindow() {
   }
   if (settings_.dof.params.focalDistance != focalBefore) focus_.cancel();  // moved by hand
   applyFocusAndScene(state.autofocus, state.animate, state.msaa);
+  if (state.renderScale != options_.renderScale) {  // the next frame is rendered at the new size
+    options_.renderScale = state.renderScale;
+    renderScaleNote_.clear();
+  }
   if (state.reloadShaders) reloadShaders();
   if (state.reset) reset();
   if (state.verify) verifyRequested_ = true;
   if (state.preset) applyPreset(*state.preset);
-  precision_.update(state.measurePrecision, pipeline_->targets().satFormat, this->extent(), settings_.dof.params,
+  precision_.update(state.measurePrecision, pipeline_->targets().satFormat, this->extent(), frameSettings().dof.params,
                     [this] { return readBackColourAndDepth(); });
   setSatFormat(state.satFormat);
   limitMaxBlurToSatFormat();

@@ -84,6 +84,24 @@ TEST(App, FailuresAreCaughtBeforeAnyGlWork) {
   }
 }
 
+// `--dof cuda` with `--backend auto` on a machine where CUDA cannot run (no GPU, or a build
+// without CUDA) is refused the same way, before GL, naming why; where the cuda backend runs
+// (the GPU machine) it renders.
+TEST(App, CudaDofWithAutoIsRefusedBeforeGlWhereCudaCannotRun) {
+  const fs::path out = freshDir("cuda_dof_auto");
+  const RunResult cuda = run("--backend cuda --headless --frames 1 --size 64x36 --save none");
+  const RunResult r = run("--dof cuda --backend auto --headless --frames 1 --size 64x36 --out " + (out / "x").string());
+  if (cuda.exitCode == 0) {
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    return;
+  }
+  EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(r.err.rfind("satdof: --dof cuda: runs on the cuda backend only, which cannot run here: ", 0), 0u) << r.err;
+  EXPECT_EQ(r.out.find("GL"), std::string::npos) << "refused before GL started: " << r.out;
+  EXPECT_FALSE(fs::exists(out / "x")) << "nothing created";
+}
+
 // uint21x3's box sums are exact up to radius 44 (satdof/sat_format.h): a larger max blur
 // is refused in one line, as a script's or the settings file's would be; 44.4 rounds to 44
 // and runs, and gives the uint32 format's image.
@@ -428,7 +446,7 @@ TEST(AppCompare, UnavailableBackendForBExits3WithOneLine) {
 TEST(App, ResizeStormUnderXvfbEndsLikeAFreshStart) {
   SATDOF_SKIP_WITHOUT_XVFB();
   const fs::path out = freshDir("resize_storm");
-  const RunResult r = run("resize-storm --backend cpu --frames 50 --max-side 400 --size 240x136 --seed 5 --out " +
+  const RunResult r = run("resize-storm --backend cpu --render-scale 1 --frames 50 --max-side 400 --size 240x136 --seed 5 --out " +
                               out.string(),
                           "xvfb-run -a -s '-screen 0 1024x768x24' ");
   ASSERT_EQ(r.exitCode, 0) << r.out << r.err;

@@ -46,7 +46,7 @@ TEST(AppInput, QuickClicksAndTapsCountBelowTwoFramesASecond) {
   // still ends and saves its settings (and the test reports what else was lost).
   std::ofstream(drive) << "set -u\ncd '" << dir.string() << "'\n"
                        << "SATDOF_TEST_FRAME_DELAY_MS=600 XDG_CONFIG_HOME='" << (dir / "config").string()
-                       << "' timeout 180 '" << kBinary << "' --backend cpu --focal 3 --size " << w << "x" << h
+                       << "' timeout 180 '" << kBinary << "' --backend cpu --render-scale 1 --focal 3 --size " << w << "x" << h
                        << " >out.txt 2>err.txt &\n"
                        << "app=$!\n"
                        << "win=$(timeout 60 xdotool search --sync --name '^SATDoF$' | head -n 1)\n"

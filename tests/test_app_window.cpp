@@ -10,6 +10,7 @@
 //   * comparisons of two configurations switched by a script and kept in the settings;
 //   * the settings file kept between runs, a corrupt one ignored with one warning.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <utility>
@@ -25,14 +26,17 @@
 namespace {
 
 // Runs satdof in an Xvfb window of `w` x `h` with the script `text`; settings in a
-// private folder so that the user's own never matter.
+// private folder so that the user's own never matter. The frame at the image area's own
+// size (Xvfb's GL is software, where satdof would otherwise render smaller), unless the
+// test names a render scale.
 RunResult runScript(const fs::path& dir, const std::string& text, const std::string& args, int w, int h,
                     const std::string& env = "") {
   fs::create_directories(dir);
   const fs::path script = dir / "script.txt";
   std::ofstream(script) << text;
   const std::string backend = args.find("--backend") == std::string::npos ? "--backend cpu " : "";
-  return run(backend + "--size " + std::to_string(w) + "x" + std::to_string(h) + " --script " + script.string() +
+  const std::string scale = args.find("--render-scale") == std::string::npos ? "--render-scale 1 " : "";
+  return run(backend + scale + "--size " + std::to_string(w) + "x" + std::to_string(h) + " --script " + script.string() +
                  " " + args,
              env + "XDG_CONFIG_HOME=" + (dir / "config").string() + " xvfb-run -a -s '-screen 0 " + std::to_string(w) + "x" +
                  std::to_string(h) + "x24' ");
@@ -259,6 +263,55 @@ TEST(AppScript, KeysHideThePanelAndReset) {
   EXPECT_NE(slurp(dir / "hidden.txt").find("focal=20"), std::string::npos) << slurp(dir / "hidden.txt");
   EXPECT_LT(imageSizeFrom(dir / "reset.txt").first, 480) << "R shows the panel again (it was shown at start)";
   EXPECT_NE(slurp(dir / "reset.txt").find("focal=7"), std::string::npos) << slurp(dir / "reset.txt");
+}
+
+// On a software GL (Xvfb's is llvmpipe) a window starts at MSAA 1 and half the image area's
+// size, scaled up to it, and says so in one line; a choice of the command line or of the
+// settings file is kept.
+TEST(AppWindow, SoftwareGlRendersAtMsaa1AndHalfScaleUnlessChosen) {
+  SATDOF_SKIP_WITHOUT_XVFB();
+  const fs::path dir = freshDir("software_gl");
+  const fs::path config = dir / "config";
+  const std::string env = "XDG_CONFIG_HOME=" + config.string() + " xvfb-run -a -s '-screen 0 640x360x24' ";
+  auto lines = [](const std::string& out) {
+    std::size_t n = 0;
+    for (std::size_t at = out.find("GL runs in software ("); at != std::string::npos;
+         at = out.find("GL runs in software (", at + 1))
+      ++n;
+    return n;
+  };
+  RunResult r = run("--backend cpu --size 640x360 --frames 3 --screenshot " + (dir / "auto.png").string(), env);
+  ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+  ASSERT_EQ(lines(r.out), 1u) << r.out;
+  EXPECT_NE(r.out.find("): MSAA 1 and render scale 0.5 for speed"), std::string::npos) << r.out;
+  const Png shot = loadPng(dir / "auto.png");
+  EXPECT_EQ(shot.width, 640) << "the window, the image scaled up in it";
+  const std::string sidecar = slurp(dir / "auto.txt");
+  EXPECT_NE(sidecar.find("msaa=1\n"), std::string::npos) << sidecar;
+  const auto [w, h] = imageSizeFrom(dir / "auto.txt");
+  EXPECT_EQ(h, 180) << sidecar;
+  const std::size_t shown = sidecar.find("shown at ");
+  ASSERT_NE(shown, std::string::npos) << sidecar;
+  const int shownWidth = std::stoi(sidecar.substr(shown + 9));
+  EXPECT_EQ(std::lround(shownWidth * 0.5), w) << sidecar;
+  expectNotBlank(imagePart(shot, shownWidth, 360));
+  // The next run starts from what the first saved: nothing to choose, nothing said.
+  r = run("--backend cpu --size 640x360 --frames 2", env);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(lines(r.out), 0u) << r.out;
+  // Chosen on the command line (a fresh settings folder): kept, nothing said.
+  fs::remove_all(config);
+  r = run("--backend cpu --size 640x360 --frames 2 --msaa 4 --render-scale 1 --screenshot " + (dir / "full.png").string(),
+          env);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(lines(r.out), 0u) << r.out;
+  EXPECT_EQ(imageSizeFrom(dir / "full.txt").second, 360);
+  EXPECT_NE(slurp(dir / "full.txt").find("msaa=4\n"), std::string::npos);
+  // Only the render scale chosen: MSAA 1 is still picked, said alone.
+  fs::remove_all(config);
+  r = run("--backend cpu --size 640x360 --frames 2 --render-scale 0.75", env);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("): MSAA 1 for speed"), std::string::npos) << r.out;
 }
 
 // Settings are kept between window runs; a corrupt file gives one warning and defaults.

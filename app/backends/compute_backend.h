@@ -112,6 +112,9 @@ struct ComputeBackendInfo {
   // line: why it cannot run here and what the user can do, or (may stay empty) why it fits.
   std::unique_ptr<ComputeBackend> (*create)(const Context& context, const BackendSelections& selections,
                                             std::string& reason);
+  // Why it cannot run on this machine at all, known before any GL starts (empty: it may);
+  // null where only the GL context can tell.
+  std::string (*whyNotOnThisMachine)() = nullptr;
 };
 
 // In the order `auto` tries them.
@@ -144,5 +147,6 @@ std::unique_ptr<ComputeBackend> createCpuBackend(const Context&, const BackendSe
 std::vector<BackendOption> cudaBackendOptions();
 std::vector<FilterImplementation> cudaFilterImplementations();
 std::unique_ptr<ComputeBackend> createCudaBackend(const Context&, const BackendSelections&, std::string&);
+std::string cudaWhyNotOnThisMachine();
 
 }  // namespace satdof

@@ -341,6 +341,8 @@ std::vector<FilterImplementation> cudaFilterImplementations() {
   return list;
 }
 
+std::string cudaWhyNotOnThisMachine() { return cudaUnavailableReason(); }
+
 std::unique_ptr<ComputeBackend> createCudaBackend(const Context& context, const BackendSelections& selections,
                                                   std::string& reason) {
   try {

@@ -8,9 +8,11 @@ namespace satdof {
 std::vector<BackendOption> cudaBackendOptions() { return {}; }
 std::vector<FilterImplementation> cudaFilterImplementations() { return {}; }
 
+std::string cudaWhyNotOnThisMachine() { return "this build has no CUDA"; }  // no toolkit at configure time
+
 std::unique_ptr<ComputeBackend> createCudaBackend(const Context&, const BackendSelections&,
                                                   std::string& reason) {
-  reason = "this build has no CUDA";  // no CUDA toolkit at configure time
+  reason = cudaWhyNotOnThisMachine();
   return nullptr;
 }
 

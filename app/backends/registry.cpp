@@ -22,7 +22,7 @@ namespace {
 
 const std::array kBackends{
     ComputeBackendInfo{"cuda", "CUDA", "CUDA-GL interop: filter and SAT on the GPU, no host round trip",
-                       cudaBackendOptions, cudaFilterImplementations, createCudaBackend},
+                       cudaBackendOptions, cudaFilterImplementations, createCudaBackend, cudaWhyNotOnThisMachine},
     ComputeBackendInfo{"gl-compute", "GL-compute", "GLSL compute shaders: filter and SAT on any GL 4.3+ GPU, no CUDA",
                        glComputeBackendOptions, glComputeFilterImplementations, createGlComputeBackend},
     ComputeBackendInfo{"cpu", "CPU", "read back, the reference library, upload (works everywhere)",
@@ -34,12 +34,9 @@ const std::array kBackends{
 // medians: the GLSL SAT 3.4 s a frame, the reference's 26 ms; docs/PERFORMANCE.md).
 // `--backend gl-compute` still runs there.
 std::optional<std::string> autoPassesOver(const ComputeBackendInfo& info, const Context& context) {
-  if (info.name != "gl-compute") return std::nullopt;
-  for (const char* software : {"llvmpipe", "softpipe", "SwiftShader", "swrast"})
-    if (context.renderer.find(software) != std::string::npos)
-      return "GL runs in software here (" + context.renderer +
-             "), where the cpu backend is faster than GL compute shaders (--backend gl-compute to use them anyway)";
-  return std::nullopt;
+  if (info.name != "gl-compute" || !context.softwareRenderer()) return std::nullopt;
+  return "GL runs in software here (" + context.renderer +
+         "), where the cpu backend is faster than GL compute shaders (--backend gl-compute to use them anyway)";
 }
 
 }  // namespace

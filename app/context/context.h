@@ -29,6 +29,8 @@ class Context {
   // Read once the context is current and GL is loaded.
   std::string vendor, renderer, version;
   void readGlStrings();
+  // GL rasterises on the CPU (Mesa's llvmpipe, softpipe, swrast; SwiftShader).
+  bool softwareRenderer() const;
 };
 
 // Throws std::runtime_error with a one-line reason when no context can be made.

@@ -111,6 +111,12 @@ void Context::readGlStrings() {
   version = str(GL_VERSION);
 }
 
+bool Context::softwareRenderer() const {
+  for (const char* software : {"llvmpipe", "softpipe", "SwiftShader", "swrast"})
+    if (renderer.find(software) != std::string::npos) return true;
+  return false;
+}
+
 std::unique_ptr<Context> createHeadlessContext() { return std::make_unique<EglContext>(); }
 
 bool displayAvailable() {

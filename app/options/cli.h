@@ -58,6 +58,7 @@ struct Options {
   Autofocus autofocus = Autofocus::Off;  // --autofocus off|centre|point
   bool animate = false;      // --animate: the teapots turn
   int msaa = 0;              // --msaa N: scene samples per pixel (1: none)
+  float renderScale = 1;     // --render-scale S: the window's frame at S times its image area, scaled up
   bool panel = true;         // --panel shown|hidden (H toggles it)
   float uiScale = 0;         // --ui-scale S: the panel's scale (0: the window's content scale)
   std::string script;        // --script FILE: actions to run (script.h)
@@ -65,6 +66,8 @@ struct Options {
   // The long names of the flags given on the command line (without "--"): the
   // settings file does not override them.
   std::set<std::string> given;
+  // The live options the settings file set (a choice made in an earlier run).
+  std::set<std::string> fromSettings;
   bool vsync = true;
   bool isolateStages = false;  // finish each stage before the next: per-stage times alone
   bool verbose = false;

@@ -57,10 +57,11 @@ std::optional<std::string> checkCombination(const Options& o) {
   // A DoF that runs on one backend only, with another named (or, for auto, one this build lacks).
   if (const DofEntry* dof = findDofImplementation(o.dof); dof && !dof->onlyBackend.empty()) {
     const ComputeBackendInfo* only = findComputeBackend(dof->onlyBackend);
-    const bool missing = !only || (only->options().empty() && only->filterImplementations().empty());
-    if ((o.backend != "auto" && o.backend != dof->onlyBackend) || missing)
-      return "--dof " + o.dof + ": runs on the " + std::string(dof->onlyBackend) + " backend only" +
-             (missing ? ", which this build lacks" : ", not --backend " + o.backend);
+    const std::string prefix = "--dof " + o.dof + ": runs on the " + std::string(dof->onlyBackend) + " backend only";
+    if (o.backend != "auto" && o.backend != dof->onlyBackend) return prefix + ", not --backend " + o.backend;
+    // With auto, the backend that runs it must be able to start here: asked before any GL.
+    const std::string notHere = only && only->whyNotOnThisMachine ? only->whyNotOnThisMachine() : "";
+    if (!only || !notHere.empty()) return prefix + ", which cannot run here: " + (only ? notHere : "not in this build");
   }
   if (given(o, "compare") && o.view.mode != ViewMode::Split && o.view.mode != ViewMode::Difference)
     return "--compare: applies only to --view split or diff (configuration B is not run otherwise)";

@@ -234,6 +234,9 @@ constinit const LiveOption msaa{
       return std::nullopt;
     },
     [](const Options& o) { return std::to_string(o.msaa); }, true, AppliesTo::Always, {}};
+constinit const LiveOption renderScale = number<&Options::renderScale>(
+    "render-scale", "Window: the frame is rendered at this fraction of the image area and scaled up to it (blur sizes follow: the same picture, softer)", 0.25f,
+    1.0f, "1", AppliesTo::Window, {0.25f, 1.0f, false, "%.2f", "render scale"});
 constinit const LiveOption bokeh{
     "bokeh", "Bokeh highlights (every backend): on or off", 0, 0, "on",
     [](const LiveOption&, Options& o, std::string_view v) { return onOff(v, "bokeh setting", o.bokeh.enabled); },
@@ -432,7 +435,7 @@ constinit const LiveOption kPanel{
 // --help's order.
 constexpr std::array kAll = {
     &opt::focal, &opt::focalRange, &opt::maxBlur, &opt::camera, &opt::focalLength, &opt::fNumber, &opt::sensorWidth,
-    &kAutofocus, &kAnimate, &opt::msaa, &kPanel, &opt::bokeh, &opt::bokehThreshold, &opt::bokehMinRadius,
+    &kAutofocus, &kAnimate, &opt::msaa, &opt::renderScale, &kPanel, &opt::bokeh, &opt::bokehThreshold, &opt::bokehMinRadius,
     &opt::bokehMax, &kBokehShape, &opt::bokehIntensity, &kSatFormat, &kDof, &opt::filter, &kRadius, &kSigma,
     &opt::weights, &kBorder, &kConv, &kCompareB, &kCompare, &opt::view, &kDivider, &kDiffGain};
 

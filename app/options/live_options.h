@@ -16,6 +16,7 @@
 //                                     A's (pipeline/pipeline_config.h); compare NAME: its conv
 //   dof                               the DoF implementation
 //   autofocus, animate, msaa          focus controller and scene
+//   render-scale                      the window's frame size against its image area
 //   panel                             the window's panel: shown or hidden
 //   bokeh, bokeh-threshold, bokeh-min-radius, bokeh-max, bokeh-shape, bokeh-intensity
 //   <backend keys> (scan, sat, ...)   a backend option: declared by the backends
@@ -75,7 +76,7 @@ void applyLiveDefaults(Options& o);
 
 // The declarations the rest of the app names in code (the panel's widgets, the checks).
 namespace opt {
-extern const LiveOption focal, focalRange, maxBlur, camera, focalLength, fNumber, sensorWidth, msaa, bokeh,
+extern const LiveOption focal, focalRange, maxBlur, camera, focalLength, fNumber, sensorWidth, msaa, renderScale, bokeh,
     bokehThreshold, bokehMinRadius, bokehMax, bokehIntensity, filter, weights, view;
 }  // namespace opt
 

@@ -128,6 +128,7 @@ std::map<std::string, std::string> loadSettings(const std::filesystem::path& pat
       continue;
     }
     o = std::move(trial);
+    o.fromSettings.insert(key);
   }
   return ui;
 }

@@ -61,7 +61,9 @@ int runResizeStorm(App& app) {
   std::filesystem::create_directories(out);
   const Extent extent = app.extent();
   writePng(out / "storm_last.png", readFramebuffer(app.pipeline().targets().dofFramebuffer, extent.width, extent.height));
-  const bool same = renderFreshAndCompare("--backend " + std::string(app.pipeline().backend().name()), extent,
+  const bool same = renderFreshAndCompare("--backend " + std::string(app.pipeline().backend().name()) +
+                                              " --msaa " + std::to_string(app.options().msaa),
+                                          extent,
                                           out / "fresh", out / "storm_last.png")
                         .same;
   // At the same size before and after: what the storm left behind.

@@ -127,7 +127,8 @@ int runSoak(App& app) {
         << " --sat-format " << satFormatInfo(pipeline.targets().satFormat).name << " --focal "
         << params.focalDistance << " --max-blur " << params.maxRadius << " --camera "
         << (params.model == reference::CocModel::ThinLens ? "thin-lens" : "linear")
-        << " --bokeh " << (settings.bokeh.enabled ? "on" : "off") << " --view " << toString(settings.view.mode);
+        << " --bokeh " << (settings.bokeh.enabled ? "on" : "off") << " --view " << toString(settings.view.mode)
+        << " --msaa " << options.msaa;
     // The command line refuses a flag that does not apply: the focal range is the linear
     // model's only.
     if (params.model == reference::CocModel::Linear) cmd << " --focal-range " << params.focalRange;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "options/live_options.h"
 #include "scene/presets.h"
 #include "ui/ui.h"
 #include "ui/widgets.h"
@@ -127,6 +128,8 @@ void scene(UiState& s) {
     ImGui::EndCombo();
   }
   widgets::tooltip("Scene samples per pixel, resolved before the SAT (1: none)");
+  widgets::optionSlider(opt::renderScale, &s.renderScale);
+  if (!s.renderScaleNote.empty()) ImGui::TextDisabled("%s", s.renderScaleNote.c_str());
 }
 
 }  // namespace satdof::panels

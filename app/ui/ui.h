@@ -67,6 +67,8 @@ struct UiState {
   // Scene.
   bool animate = false;  // a panel may change these
   int msaa = 1;
+  float renderScale = 1;
+  std::string renderScaleNote;  // why it is what it is, when the app chose it
 
   std::vector<VerifyLine> verifyLines;  // the last verify's verdict, a line per stage
 
