@@ -57,6 +57,26 @@ TEST(App, BadFlagsGiveOneLineAndExitCode2) {
   }
 }
 
+// A custom filter's weights of the wrong count are --weights' error, with the count the
+// chosen radius needs; the right count runs.
+TEST(App, CustomWeightsOfTheWrongCountNameWeights) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"--filter custom --weights 1,2",
+       "satdof: --weights: 2 values; --filter custom with --radius 2 needs 25 (5x5, row-major) (see --help)\n"},
+      {"--filter custom --radius 1 --weights 1", "satdof: --weights: 1 value; --filter custom with --radius 1 "
+                                                 "needs 9 (3x3, row-major) (see --help)\n"},
+      {"--filter custom --radius 3 --weights 0,0,0,0,1,0,0,0,0",
+       "satdof: --weights: 9 values; --filter custom with --radius 3 needs 49 (7x7, row-major) (see --help)\n"}};
+  for (const auto& [args, message] : cases) {
+    const RunResult r = run(std::string(args) + " --headless --frames 1 --backend cpu --save none");
+    EXPECT_EQ(r.exitCode, 2) << args;
+    EXPECT_EQ(r.err, message);
+  }
+  const RunResult ok = run("--filter custom --radius 1 --weights 0,0,0,0,1,0,0,0,0 --headless --frames 1 "
+                           "--backend cpu --size 64x36 --save none");
+  EXPECT_EQ(ok.exitCode, 0) << ok.err;
+}
+
 // An unknown flag is named, with the nearest real one where a slip explains it.
 TEST(App, UnknownFlagSuggestsTheNearestOne) {
   const std::pair<const char*, const char*> cases[] = {
