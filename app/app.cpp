@@ -191,6 +191,7 @@ void App::reloadShaders() {
     viewPass_->reloadShaders(shaderDir_);
     shaderError_.clear();
     std::printf("satdof: shaders reloaded from %s\n", shaderDir_.c_str());
+    followVerify("the shaders were reloaded (F5)");
   } catch (const std::exception& e) {
     shaderError_ = e.what();
     std::fprintf(stderr, "satdof: %s\n", shaderError_.c_str());
@@ -332,6 +333,7 @@ int App::run() {
       renderFrame();
     }
     if (verifyRequested_) verify();  // this frame's targets, before anything draws over them
+    followVerify();
     if (options_.headless) {
       const bool lastFrame = frame + 1 == options_.frames;
       if (options_.save == Options::Save::All || (options_.save == Options::Save::Last && lastFrame))

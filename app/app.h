@@ -128,6 +128,10 @@ class App final : private ScriptHost {
   // V or the panel's button: this frame's outputs against the CPU reference (verify.h),
   // after the frame is rendered; the verdict goes to the panel and stdout.
   void verify();
+  // What a verdict describes now (verify.h). followVerify: after each frame the last
+  // verdict follows it, or goes stale for `why` (a reset, reloaded shaders); said on stdout.
+  VerifySubject verifySubject() const;
+  void followVerify(const std::optional<std::string>& why = std::nullopt);
   void writeScreenshot(const std::string& path);  // the window as PNG + settings beside it
   // Holds the max blur within the SAT format's exact box sums (whyNotMaxBlur), saying so
   // on stdout and in the panel when it lowers it (a format switched to with a larger blur).
@@ -171,7 +175,7 @@ class App final : private ScriptHost {
   bool quit_ = false;
   bool verifyRequested_ = false;
   int layoutCutSaid_ = 0;  // the panel's cut controls last said (ui/widgets.h)
-  std::vector<VerifyLine> verifyLines_;
+  VerifyVerdict verify_;  // the last verify's lines, stale once they no longer describe the frame
   std::string maxBlurNote_;  // why the max blur was lowered (empty: it was not)
   PrecisionMonitor precision_;  // a float SAT format's error, measured while it is in use
   ScanNote scanNote_;

@@ -154,7 +154,8 @@ void App::presentWindow() {
   state.focusAnimating = focus_.animating();
   state.animate = options_.animate;
   state.msaa = options_.msaa;
-  state.verifyLines = verifyLines_;
+  state.verifyLines = verify_.lines;
+  state.verifyStale = verify_.stale;
   const float focalBefore = settings_.dof.params.focalDistance;
   state.satFormat = std::string(satFormatInfo(a.targets().satFormat).name);
   state.maxBlurNote = maxBlurNote_;

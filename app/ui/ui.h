@@ -69,6 +69,7 @@ struct UiState {
   int msaa = 1;
 
   std::vector<VerifyLine> verifyLines;  // the last verify's verdict, a line per stage
+  std::string verifyStale;              // why it no longer describes the frame (empty: it does)
 
   // Requests from the panel, carried out by the app after the frame.
   bool reloadShaders = false;
