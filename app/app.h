@@ -26,6 +26,7 @@
 #include "options/cli.h"
 #include "context/context.h"
 #include "focus_controller.h"
+#include "image_text.h"
 #include "input.h"
 #include "passes/depth_probe.h"
 #include "passes/scene_pass.h"
@@ -114,6 +115,8 @@ class App final : private ScriptHost {
   std::optional<std::string> applyOptions(const Options& o);
   void applyFocusAndScene(Autofocus autofocus, bool animate, int msaa);
   void saveHeadlessFrame(int index);
+  // The split and difference views' labels drawn into a headless frame (image_text.h).
+  void labelComparison(reference::ImageRgba8& image);
   void handleInput();
   // What the keys and the mouse (or the script's `key`) asked for.
   void applyInput(const InputActions& actions);
@@ -179,6 +182,7 @@ class App final : private ScriptHost {
   std::string maxBlurNote_;  // why the max blur was lowered (empty: it was not)
   PrecisionMonitor precision_;  // a float SAT format's error, measured while it is in use
   ScanNote scanNote_;
+  std::unique_ptr<ImageText> imageText_;  // the headless frames' label font, made when first needed
   std::unique_ptr<Race, RaceDeleter> race_;  // the panel's race of the kernels, while and after it runs
 };
 

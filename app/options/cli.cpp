@@ -142,6 +142,8 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
   app.add_option("--out", o.outDir, "Headless: folder for the PNG frames [out]");
   std::string save = "all";
   app.add_option("--save", save, "Headless: which frames to write as PNG: all, last or none [all]");
+  app.add_flag("--no-labels", o.noLabels,
+               "Headless: the split and diff views' PNGs without the A/B labels drawn on them (as rendered)");
   std::vector<std::string> backendNames{"auto"};
   for (const ComputeBackendInfo& b : computeBackends()) backendNames.emplace_back(b.name);
   app.add_option("--backend", o.backend,

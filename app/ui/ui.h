@@ -96,6 +96,7 @@ struct UiState {
   const ProfileHistory* compareHistory = nullptr;
   std::string compareProblem;
   std::string compareFilterProblem;  // B's convolution did not run (empty: it did)
+  std::vector<std::string> compareNotes;  // the lines on the image under the labels (CompareCaption)
 
   // What the last scan key (1-9) did, for ~2 s (empty: nothing to say).
   std::string scanNote;
