@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "app_run_support.h"
+#include "window_test_support.h"
 
 namespace {
 
@@ -330,6 +331,46 @@ TEST(App, BokehFramesAreTheSameOnEveryBackend) {
     EXPECT_EQ(counts(r.out), counts(rp.out));
     EXPECT_TRUE(loadPng(out / "frame_0004.png").rgba == expected.rgba) << "differs from the cpu backend's frame";
   }
+}
+
+// Every lamp of the default scene that is out of focus and bright gets its sprite, seen on
+// the image: at a blur radius of 30 a sprite adds well under a grey level a pixel, so the
+// sprites must add up before they meet the 8-bit image (bokeh_pass.h). Lamp by lamp, the
+// frame with bokeh is brighter than the one without around the lamp (where the scene's own
+// projection puts it), by a few grey levels over most of its hexagon.
+TEST(App, EveryOutOfFocusLampGetsAVisibleBokehSprite) {
+  const std::string common =
+      "--headless --frames 1 --backend cpu --size 1280x720 --max-blur 30 --focal 30 --out ";
+  const fs::path on = freshDir("lamps_bokeh_on"), off = freshDir("lamps_bokeh_off");
+  const RunResult ron = run(common + on.string() + " --bokeh-shape hexagon");
+  ASSERT_EQ(ron.exitCode, 0) << ron.err;
+  ASSERT_EQ(run(common + off.string() + " --bokeh off").exitCode, 0);
+  const Png a = loadPng(on / "frame_0000.png"), b = loadPng(off / "frame_0000.png");
+  ASSERT_EQ(a.width, 1280);
+  ASSERT_EQ(a.rgba.size(), b.rgba.size());
+  const satdof::scene::Scene scene = satdof::scene::makeDefaultScene();
+  int lamps = 0;
+  for (std::size_t i = 0; i < scene.instances.size(); ++i) {
+    if (!scene.instances[i].emissive) continue;
+    ++lamps;
+    int cx = 0, cy = 0;
+    screenBox(scene, int(i), a.width, a.height, cx, cy);
+    SCOPED_TRACE("lamp " + std::to_string(lamps) + " at (" + std::to_string(cx) + ", " + std::to_string(cy) + ")");
+    // Within the hexagon's inscribed circle (30 cos 30deg = 26 px, less a margin).
+    constexpr int kR = 22;
+    int brighter = 0, inside = 0;
+    for (int y = std::max(cy - kR, 0); y <= std::min(cy + kR, a.height - 1); ++y)
+      for (int x = std::max(cx - kR, 0); x <= std::min(cx + kR, a.width - 1); ++x) {
+        if ((x - cx) * (x - cx) + (y - cy) * (y - cy) > kR * kR) continue;
+        ++inside;
+        const std::size_t k = (std::size_t(y) * a.width + x) * 4;
+        int more = 255;
+        for (int c = 0; c < 3; ++c) more = std::min(more, int(a.rgba[k + c]) - int(b.rgba[k + c]));
+        brighter += more >= 3;
+      }
+    EXPECT_GT(brighter, inside * 3 / 4) << brighter << " of " << inside << " pixels 3 grey levels brighter";
+  }
+  EXPECT_EQ(lamps, 5);
 }
 
 // satdof soak switches every registry entry at random; each check renders the same
