@@ -192,6 +192,7 @@ void App::reloadShaders() {
     viewPass_->reloadShaders(shaderDir_);
     shaderError_.clear();
     std::printf("satdof: shaders reloaded from %s\n", shaderDir_.c_str());
+    followVerify("the shaders were reloaded (F5)");
   } catch (const std::exception& e) {
     shaderError_ = e.what();
     std::fprintf(stderr, "satdof: %s\n", shaderError_.c_str());
@@ -296,6 +297,20 @@ void App::updateFocus(float seconds) {
   focus_.update(seconds, settings_.dof.params.focalDistance);
 }
 
+void App::labelComparison(reference::ImageRgba8& image) {
+  // The window's labels, at its scale on a 1080p screen for a 1080p image (1x up to 810 rows).
+  const int scale = std::max(1, int(std::lround(double(image.height) / 540.0)));
+  if (!imageText_ || imageText_->scale() != scale) imageText_ = std::make_unique<ImageText>(scale);
+  const Pipeline* b = comparison_.pipeline();
+  const bool filtering = settings_.filter.enabled;
+  const CompareCaption caption =
+      comparison_.caption(pipeline_->config(settings_.filter.implementation), filtering,
+                          b && filtering ? b->backendPass().filterProblem() : std::string());
+  const auto max = viewPass_->maxDifference();
+  drawCompareCaption(image, *imageText_, caption, settings_.view.mode == ViewMode::Split, settings_.view.divider,
+                     max ? describeDifference(*max, viewPass_->gainUsed()) : std::string());
+}
+
 void App::saveHeadlessFrame(int index) {
   char name[32];
   std::snprintf(name, sizeof name, "frame_%04d.png", index);
@@ -306,8 +321,9 @@ void App::saveHeadlessFrame(int index) {
   Profiler& profiler = pipeline_->profiler();
   auto read = profiler.section(profiler.host(), "read frame");
   const Extent e = extent();
-  const reference::ImageRgba8 image = readFramebuffer(shownFramebuffer(), e.width, e.height);
+  reference::ImageRgba8 image = readFramebuffer(shownFramebuffer(), e.width, e.height);
   read.end();
+  if (comparesConfigurations(settings_.view.mode) && !options_.noLabels) labelComparison(image);
   auto timed = profiler.section(profiler.host(), "save png");
   writePng(path, image);
   std::printf("satdof: wrote %s\n", path.c_str());
@@ -343,6 +359,7 @@ int App::run() {
       renderFrame();
     }
     if (verifyRequested_) verify();  // this frame's targets, before anything draws over them
+    followVerify();
     if (options_.headless) {
       const bool lastFrame = frame + 1 == options_.frames;
       if (options_.save == Options::Save::All || (options_.save == Options::Save::Last && lastFrame))

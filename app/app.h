@@ -26,6 +26,7 @@
 #include "options/cli.h"
 #include "context/context.h"
 #include "focus_controller.h"
+#include "image_text.h"
 #include "input.h"
 #include "passes/depth_probe.h"
 #include "passes/scene_pass.h"
@@ -122,6 +123,8 @@ class App final : private ScriptHost {
   // command line nor the settings file chose them; said in one line.
   void adaptToSoftwareGl();
   void saveHeadlessFrame(int index);
+  // The split and difference views' labels drawn into a headless frame (image_text.h).
+  void labelComparison(reference::ImageRgba8& image);
   void handleInput();
   // What the keys and the mouse (or the script's `key`) asked for.
   void applyInput(const InputActions& actions);
@@ -136,6 +139,10 @@ class App final : private ScriptHost {
   // V or the panel's button: this frame's outputs against the CPU reference (verify.h),
   // after the frame is rendered; the verdict goes to the panel and stdout.
   void verify();
+  // What a verdict describes now (verify.h). followVerify: after each frame the last
+  // verdict follows it, or goes stale for `why` (a reset, reloaded shaders); said on stdout.
+  VerifySubject verifySubject() const;
+  void followVerify(const std::optional<std::string>& why = std::nullopt);
   void writeScreenshot(const std::string& path);  // the window as PNG + settings beside it
   // Holds the max blur within the SAT format's exact box sums (whyNotMaxBlur), saying so
   // on stdout and in the panel when it lowers it (a format switched to with a larger blur).
@@ -179,11 +186,12 @@ class App final : private ScriptHost {
   bool quit_ = false;
   bool verifyRequested_ = false;
   int layoutCutSaid_ = 0;  // the panel's cut controls last said (ui/widgets.h)
-  std::vector<VerifyLine> verifyLines_;
+  VerifyVerdict verify_;  // the last verify's lines, stale once they no longer describe the frame
   std::string maxBlurNote_;  // why the max blur was lowered (empty: it was not)
   PrecisionMonitor precision_;  // a float SAT format's error, measured while it is in use
   ScanNote scanNote_;
   std::string renderScaleNote_;  // the panel's word on a render scale the app chose
+  std::unique_ptr<ImageText> imageText_;  // the headless frames' label font, made when first needed
   std::unique_ptr<Race, RaceDeleter> race_;  // the panel's race of the kernels, while and after it runs
 };
 

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <ctime>
 #include <fstream>
+#include <set>
 
 #include "app.h"
 #include "image_io.h"
@@ -187,8 +188,29 @@ void App::verify() {
     } catch (const std::exception&) {
     }
   }
-  verifyLines_ = verifyFrame(f, r);
-  for (const VerifyLine& l : verifyLines_) std::printf("satdof: verify: %s\n", l.text.c_str());
+  verify_ = {verifyFrame(f, r), verifySubject(), {}};
+  for (const VerifyLine& l : verify_.lines) std::printf("satdof: verify: %s\n", l.text.c_str());
+}
+
+VerifySubject App::verifySubject() const {
+  // What is only shown (the view, the comparison, the panel) leaves the checked outputs as
+  // they are; so do the camera and the scene's motion, which a verdict does not follow.
+  static const std::set<std::string> shownOnly{"view", "divider", "diff-gain", "compare-b", "compare",
+                                               "panel", "autofocus", "animate"};
+  const Options o = currentOptions();
+  VerifySubject subject;
+  for (const std::string& name : liveOptionNames())
+    if (!shownOnly.count(name))
+      if (auto value = liveOptionValue(o, name)) subject[name] = *value;
+  subject["backend"] = std::string(pipeline_->backend().name());
+  subject["size"] = std::to_string(extent().width) + "x" + std::to_string(extent().height);
+  return subject;
+}
+
+void App::followVerify(const std::optional<std::string>& why) {
+  if (verify_.lines.empty() || !verify_.stale.empty()) return;  // nothing to follow
+  if (why ? verify_.markStale(*why) : verify_.follow(verifySubject()))
+    std::printf("satdof: verify: stale (%s); V verifies again\n", verify_.stale.c_str());
 }
 
 void App::reset() {
@@ -196,6 +218,7 @@ void App::reset() {
   focus_.cancel();
   if (auto why = applyOptions(startOptions_)) std::fprintf(stderr, "satdof: reset: %s\n", why->c_str());
   scene_.presetIndex = -1;
+  followVerify("the settings were reset (R)");
 }
 
 void App::writeScreenshot(const std::string& requested) {

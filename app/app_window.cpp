@@ -189,7 +189,8 @@ void App::presentWindow() {
   state.msaa = options_.msaa;
   state.renderScale = options_.renderScale;
   state.renderScaleNote = renderScaleNote_;
-  state.verifyLines = verifyLines_;
+  state.verifyLines = verify_.lines;
+  state.verifyStale = verify_.stale;
   const float focalBefore = settings_.dof.params.focalDistance;
   state.satFormat = std::string(satFormatInfo(a.targets().satFormat).name);
   state.maxBlurNote = maxBlurNote_;
@@ -201,11 +202,14 @@ void App::presentWindow() {
   state.compareA = a.config(settings_.filter.implementation);
   state.compareB = comparison_.configB(state.compareA);
   state.compareFields = &comparison_.fields;
-  std::tie(state.compareLabelA, state.compareLabelB) = comparison_.labels(state.compareA, settings_.filter.enabled);
+  state.compareFilterProblem = b && settings_.filter.enabled ? b->backendPass().filterProblem() : std::string();
+  const CompareCaption caption = comparison_.caption(state.compareA, settings_.filter.enabled, state.compareFilterProblem);
+  state.compareLabelA = caption.labelA;
+  state.compareLabelB = caption.labelB;
+  state.compareNotes = caption.notes;
   state.compareBackend = b ? &b->backend() : nullptr;
   state.compareHistory = b ? &b->history() : nullptr;
   state.compareProblem = comparison_.problem();
-  state.compareFilterProblem = b && settings_.filter.enabled ? b->backendPass().filterProblem() : std::string();
   updateScanNote();
   if (std::chrono::steady_clock::now() < scanNote_.until || !scanNote_.variant.empty()) state.scanNote = scanNote_.text;
   state.race = race_.get();

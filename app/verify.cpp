@@ -94,4 +94,22 @@ std::vector<VerifyLine> verifyFrame(const FrameCopy& f, const VerifyRequest& r) 
   return lines;
 }
 
+bool VerifyVerdict::markStale(const std::string& why) {
+  if (lines.empty() || !stale.empty()) return false;
+  stale = why;
+  return true;
+}
+
+bool VerifyVerdict::follow(const VerifySubject& now) {
+  if (lines.empty() || !stale.empty() || now == subject) return false;
+  for (const auto& [name, value] : now) {
+    const auto was = subject.find(name);
+    if (was == subject.end()) return markStale(name + " set: " + value);
+    if (was->second != value) return markStale(name + " changed: " + was->second + " -> " + value);
+  }
+  for (const auto& [name, value] : subject)
+    if (!now.count(name)) return markStale(name + " no longer set (was " + value + ")");
+  return false;
+}
+
 }  // namespace satdof

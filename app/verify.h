@@ -3,9 +3,11 @@
 // A against the reference arithmetic it matches (direct, separable or box sum), the DoF
 // image byte for byte (the layered DoF within one grey level, as its own test allows),
 // and with bokeh highlights the sprite list and its command, every byte but the padding.
-// Pure: the app reads the frame back (app_actions.cpp) and shows the lines in the panel.
+// Pure: the app reads the frame back (app_actions.cpp) and shows the lines in the panel;
+// VerifyVerdict keeps them with what they describe, and goes stale when that changes.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,5 +50,24 @@ struct VerifyLine {
 };
 
 std::vector<VerifyLine> verifyFrame(const FrameCopy& frame, const VerifyRequest& request);
+
+// What a verdict describes, by name: each setting that changes the outputs it checks (the
+// options, the backend's choices), the backend and the image size ("focal" -> "14").
+using VerifySubject = std::map<std::string, std::string>;
+
+// The last verdict and what it describes. Once the pipeline makes something else (a
+// setting, the backend or the size changed, the settings were reset, the shaders
+// reloaded) the lines are kept, marked stale with the reason, until the next verify.
+struct VerifyVerdict {
+  std::vector<VerifyLine> lines;
+  VerifySubject subject;
+  std::string stale;  // why the lines no longer describe the frame; empty: they do
+
+  // Marks a current verdict stale with `why`; true when it was current.
+  bool markStale(const std::string& why);
+  // Marks a current verdict stale when `now` differs from its subject, naming the first
+  // setting that changed ("focal changed: 7 -> 20"); true when it just went stale.
+  bool follow(const VerifySubject& now);
+};
 
 }  // namespace satdof

@@ -27,6 +27,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     switch (c.kind) {
       case satdof::ScriptCommand::Kind::Wait: FUZZ_CHECK(c.x >= 1 && c.x <= satdof::kMaxScriptWait); break;
       case satdof::ScriptCommand::Kind::Focus: FUZZ_CHECK(c.x >= 0 && c.y >= 0); break;
+      case satdof::ScriptCommand::Kind::Resize:
+        FUZZ_CHECK(c.x >= 1 && c.x <= satdof::kMaxScriptWindowSide && c.y >= 1 &&
+                   c.y <= satdof::kMaxScriptWindowSide);
+        break;
       case satdof::ScriptCommand::Kind::Set:
       case satdof::ScriptCommand::Kind::Select: FUZZ_CHECK(!c.name.empty() && !c.value.empty()); break;
       case satdof::ScriptCommand::Kind::View:

@@ -9,6 +9,7 @@ function(satdof_app_test name)
 endfunction()
 
 satdof_app_test(test_app test_app.cpp)
+target_link_libraries(test_app PRIVATE satdof_scene)  # where the lamps land on screen
 # The window a user drives. satdof_app: the registries (every entry selected in turn) and
 # the scene (where the teapots land on screen), the same code the binary runs.
 satdof_app_test(test_app_window test_app_window.cpp)

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "app_run_support.h"
+#include "window_test_support.h"
 
 namespace {
 
@@ -55,6 +56,26 @@ TEST(App, BadFlagsGiveOneLineAndExitCode2) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_EQ(r.err.rfind("satdof: ", 0), 0u) << r.err;
   }
+}
+
+// A custom filter's weights of the wrong count are --weights' error, with the count the
+// chosen radius needs; the right count runs.
+TEST(App, CustomWeightsOfTheWrongCountNameWeights) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"--filter custom --weights 1,2",
+       "satdof: --weights: 2 values; --filter custom with --radius 2 needs 25 (5x5, row-major) (see --help)\n"},
+      {"--filter custom --radius 1 --weights 1", "satdof: --weights: 1 value; --filter custom with --radius 1 "
+                                                 "needs 9 (3x3, row-major) (see --help)\n"},
+      {"--filter custom --radius 3 --weights 0,0,0,0,1,0,0,0,0",
+       "satdof: --weights: 9 values; --filter custom with --radius 3 needs 49 (7x7, row-major) (see --help)\n"}};
+  for (const auto& [args, message] : cases) {
+    const RunResult r = run(std::string(args) + " --headless --frames 1 --backend cpu --save none");
+    EXPECT_EQ(r.exitCode, 2) << args;
+    EXPECT_EQ(r.err, message);
+  }
+  const RunResult ok = run("--filter custom --radius 1 --weights 0,0,0,0,1,0,0,0,0 --headless --frames 1 "
+                           "--backend cpu --size 64x36 --save none");
+  EXPECT_EQ(ok.exitCode, 0) << ok.err;
 }
 
 // An unknown flag is named, with the nearest real one where a slip explains it.
@@ -273,8 +294,10 @@ TEST(App, GlComputeBackendGivesTheCpuImage) {
   for (const Case c : {Case{"", ""}, Case{"--sat-format float32-offset", "--sat-format float32-offset"},
                        Case{"--sat-format uint21x3 --dof layered --max-blur 44", "--max-blur 44 --dof layered"},
                        Case{"--dof layered", "--dof layered"},
-                       Case{"--filter gaussian --radius 3 --conv glsl-tiled-halo --view split --compare glsl-basic",
-                            "--filter gaussian --radius 3 --conv cpu-direct --view split --compare cpu-direct"},
+                       Case{"--filter gaussian --radius 3 --conv glsl-tiled-halo --view split --compare glsl-basic "
+                            "--no-labels",  // the labels name each backend's convolutions
+                            "--filter gaussian --radius 3 --conv cpu-direct --view split --compare cpu-direct "
+                            "--no-labels"},
                        Case{"--filter gaussian --radius 3 --conv glsl-tiled-halo",
                             "--filter gaussian --radius 3 --conv cpu-direct"},
                        Case{"--filter box --radius 5 --border zero --conv glsl-sat-box",
@@ -328,6 +351,46 @@ TEST(App, BokehFramesAreTheSameOnEveryBackend) {
   }
 }
 
+// Every lamp of the default scene that is out of focus and bright gets its sprite, seen on
+// the image: at a blur radius of 30 a sprite adds well under a grey level a pixel, so the
+// sprites must add up before they meet the 8-bit image (bokeh_pass.h). Lamp by lamp, the
+// frame with bokeh is brighter than the one without around the lamp (where the scene's own
+// projection puts it), by a few grey levels over most of its hexagon.
+TEST(App, EveryOutOfFocusLampGetsAVisibleBokehSprite) {
+  const std::string common =
+      "--headless --frames 1 --backend cpu --size 1280x720 --max-blur 30 --focal 30 --out ";
+  const fs::path on = freshDir("lamps_bokeh_on"), off = freshDir("lamps_bokeh_off");
+  const RunResult ron = run(common + on.string() + " --bokeh-shape hexagon");
+  ASSERT_EQ(ron.exitCode, 0) << ron.err;
+  ASSERT_EQ(run(common + off.string() + " --bokeh off").exitCode, 0);
+  const Png a = loadPng(on / "frame_0000.png"), b = loadPng(off / "frame_0000.png");
+  ASSERT_EQ(a.width, 1280);
+  ASSERT_EQ(a.rgba.size(), b.rgba.size());
+  const satdof::scene::Scene scene = satdof::scene::makeDefaultScene();
+  int lamps = 0;
+  for (std::size_t i = 0; i < scene.instances.size(); ++i) {
+    if (!scene.instances[i].emissive) continue;
+    ++lamps;
+    int cx = 0, cy = 0;
+    screenBox(scene, int(i), a.width, a.height, cx, cy);
+    SCOPED_TRACE("lamp " + std::to_string(lamps) + " at (" + std::to_string(cx) + ", " + std::to_string(cy) + ")");
+    // Within the hexagon's inscribed circle (30 cos 30deg = 26 px, less a margin).
+    constexpr int kR = 22;
+    int brighter = 0, inside = 0;
+    for (int y = std::max(cy - kR, 0); y <= std::min(cy + kR, a.height - 1); ++y)
+      for (int x = std::max(cx - kR, 0); x <= std::min(cx + kR, a.width - 1); ++x) {
+        if ((x - cx) * (x - cx) + (y - cy) * (y - cy) > kR * kR) continue;
+        ++inside;
+        const std::size_t k = (std::size_t(y) * a.width + x) * 4;
+        int more = 255;
+        for (int c = 0; c < 3; ++c) more = std::min(more, int(a.rgba[k + c]) - int(b.rgba[k + c]));
+        brighter += more >= 3;
+      }
+    EXPECT_GT(brighter, inside * 3 / 4) << brighter << " of " << inside << " pixels 3 grey levels brighter";
+  }
+  EXPECT_EQ(lamps, 5);
+}
+
 // satdof soak switches every registry entry at random; each check renders the same
 // settings in a fresh process and compares the bytes; memory stays flat.
 TEST(App, SoakSwitchingEveryEntryMatchesFreshRenders) {
@@ -375,7 +438,8 @@ TEST(AppCompare, IdenticalConfigurationsGiveAZeroDifference) {
   for (const std::string& args : cases) {
     SCOPED_TRACE(args);
     const fs::path out = freshDir("compare_same");
-    const RunResult r = run("--headless --frames 2 --size 160x90 --view diff --out " + out.string() + " " + args);
+    const RunResult r =
+        run("--headless --frames 2 --size 160x90 --view diff --no-labels --out " + out.string() + " " + args);
     if (r.exitCode == 3) {
       std::printf("skipped (a backend is unavailable here): %s", r.err.c_str());
       continue;
@@ -403,7 +467,8 @@ TEST(AppCompare, SplitShowsConfigurationAOnTheLeftAndBOnTheRight) {
     SCOPED_TRACE(backendB);
     const std::string fields = std::string("dof=layered,sat-format=float32,backend=") + backendB;
     const fs::path split = freshDir("compare_split"), diff = freshDir("compare_diff");
-    const RunResult rs = run(common + "--dof compute --view split --compare-b " + fields + " --out " + split.string());
+    const RunResult rs =
+        run(common + "--dof compute --view split --no-labels --compare-b " + fields + " --out " + split.string());
     if (rs.exitCode == 3) {
       std::printf("skipped: %s", rs.err.c_str());
       continue;
@@ -429,6 +494,58 @@ TEST(AppCompare, SplitShowsConfigurationAOnTheLeftAndBOnTheRight) {
     EXPECT_GT(maxDifferenceIn(rd.out), 0) << rd.out;
     EXPECT_NE(rd.out.find("B ms"), std::string::npos) << "A's and B's stage times side by side: " << rd.out;
   }
+}
+
+// Where a headless split or difference frame differs from the same frame written with
+// --no-labels: the box around the labels drawn into it (none: {}).
+struct LabelBox {
+  int x0 = 0, y0 = 0, x1 = -1, y1 = -1;  // inclusive; rows from the top
+  bool empty() const { return x1 < x0; }
+};
+LabelBox labelBox(const std::string& args, const std::string& name, std::string* out = nullptr) {
+  Png frames[2];
+  for (int k = 0; k < 2; ++k) {
+    const fs::path dir = freshDir(name + (k ? "_plain" : "_labelled"));
+    const RunResult r = run("--headless --frames 2 --save last --size 320x180 --msaa 1 --backend cpu --out " +
+                            dir.string() + " " + args + (k ? " --no-labels" : ""));
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    if (out && k == 0) *out = r.out;
+    frames[k] = loadPng(dir / "frame_0001.png");
+  }
+  LabelBox box{frames[0].width, frames[0].height, -1, -1};
+  EXPECT_EQ(frames[0].rgba.size(), frames[1].rgba.size());
+  if (frames[0].rgba.size() != frames[1].rgba.size()) return {};
+  for (int y = 0; y < frames[0].height; ++y)
+    for (int x = 0; x < frames[0].width; ++x) {
+      const std::size_t i = (std::size_t(y) * frames[0].width + x) * 4;
+      if (std::equal(&frames[0].rgba[i], &frames[0].rgba[i] + 4, &frames[1].rgba[i])) continue;
+      box = {std::min(box.x0, x), std::min(box.y0, y), std::max(box.x1, x), std::max(box.y1, y)};
+    }
+  return box;
+}
+
+// Headless split and difference PNGs carry the window's labels: A's left of the divider,
+// B's right of it, near the top and nowhere else; a B that cannot run the filter says so
+// on the image, in a line under them.
+TEST(AppCompare, HeadlessSplitAndDiffCarryTheLabels) {
+  const LabelBox split = labelBox("--view split --compare-b dof=layered", "labels_split");
+  ASSERT_FALSE(split.empty()) << "no label drawn";
+  EXPECT_LT(split.x0, 150) << "A's label, left of the divider at 160";
+  EXPECT_GT(split.x1, 170) << "B's label, right of it";
+  EXPECT_GE(split.y0, 5);
+  EXPECT_LT(split.y1, 70) << "only the labels' rows at the top";
+  std::string out;
+  const LabelBox note = labelBox("--view split --filter sharpen --conv cpu-direct --compare cpu-separable",
+                                 "labels_note", &out);
+  EXPECT_NE(out.find("B: filter not applied: cpu-separable: "), std::string::npos) << out;
+  const LabelBox filtering = labelBox("--view split --filter sharpen --conv cpu-direct --compare cpu-direct",
+                                      "labels_filtering");
+  ASSERT_FALSE(note.empty() || filtering.empty());
+  EXPECT_GT(note.y1, filtering.y1 + 20) << "B's 'not filtering' line under the labels";
+  EXPECT_LE(note.y0, filtering.y0);
+  const LabelBox diff = labelBox("--view diff --compare-b dof=layered", "labels_diff");
+  ASSERT_FALSE(diff.empty()) << "no label drawn";
+  EXPECT_LT(diff.y1, 90) << "only the labels' rows at the top";
 }
 
 // B on a backend that cannot run here is refused like A's: one line, exit code 3.

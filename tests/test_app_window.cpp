@@ -465,6 +465,30 @@ TEST(AppScript, VerifyFindsTheFrameIdenticalToTheReference) {
   EXPECT_EQ(r.out.find("differ"), std::string::npos) << r.out;
 }
 
+// A verdict describes the frame it checked: a setting changed (not the view), a reset (R),
+// reloaded shaders (F5) or a new size each mark it stale, once, on stdout and in the panel.
+TEST(AppScript, VerifyGoesStaleWhenWhatItCheckedChanges) {
+  SATDOF_SKIP_WITHOUT_XVFB();
+  const fs::path dir = freshDir("script_verify_stale");
+  const std::string script =
+      "wait 2\nkey V\nwait 1\nset view depth\nwait 2\nset focal 20\nwait 2\n"  // the view: still current
+      "key V\nwait 1\nkey R\nwait 2\n"
+      "key V\nwait 1\nkey F5\nwait 2\n"
+      "key V\nwait 1\nresize 400 240\nwait 3\nquit\n";
+  const RunResult r = runScript(dir, script, "--msaa 1 --focal 7 --bokeh off", 320, 180);
+  ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+  std::vector<std::string> stale;
+  for (std::size_t at = r.out.find("verify: stale ("); at != std::string::npos;
+       at = r.out.find("verify: stale (", at + 1))
+    stale.push_back(r.out.substr(at, r.out.find('\n', at) - at));
+  ASSERT_EQ(stale.size(), 4u) << r.out;
+  EXPECT_EQ(stale[0], "verify: stale (focal changed: 7 -> 20); V verifies again");
+  EXPECT_EQ(stale[1], "verify: stale (the settings were reset (R)); V verifies again");
+  EXPECT_EQ(stale[2], "verify: stale (the shaders were reloaded (F5)); V verifies again");
+  EXPECT_EQ(stale[3].rfind("verify: stale (size changed: ", 0), 0u) << stale[3];
+  EXPECT_EQ(r.out.find("differ"), std::string::npos) << r.out;
+}
+
 namespace {
 
 // The pixels of the labels drawn on the image (overlay.cpp's text colour, give or take the

@@ -8,9 +8,12 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "gl/shader_source.h"
 #include "parse.h"
+#include "pipeline/compare_fields.h"
 #include "script.h"
 
 using satdof::Extent;
@@ -287,5 +290,27 @@ TEST(ParseScript, ErrorsNameTheLine) {
     std::string error;
     EXPECT_FALSE(satdof::parseScript(text, error)) << text;
     EXPECT_EQ(error, expected) << text;
+  }
+}
+
+// --compare-b's key=name list: its items in order, a name may hold '=', an empty one gives
+// the field back; formatCompareFields reads back; errors in one line.
+TEST(SplitCompareFields, ItemsInOrderAndErrorsInOneLine) {
+  std::string error;
+  const auto items = satdof::splitCompareFields("dof=layered,sat-format=,x=a=b", "dof", error);
+  ASSERT_TRUE(items) << error;
+  const std::vector<std::pair<std::string, std::string>> expected{{"dof", "layered"}, {"sat-format", ""}, {"x", "a=b"}};
+  EXPECT_EQ(*items, expected);
+  const satdof::CompareFields fields{{"dof", "layered"}, {"x", "a=b"}};
+  const auto again = satdof::splitCompareFields(satdof::formatCompareFields(fields), "", error);
+  ASSERT_TRUE(again) << error;
+  EXPECT_EQ(satdof::CompareFields(again->begin(), again->end()), fields);
+  const std::pair<const char*, const char*> bad[] = {
+      {"dof", "'dof' is not key=name (e.g. dof=layered,sat-format=float32); keys: backend, dof"},
+      {"dof=a,", "'' is not key=name (e.g. dof=layered,sat-format=float32); keys: backend, dof"},
+      {"dof=a,dof=b", "'dof' is given twice in 'dof=a,dof=b'"}};
+  for (const auto& [text, message] : bad) {
+    EXPECT_FALSE(satdof::splitCompareFields(text, "backend, dof", error)) << text;
+    EXPECT_EQ(error, message);
   }
 }

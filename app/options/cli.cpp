@@ -142,6 +142,8 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
   app.add_option("--out", o.outDir, "Headless: folder for the PNG frames [out]");
   std::string save = "all";
   app.add_option("--save", save, "Headless: which frames to write as PNG: all, last or none [all]");
+  app.add_flag("--no-labels", o.noLabels,
+               "Headless: the split and diff views' PNGs without the A/B labels drawn on them (as rendered)");
   std::vector<std::string> backendNames{"auto"};
   for (const ComputeBackendInfo& b : computeBackends()) backendNames.emplace_back(b.name);
   app.add_option("--backend", o.backend,
@@ -290,6 +292,15 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
       throw CLI::ValidationError(weights, "needs --filter custom");
     if (o.filter.enabled && o.filter.kind == FilterKind::Custom && !given(std::string(opt::weights.name)))
       throw CLI::ValidationError("--filter custom", "needs " + weights + " with (2r+1)^2 values");
+    if (o.filter.enabled && o.filter.kind == FilterKind::Custom) {  // the count for this radius
+      const std::size_t side = std::size_t(2 * o.filter.radius + 1), count = o.filter.customWeights.size();
+      if (count != side * side)
+        throw CLI::ValidationError(weights, std::to_string(count) + (count == 1 ? " value" : " values") +
+                                                "; --filter custom with --radius " +
+                                                std::to_string(o.filter.radius) + " needs " +
+                                                std::to_string(side * side) + " (" + std::to_string(side) +
+                                                "x" + std::to_string(side) + ", row-major)");
+    }
     if (o.filter.enabled) {  // radius, weights: the filter builders have the last word
       try {
         (void)o.filter.build();

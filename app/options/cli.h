@@ -27,6 +27,7 @@ struct Options {
   Extent size{1280, 720};
   std::string outDir = "out";
   enum class Save { All, Last, None } save = Save::All;  // which headless frames become PNGs
+  bool noLabels = false;  // --no-labels: split and diff PNGs without the A/B labels
   std::string backend = "auto";         // a compute backend's name, or auto
   std::optional<float> focalDistance;  // nullopt: the scene's suggestion
   float focalRange = 0;

@@ -40,9 +40,11 @@ std::optional<std::string> checkCombination(const Options& o) {
         return "--" + std::string(flag) + ": applies to the window only, not " + why +
                (std::string(flag) == "screenshot" ? "; frames go to --out" : "");
   } else if (!o.resizeStorm) {  // resize-storm writes its images to --out from a window
-    for (const char* flag : {"out", "save"})
+    for (const char* flag : {"out", "save", "no-labels"})
       if (given(o, flag))
-        return "--" + std::string(flag) + ": applies to --headless only (in a window: --screenshot FILE or F12)";
+        return "--" + std::string(flag) + ": applies to --headless only" +
+               (std::string(flag) == "no-labels" ? " (the window draws its labels over the image, not into it)"
+                                                 : " (in a window: --screenshot FILE or F12)");
   }
   // Where each live option has an effect, from its declaration (live_options.h).
   for (const LiveOption* option : liveOptions())

@@ -364,22 +364,12 @@ constinit const LiveOption kCompareB{
     "compare-b", "Configuration B for --view split/diff: key=name,... over A's, e.g. dof=layered,sat-format=float32",
     0, 0, "",
     [](const LiveOption&, Options& o, std::string_view v) -> std::optional<std::string> {
+      std::string error;
+      const auto items = splitCompareFields(v, joinNames(compareKeys()), error);
+      if (!items) return error;
       CompareFields fields = o.compareB;
-      std::vector<std::string_view> seen;  // a key given twice in one value is a mistake
-      for (std::size_t begin = 0; begin <= v.size();) {
-        const std::size_t end = std::min(v.find(',', begin), v.size());
-        const std::string_view item = v.substr(begin, end - begin);
-        begin = end + 1;
-        const std::size_t eq = item.find('=');
-        if (eq == std::string_view::npos)
-          return quoteForMessage(item) + " is not key=name (e.g. dof=layered,sat-format=float32); keys: " +
-                 joinNames(compareKeys());
-        const std::string_view key = item.substr(0, eq);
-        if (std::find(seen.begin(), seen.end(), key) != seen.end())
-          return quoteForMessage(key) + " is given twice in " + quoteForMessage(v);
-        seen.push_back(key);
-        if (auto e = readCompareField(fields, key, item.substr(eq + 1))) return e;
-      }
+      for (const auto& [key, name] : *items)
+        if (auto e = readCompareField(fields, key, name)) return e;
       o.compareB = std::move(fields);
       return std::nullopt;
     },

@@ -12,17 +12,6 @@
 #include "parse.h"
 
 namespace satdof {
-namespace {
-
-// The live options the file keeps: what the panel, the keys and the script change.
-// Filter settings are left out on purpose: a filter is a deliberate, per-run choice.
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
-
-}  // namespace
 
 std::filesystem::path settingsPath() {
   if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg)
@@ -30,48 +19,6 @@ std::filesystem::path settingsPath() {
   if (const char* home = std::getenv("HOME"); home && *home)
     return std::filesystem::path(home) / ".config" / "satdof" / "settings.ini";
   return {};
-}
-
-std::optional<SettingsEntries> parseSettings(std::string_view text, std::string& error) {
-  SettingsEntries entries;
-  int number = 0;
-  for (std::size_t begin = 0; begin < text.size();) {
-    const std::size_t end = std::min(text.find('\n', begin), text.size());
-    const std::string_view raw = text.substr(begin, end - begin);
-    begin = end + 1;
-    ++number;
-    const std::string where = "line " + std::to_string(number) + ": ";
-    for (char c : raw)
-      if ((static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\r') || c == 0x7f) {
-        error = where + "a control character in " + quoteForMessage(raw);
-        return std::nullopt;
-      }
-    const std::string_view line = trim(raw);
-    if (line.empty() || line.front() == '#') continue;
-    const std::size_t eq = line.find('=');
-    if (eq == std::string_view::npos) {
-      error = where + "expected key=value, got " + quoteForMessage(line);
-      return std::nullopt;
-    }
-    const std::string key(trim(line.substr(0, eq)));
-    if (key.empty()) {
-      error = where + "a value without a key: " + quoteForMessage(line);
-      return std::nullopt;
-    }
-    for (const auto& [k, v] : entries)
-      if (k == key) {
-        error = where + "'" + key + "' is given twice";
-        return std::nullopt;
-      }
-    entries.emplace_back(key, std::string(trim(line.substr(eq + 1))));
-  }
-  return entries;
-}
-
-std::string formatSettings(const SettingsEntries& entries) {
-  std::string text = "# satdof settings (key=value; see README: Settings)\n";
-  for (const auto& [k, v] : entries) text += k + "=" + v + "\n";
-  return text;
 }
 
 namespace {
@@ -133,6 +80,8 @@ std::map<std::string, std::string> loadSettings(const std::filesystem::path& pat
   return ui;
 }
 
+// The live options the file keeps: what the panel, the keys and the script change.
+// Filter settings are left out on purpose: a filter is a deliberate, per-run choice.
 SettingsEntries settingsOf(const Options& o, const std::map<std::string, std::string>& ui) {
   SettingsEntries entries;
   for (const LiveOption* option : liveOptions()) {

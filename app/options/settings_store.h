@@ -24,18 +24,12 @@
 #include <vector>
 
 #include "options/cli.h"
+#include "options/settings_text.h"  // parseSettings, formatSettings
 
 namespace satdof {
 
-using SettingsEntries = std::vector<std::pair<std::string, std::string>>;
-
 // Where the file lives; empty when neither XDG_CONFIG_HOME nor HOME is set.
 std::filesystem::path settingsPath();
-
-// Pure: key=value lines. Error: "line N: ..." (a line without '=', an empty key, a
-// key given twice, a control character).
-std::optional<SettingsEntries> parseSettings(std::string_view text, std::string& error);
-std::string formatSettings(const SettingsEntries& entries);
 
 // Applies the file's live options that the command line did not give to `o` (a backend's
 // options into o.savedSelections); returns its ui.* entries (key without the prefix).

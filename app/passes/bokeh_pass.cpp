@@ -2,6 +2,7 @@
 #include "passes/bokeh_pass.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "gl/program.h"
 
@@ -14,6 +15,15 @@ BokehPass::BokehPass(const std::filesystem::path& shaderDir) : empty_(gl::create
 
 void BokehPass::attach(const Targets& targets) {
   targets_ = targets;
+  if (!sum_ || sumExtent_ != targets.extent) {
+    sumFramebuffer_ = {};
+    sum_ = gl::createTexture2D(GL_RGBA16F, targets.extent.width, targets.extent.height);
+    sumFramebuffer_ = gl::createFramebuffer();
+    glNamedFramebufferTexture(sumFramebuffer_.get(), GL_COLOR_ATTACHMENT0, sum_.get(), 0);
+    if (glCheckNamedFramebufferStatus(sumFramebuffer_.get(), GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+      throw std::runtime_error("bokeh: the RGBA16F sprite sum is not a complete framebuffer here");
+    sumExtent_ = targets.extent;
+  }
   pending_.fill(false);
   counts_.reset();
   requested_.reset();
@@ -22,6 +32,8 @@ void BokehPass::attach(const Targets& targets) {
 
 void BokehPass::reloadShaders(const std::filesystem::path& shaderDir) {
   program_ = gl::loadProgram(shaderDir, {{GL_VERTEX_SHADER, "bokeh.vert"}, {GL_FRAGMENT_SHADER, "bokeh.frag"}}, {});
+  addProgram_ =
+      gl::loadProgram(shaderDir, {{GL_VERTEX_SHADER, "fullscreen.vert"}, {GL_FRAGMENT_SHADER, "bokeh_add.frag"}}, {});
 }
 
 BokehRequest BokehPass::request(const BokehSettings& s, const reference::CocRamp& ramp) {
@@ -52,7 +64,9 @@ void BokehPass::draw(const BokehSettings& s, Profiler& profiler) {
     glUniform1i(1, s.shape);
     glUniform1f(2, s.intensity);
     glUniform1f(3, float(s.select.threshold) / 255.0f);
-    glBindFramebuffer(GL_FRAMEBUFFER, t.dofFramebuffer);
+    const float zero[4] = {0, 0, 0, 0};
+    glClearNamedFramebufferfv(sumFramebuffer_.get(), GL_COLOR, 0, zero);
+    glBindFramebuffer(GL_FRAMEBUFFER, sumFramebuffer_.get());
     glViewport(0, 0, t.extent.width, t.extent.height);
     glEnable(GL_BLEND);
     glBlendFunc(GL_ONE, GL_ONE);
@@ -61,9 +75,15 @@ void BokehPass::draw(const BokehSettings& s, Profiler& profiler) {
     glBindVertexArray(empty_.get());
     glDrawArraysIndirect(GL_TRIANGLE_STRIP,
                          reinterpret_cast<const void*>(static_cast<std::uintptr_t>(slot_ * kBokehCommandBytes)));
-    glBindVertexArray(0);
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, 0);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, 0);
+    // The sum onto the DoF output, each pixel rounded once.
+    glBindFramebuffer(GL_FRAMEBUFFER, t.dofFramebuffer);
+    glUseProgram(addProgram_.get());
+    glBindTextureUnit(0, sum_.get());
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glBindTextureUnit(0, 0);
+    glBindVertexArray(0);
     glDisable(GL_BLEND);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
   }

@@ -2,9 +2,13 @@
 // compute backend builds the sprite list and a draw-indirect command in the frame's GL
 // buffers (ComputeRequest::bokeh: CUDA compaction and radix sort inside the frame's one
 // mapping; GLSL compute shaders; or the CPU reference, uploaded); this pass draws every
-// sprite as a disc or hexagon the size of its circle of confusion, added to the DoF
-// output, from that command (no host round trip on the GPU backends). The counts are
-// read back three frames late (a ring), so nothing waits.
+// sprite as a disc or hexagon the size of its circle of confusion, from that command (no
+// host round trip on the GPU backends). The sprites add up in a half-float image of the
+// pass's own, which is then added to the DoF output once: a sprite spreads its highlight
+// pixel over its whole circle, often well under one grey level a pixel, which an 8-bit
+// target would round away sprite by sprite (a lamp of forty highlight pixels at a blur
+// radius of 30 vanished). The counts are read back three frames late (a ring), so nothing
+// waits.
 #pragma once
 
 #include <array>
@@ -47,7 +51,11 @@ class BokehPass {
 
  private:
   Targets targets_;
-  gl::Program program_;
+  gl::Program program_;     // the sprites, into sum_
+  gl::Program addProgram_;  // sum_ added onto the DoF output
+  gl::Texture sum_;         // RGBA16F, the frame's size
+  gl::Framebuffer sumFramebuffer_;
+  Extent sumExtent_;
   gl::VertexArray empty_;
   std::array<gl::Buffer, kBokehSlots> countRing_;  // copies of each frame's command
   std::array<bool, kBokehSlots> pending_{};

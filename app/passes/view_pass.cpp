@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bit>
 #include <cfloat>
+#include <cstdio>
 #include <stdexcept>
 
 #include "gl/program.h"
@@ -66,6 +67,12 @@ const std::vector<ViewMode>& viewModes() {
 bool showsFilterOutput(ViewMode m) { return m == ViewMode::Filtered; }
 
 bool comparesConfigurations(ViewMode m) { return m == ViewMode::Split || m == ViewMode::Difference; }
+
+std::string describeDifference(unsigned maxDifference, float gain) {
+  char text[96];
+  std::snprintf(text, sizeof text, "max |A - B| = %u grey levels (shown x%.0f)", maxDifference, double(gain));
+  return text;
+}
 
 std::optional<ViewMode> viewModeFromName(const std::string& name) {
   for (ViewMode m : viewModes())

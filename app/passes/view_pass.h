@@ -33,6 +33,8 @@ const std::vector<ViewMode>& viewModes();
 bool showsFilterOutput(ViewMode mode);
 // Split and diff: they show two configurations (the app runs B for them).
 bool comparesConfigurations(ViewMode mode);
+// The difference view's line on the image: "max |A - B| = 3 grey levels (shown x85)".
+std::string describeDifference(unsigned maxDifference, float gain);
 
 struct ViewSettings {
   ViewMode mode = ViewMode::Final;

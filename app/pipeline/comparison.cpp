@@ -2,6 +2,7 @@
 #include "pipeline/comparison.h"
 
 #include <cstdio>
+#include <tuple>
 
 namespace satdof {
 
@@ -16,6 +17,14 @@ PipelineConfig Comparison::configB(const PipelineConfig& a) const { return b_ ? 
 std::pair<std::string, std::string> Comparison::labels(const PipelineConfig& a, bool filtering) const {
   const PipelineConfig b = configB(a);
   return {"A: " + compareLabel(a, b, filtering), "B: " + compareLabel(b, a, filtering)};
+}
+
+CompareCaption Comparison::caption(const PipelineConfig& a, bool filtering, const std::string& bFilterProblem) const {
+  CompareCaption c;
+  std::tie(c.labelA, c.labelB) = labels(a, filtering);
+  if (!problem_.empty()) c.notes.push_back(problem_);
+  if (filtering && !bFilterProblem.empty()) c.notes.push_back("B not filtering: " + bFilterProblem);
+  return c;
 }
 
 void Comparison::build(const PipelineConfig& b, const Context& context, const std::filesystem::path& shaderDir,

@@ -11,10 +11,19 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "pipeline/pipeline.h"
 
 namespace satdof {
+
+// What the split and difference views say on the image, in the window (ui/overlay.cpp) and
+// in the headless PNGs (image_text.h): the two configurations' labels, and under them why
+// B does not run, or does not run the filter A runs (none while B runs as asked).
+struct CompareCaption {
+  std::string labelA, labelB;      // "A: ...", "B: ..."
+  std::vector<std::string> notes;  // "B cannot run: ...", "B not filtering: ..."
+};
 
 class Comparison {
  public:
@@ -38,6 +47,8 @@ class Comparison {
   PipelineConfig configB(const PipelineConfig& a) const;
   // The two configurations' labels: "A: ..." and "B: ...".
   std::pair<std::string, std::string> labels(const PipelineConfig& a, bool filtering) const;
+  // The labels and notes on the image; `bFilterProblem`: why B's convolution did not run.
+  CompareCaption caption(const PipelineConfig& a, bool filtering, const std::string& bFilterProblem) const;
 
  private:
   std::unique_ptr<Pipeline> b_;

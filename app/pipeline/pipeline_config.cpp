@@ -45,10 +45,4 @@ std::string compareLabel(const PipelineConfig& c, const PipelineConfig& other, b
   return label;
 }
 
-std::string formatCompareFields(const CompareFields& fields) {
-  std::string text;
-  for (const auto& [key, name] : fields) text += (text.empty() ? "" : ",") + key + "=" + name;
-  return text;
-}
-
 }  // namespace satdof

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "backends/compute_backend.h"
+#include "pipeline/compare_fields.h"  // CompareFields, formatCompareFields
 
 namespace satdof {
 
@@ -29,10 +30,6 @@ struct PipelineConfig {
   bool operator==(const PipelineConfig&) const = default;
 };
 
-// The fields set for B: key (backend, sat-format, conv, dof, or a backend option's key)
-// -> name.
-using CompareFields = std::map<std::string, std::string>;
-
 // B: A with `fields` applied. A backend option B's backend offers takes the field, else
 // A's choice where B's backend offers that name too, else the option's default; likewise
 // the convolution (else the backend's first).
@@ -42,8 +39,5 @@ PipelineConfig resolveCompare(const PipelineConfig& a, const CompareFields& fiel
 // convolution only while `filtering`); the DoF implementation and the SAT format when
 // nothing does.
 std::string compareLabel(const PipelineConfig& c, const PipelineConfig& other, bool filtering);
-
-// "key=name,key=name", sorted by key (live_options.h's compare-b reads it back).
-std::string formatCompareFields(const CompareFields& fields);
 
 }  // namespace satdof

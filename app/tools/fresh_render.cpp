@@ -14,7 +14,8 @@ std::string quoted(const std::string& s) { return "'" + s + "'"; }
 FreshRender renderFreshAndCompare(const std::string& flags, Extent size, const std::filesystem::path& dir,
                                   const std::filesystem::path& png) {
   std::ostringstream cmd;
-  cmd << quoted(std::filesystem::read_symlink("/proc/self/exe").string()) << " --headless --frames 2 --save last"
+  // As rendered: the split and diff views without the labels a headless run draws on them.
+  cmd << quoted(std::filesystem::read_symlink("/proc/self/exe").string()) << " --headless --frames 2 --save last --no-labels"
       << " --size " << size.width << "x" << size.height << " --out " << quoted(dir.string()) << " " << flags
       << " > " << quoted((dir.parent_path() / (dir.filename().string() + ".log")).string()) << " 2>&1";
   FreshRender r;

@@ -1,6 +1,6 @@
 // app/ui/overlay.cpp — what is drawn on the image rather than in the panel: the split
 // view's configuration labels (A: ..., B: ...) beside the divider, the difference view's
-// maximum and gain with both labels, why B does not run (when it does not), the
+// maximum and gain with both labels, why B does not run or does not filter (when so), the
 // depth view's range, the focus view's legend; the frame time and rate at the image's
 // bottom-left corner (always in sight, whatever the panel shows or scrolls; also with the
 // panel hidden); and the F1 help over everything.
@@ -50,18 +50,16 @@ void imageLabels(const UiState& s, float imageRight) {
                                                                    ? 2.5f * ImGui::GetFontSize()
                                                                    : 0.0f),
           s.compareLabelB);
-      if (!s.compareProblem.empty()) tag(margin, 5.0f * ImGui::GetFontSize(), s.compareProblem);
+      for (std::size_t i = 0; i < s.compareNotes.size(); ++i)
+        tag(margin, (5.0f + 2.5f * float(i)) * ImGui::GetFontSize(), s.compareNotes[i]);
       break;
     }
     case ViewMode::Difference: {
-      if (s.maxDifference) {
-        char text[96];
-        std::snprintf(text, sizeof text, "max |A - B| = %u grey levels (shown x%.0f)", *s.maxDifference, s.gainUsed);
-        tag(margin, margin, text);
-      }
+      if (s.maxDifference) tag(margin, margin, describeDifference(*s.maxDifference, s.gainUsed));
       const float line = 2.5f * ImGui::GetFontSize();
       tag(margin, margin + line, s.compareLabelA + "   " + s.compareLabelB);
-      if (!s.compareProblem.empty()) tag(margin, margin + 2 * line, s.compareProblem);
+      for (std::size_t i = 0; i < s.compareNotes.size(); ++i)
+        tag(margin, margin + float(2 + i) * line, s.compareNotes[i]);
       break;
     }
     case ViewMode::Depth:

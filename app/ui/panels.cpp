@@ -74,8 +74,11 @@ void pipeline(UiState& s) {
   if (widgets::smallButton("verify (V)", "V")) s.verify = true;
   widgets::tooltip("Check this frame's SAT, filter and DoF outputs against the CPU reference");
   ImGui::PushTextWrapPos(0.0f);
+  if (!s.verifyStale.empty() && !s.verifyLines.empty())
+    ImGui::TextColored(ImVec4(1, 0.85f, 0.4f, 1), "stale (%s); V verifies again", s.verifyStale.c_str());
   for (const VerifyLine& l : s.verifyLines)
-    ImGui::TextColored(l.ok ? ImVec4(0.4f, 0.9f, 0.4f, 1) : ImVec4(1, 0.4f, 0.3f, 1), "%s", l.text.c_str());
+    if (!s.verifyStale.empty()) ImGui::TextDisabled("%s", l.text.c_str());
+    else ImGui::TextColored(l.ok ? ImVec4(0.4f, 0.9f, 0.4f, 1) : ImVec4(1, 0.4f, 0.3f, 1), "%s", l.text.c_str());
   ImGui::PopTextWrapPos();
   if (!s.shaderError.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", s.shaderError.c_str());
   // One combo per option the backend offers; each entry's description is its tooltip.

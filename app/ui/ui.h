@@ -71,6 +71,7 @@ struct UiState {
   std::string renderScaleNote;  // why it is what it is, when the app chose it
 
   std::vector<VerifyLine> verifyLines;  // the last verify's verdict, a line per stage
+  std::string verifyStale;              // why it no longer describes the frame (empty: it does)
 
   // Requests from the panel, carried out by the app after the frame.
   bool reloadShaders = false;
@@ -97,6 +98,7 @@ struct UiState {
   const ProfileHistory* compareHistory = nullptr;
   std::string compareProblem;
   std::string compareFilterProblem;  // B's convolution did not run (empty: it did)
+  std::vector<std::string> compareNotes;  // the lines on the image under the labels (CompareCaption)
 
   // What the last scan key (1-9) did, for ~2 s (empty: nothing to say).
   std::string scanNote;
