@@ -440,7 +440,9 @@ TEST(AppCompare, IdenticalConfigurationsGiveAZeroDifference) {
     const fs::path out = freshDir("compare_same");
     const RunResult r =
         run("--headless --frames 2 --size 160x90 --view diff --no-labels --out " + out.string() + " " + args);
-    if (r.exitCode == 3) {
+    // Only CUDA may be missing: gl-compute runs on any GL 4.3 (its default scan variant
+    // is the GL's to choose, for B as for A).
+    if (r.exitCode == 3 && args.find("cuda") != std::string::npos) {
       std::printf("skipped (a backend is unavailable here): %s", r.err.c_str());
       continue;
     }

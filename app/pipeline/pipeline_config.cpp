@@ -16,11 +16,13 @@ PipelineConfig resolveCompare(const PipelineConfig& a, const CompareFields& fiel
   b.dof = field("dof", a.dof);
   const ComputeBackendInfo* info = findComputeBackend(b.backend);
   if (!info) return b;  // refused where it is created, with the valid names
+  // B's options: those named for it, else A's where its backend has them; the rest are
+  // left to the backend, which picks its default for this GL (gl-compute's subgroup scan
+  // where GL_KHR_shader_subgroup exists, another where not).
   for (const BackendOption& o : info->options()) {
-    std::string name = o.defaultChoice;
-    if (const auto f = fields.find(o.key); f != fields.end()) name = f->second;
-    else if (const auto s = a.selections.find(o.key); s != a.selections.end() && o.has(s->second)) name = s->second;
-    b.selections[o.key] = name;
+    if (const auto f = fields.find(o.key); f != fields.end()) b.selections[o.key] = f->second;
+    else if (const auto s = a.selections.find(o.key); s != a.selections.end() && o.has(s->second))
+      b.selections[o.key] = s->second;
   }
   const std::vector<FilterImplementation> convs = info->filterImplementations();
   const bool offersAsConv =
