@@ -38,7 +38,7 @@ LayerSplit splitLayers(const ImageRgba8& colour, const ImageR32F& depth, const C
       const float d = depth.at(x, y);
       const int r = cocRadius(d, ramp);
       const bool nearSide = d < ramp.focus;
-      const int weight = fieldWeight(r);
+      const int weight = nearSide ? fieldWeight(r) : farFieldWeight(r);
       const std::uint8_t* c = colour.at(x, y);
       std::uint8_t* field = (nearSide ? s.nearField : s.farField).at(x, y);
       for (int i = 0; i < 3; ++i) field[i] = premultiply(c[i], weight);
@@ -62,8 +62,37 @@ LayerSplit splitLayers(const ImageRgba8& colour, const ImageR32F& depth, const C
   return s;
 }
 
-ImageRgba8 composeLayers(const Sat& colourSat, const ImageR32F& depth, const CocRamp& ramp, const LayerSplit& split,
-                         const Sat& nearSat, const Sat& farSat) {
+std::vector<std::int32_t> reachPass(const std::vector<std::int32_t>& in, int width, int height, const LayerSplit& split,
+                                    bool alongRows) {
+  std::vector<std::int32_t> out(in.size(), 0);
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width; ++x) {
+      const int bound = split.nearTileRadius[std::size_t(y / kLayerTile) * split.tilesX + x / kLayerTile];
+      std::int32_t m = 0;
+      for (int k = -bound; k <= bound; ++k) {
+        const int qx = alongRows ? x + k : x, qy = alongRows ? y : y + k;
+        if (qx < 0 || qy < 0 || qx >= width || qy >= height) continue;
+        const std::int32_t n = in[std::size_t(qy) * width + qx];
+        if (n >= std::abs(k)) m = std::max(m, n);
+      }
+      out[std::size_t(y) * width + x] = m;
+    }
+  return out;
+}
+
+std::vector<std::int32_t> nearReach(const ImageR32F& depth, const CocRamp& ramp, const LayerSplit& split) {
+  const int w = depth.width, h = depth.height;
+  std::vector<std::int32_t> radius(std::size_t(w) * h);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const float d = depth.at(x, y);
+      radius[std::size_t(y) * w + x] = nearRadiusOf(d, cocRadius(d, ramp), ramp);
+    }
+  return reachPass(reachPass(radius, w, h, split, true), w, h, split, false);
+}
+
+ImageRgba8 composeLayers(const Sat& colourSat, const ImageR32F& depth, const CocRamp& ramp,
+                         const std::vector<std::int32_t>& reach, const Sat& nearSat, const Sat& farSat) {
   const int w = colourSat.width, h = colourSat.height;
   const SatView colourTable = satView(colourSat);
   ImageRgba8 out(w, h);
@@ -71,34 +100,32 @@ ImageRgba8 composeLayers(const Sat& colourSat, const ImageR32F& depth, const Coc
     for (int x = 0; x < w; ++x) {
       const float d = depth.at(x, y);
       const int r = cocRadius(d, ramp);
-      // Near field over the dilated radius: premultiplied colour and coverage.
+      const Box box = clipBox({x - r, y - r, x + r, y + r}, w, h);
+      const Rgb8 textbook = satBoxMean(colourTable, box.x0, box.y0, box.x1, box.y1);
+      std::uint8_t* o = out.at(x, y);
+      o[3] = 255;
+      if (nearRadiusOf(d, r, ramp) > 0) {  // a blurred near pixel: its own box, once
+        o[0] = textbook.r, o[1] = textbook.g, o[2] = textbook.b;
+        continue;
+      }
+      // What lies behind: the pixel's own box; from r = 2 on, the far field over it.
+      float back[3] = {float(textbook.r), float(textbook.g), float(textbook.b)};
+      if (farFieldWeight(r) > 0) {
+        const BoxSums f = sumsOver(farSat, x, y, r);
+        if (f.weight > 0)
+          for (int c = 0; c < 3; ++c) back[c] = float(f.rgb[c]) * 255.0f / float(f.weight);
+      }
+      // The near field over the box of the largest near blur that reaches this pixel.
       float nearColour[3] = {0, 0, 0}, coverage = 0;
-      const int reach = split.nearTileRadius[std::size_t(y / kLayerTile) * split.tilesX + x / kLayerTile];
-      if (reach > 0) {
-        const BoxSums n = sumsOver(nearSat, x, y, reach);
+      if (const int R = reach[std::size_t(y) * w + x]; R > 0) {
+        const BoxSums n = sumsOver(nearSat, x, y, R);
         for (int c = 0; c < 3; ++c) nearColour[c] = float(n.rgb[c]) / float(n.area);
         coverage = std::min(1.0f, float(n.weight) / (255.0f * float(n.area)));
       }
-      // What lies behind: the textbook blur of the pixel's box; a far pixel's far field.
-      const Box box = clipBox({x - r, y - r, x + r, y + r}, w, h);
-      const Rgb8 textbook = satBoxMean(colourTable, box.x0, box.y0, box.x1, box.y1);
-      float back[3] = {float(textbook.r), float(textbook.g), float(textbook.b)};
-      if (d >= ramp.focus && r > 0) {
-        const BoxSums f = sumsOver(farSat, x, y, r);
-        if (f.weight > 0) {
-          const float mix = float(fieldWeight(r)) / 255.0f;
-          for (int c = 0; c < 3; ++c) {
-            const float gathered = float(f.rgb[c]) * 255.0f / float(f.weight);
-            back[c] = back[c] + (gathered - back[c]) * mix;
-          }
-        }
-      }
-      std::uint8_t* o = out.at(x, y);
       for (int c = 0; c < 3; ++c) {
         const float v = nearColour[c] + (1.0f - coverage) * back[c];
         o[c] = std::uint8_t(std::clamp(std::floor(v + 0.5f), 0.0f, 255.0f));
       }
-      o[3] = 255;
     }
   return out;
 }
@@ -107,8 +134,8 @@ ImageRgba8 layeredDepthOfField(const ImageRgba8& colour, const ImageR32F& depth,
                                SatFormat format) {
   const CocRamp ramp = cocRamp(params, colour.width);
   const LayerSplit split = splitLayers(colour, depth, ramp);
-  return composeLayers(computeSat(colour, format), depth, ramp, split, computeSat(split.nearField),
-                       computeSat(split.farField));
+  return composeLayers(computeSat(colour, format), depth, ramp, nearReach(depth, ramp, split),
+                       computeSat(split.nearField), computeSat(split.farField));
 }
 
 }  // namespace satdof::reference

@@ -1,6 +1,6 @@
-// shaders/dof_layered.comp — the layered DoF's composite (reference::composeLayers): the
-// near field over the dilated radius, over the far field's weighted blur or the textbook
-// box blur. Four reads of each field's SAT (uint32, exact sums) and of the colour's SAT
+// shaders/dof_layered.comp — the layered DoF's composite (reference::composeLayers): a
+// blurred near pixel's own box; elsewhere the near field over the box of the reach R(p),
+// over the far field's weighted blur or the textbook box blur. Four reads of each field's SAT (uint32, exact sums) and of the colour's SAT
 // (the chosen format, through its reader).
 #version 450 core
 
@@ -8,7 +8,7 @@ layout(local_size_x = 16, local_size_y = 16) in;
 
 layout(binding = 0) uniform sampler2D uDistance;
 layout(binding = 0, rgba8) writeonly uniform image2D uOutput;
-layout(binding = 3, r32i) readonly uniform iimage2D uTileReach;
+layout(binding = 3, r32i) readonly uniform iimage2D uReach;  // R(p), dof_layers_reach.comp
 layout(std430, binding = 1) readonly buffer NearSat { uvec4 nearSat[]; };
 layout(std430, binding = 2) readonly buffer FarSat { uvec4 farSat[]; };
 
@@ -31,30 +31,31 @@ void main() {
   if (p.x >= uSize.x || p.y >= uSize.y) return;
   float depth = texelFetch(uDistance, p, 0).r;
   int r = cocRadius(depth);
-
+  ivec2 lo = max(p - r, ivec2(0)), hi = min(p + r, uSize - 1);
+  vec3 textbook = vec3(satBoxMean(lo, hi, uSize.x));
+  if (depth < uFocus && fieldWeight(r) > 0) {  // a blurred near pixel: its own box, once
+    imageStore(uOutput, p, vec4(textbook / 255.0, 1.0));
+    return;
+  }
+  // What lies behind: the pixel's own box; from r = 2 on, the far field over it,
+  // normalised (sharp pixels weigh 0).
+  precise vec3 back = textbook;
+  if (farFieldWeight(r) > 0) {
+    uvec4 f;
+    float area;
+    BOX_SUMS(farAt, p, r, f, area)
+    if (f.a > 0u) back = vec3(f.rgb) * 255.0 / float(f.a);
+  }
+  // The near field over the box of the largest near blur that reaches this pixel.
   precise vec3 nearColour = vec3(0.0);
   precise float coverage = 0.0;
-  int reach = imageLoad(uTileReach, p / kLayerTile).r;
+  int reach = imageLoad(uReach, p).r;
   if (reach > 0) {
     uvec4 n;
     float area;
     BOX_SUMS(nearAt, p, reach, n, area)
     nearColour = vec3(n.rgb) / area;
     coverage = min(1.0, float(n.a) / (255.0 * area));
-  }
-  // Behind the near field: the textbook blur of the pixel's own box (the pixel itself in
-  // focus), or for a far pixel the far field alone, normalised (sharp pixels weigh 0).
-  ivec2 lo = max(p - r, ivec2(0)), hi = min(p + r, uSize - 1);
-  precise vec3 back = vec3(satBoxMean(lo, hi, uSize.x));
-  if (depth >= uFocus && r > 0) {
-    uvec4 f;
-    float area;
-    BOX_SUMS(farAt, p, r, f, area)
-    if (f.a > 0u) {
-      float mixWeight = float(fieldWeight(r)) / 255.0;
-      vec3 gathered = vec3(f.rgb) * 255.0 / float(f.a);
-      back = back + (gathered - back) * mixWeight;
-    }
   }
   precise vec3 v = nearColour + (1.0 - coverage) * back;
   imageStore(uOutput, p, vec4(clamp(floor(v + 0.5), 0.0, 255.0) / 255.0, 1.0));

@@ -4,5 +4,7 @@
 
 const int kLayerTile = 16;  // reference::kLayerTile
 
-// 0 in focus, 128 at one pixel of blur, 255 beyond (reference::fieldWeight).
+// Near: 0 in focus, 128 at one pixel of blur, 255 beyond (reference::fieldWeight); far:
+// 0 below two pixels, 255 from there (reference::farFieldWeight).
 int fieldWeight(int r) { return r >= 2 ? 255 : r * 128; }
+int farFieldWeight(int r) { return r >= 2 ? 255 : 0; }

@@ -24,10 +24,10 @@ void main() {
   if (p.x < uSize.x && p.y < uSize.y) {
     float depth = texelFetch(uDistance, p, 0).r;
     int r = cocRadius(depth);
-    int w = fieldWeight(r);
+    bool nearSide = depth < uFocus;
+    int w = nearSide ? fieldWeight(r) : farFieldWeight(r);
     uvec4 c = uvec4(round(texelFetch(uColour, p, 0) * 255.0));
     vec4 field = vec4(premultiply(c.r, w), premultiply(c.g, w), premultiply(c.b, w), uint(w)) / 255.0;
-    bool nearSide = depth < uFocus;
     imageStore(uNearField, p, nearSide ? field : vec4(0.0));
     imageStore(uFarField, p, nearSide ? vec4(0.0) : field);
     if (nearSide && w > 0) atomicMax(tileMax, r);

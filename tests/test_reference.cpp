@@ -3,6 +3,7 @@
 // border clipping, the circle-of-confusion function and the reference depth of field.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -294,6 +295,93 @@ TEST(ReferenceLayeredDof, BeatsTheTextbookOnBothArtifacts) {
     const double layered = ref::psnr(ref::layeredDepthOfField(colour, depth, p), truth);
     EXPECT_GE(layered, textbook + 3.0) << "textbook " << textbook << " dB, layered " << layered << " dB";
   }
+}
+
+namespace {
+// Depth in blocks of varying size (some smaller than a tile, some across tile edges), with
+// most of the image in focus and scattered near blocks of every radius.
+ref::ImageR32F scatteredNearBlocks(int w, int h, std::mt19937& rng, float focus) {
+  ref::ImageR32F depth(w, h);
+  for (float& d : depth.pixels) d = focus;
+  std::uniform_int_distribution<int> at(0, std::max(w, h)), size(1, 12);
+  std::uniform_real_distribution<float> nearDepth(0.3f * focus, focus);
+  for (int i = 0; i < 12; ++i) {
+    const int x0 = at(rng) % w, y0 = at(rng) % h, bw = size(rng), bh = size(rng);
+    const float d = nearDepth(rng);
+    for (int y = y0; y < std::min(h, y0 + bh); ++y)
+      for (int x = x0; x < std::min(w, x0 + bw); ++x) depth.at(x, y) = d;
+  }
+  return depth;
+}
+}  // namespace
+
+// R(p), the largest near blur that reaches each pixel, is exact: the two separable passes
+// bounded by the tiles give what a brute-force search over every pixel gives (no tile
+// steps, no tile size anywhere in the answer).
+TEST(ReferenceLayeredDof, ReachIsExactAndIndependentOfTheTiles) {
+  auto rng = satdof::test::freshRng();
+  for (const auto& [w, h] : {std::pair{97, 61}, std::pair{33, 17}, std::pair{1, 40}, std::pair{40, 1}}) {
+    SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h));
+    ref::DofParams p;
+    p.focalDistance = 10;
+    p.focalRange = 6;
+    p.maxRadius = 14;
+    const auto depth = scatteredNearBlocks(w, h, rng, p.focalDistance);
+    const ref::CocRamp ramp = ref::cocRamp(p, w);
+    const ref::ImageRgba8 colour = satdof::test::randomImage(w, h, rng);
+    const auto reach = ref::nearReach(depth, ramp, ref::splitLayers(colour, depth, ramp));
+    int reached = 0;
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x) {
+        int brute = 0;
+        for (int qy = 0; qy < h; ++qy)
+          for (int qx = 0; qx < w; ++qx) {
+            const float d = depth.at(qx, qy);
+            const int r = ref::cocRadius(d, ramp);
+            if (d < p.focalDistance && r > 0 && std::abs(qx - x) <= r && std::abs(qy - y) <= r) brute = std::max(brute, r);
+          }
+        ASSERT_EQ(reach[std::size_t(y) * w + x], brute) << "at " << x << "," << y;
+        reached += brute > 0;
+      }
+    EXPECT_GT(reached, 0) << "the case has near blur to reach something";
+  }
+}
+
+// Every in-focus pixel that no nearer blur reaches is the scene's pixel, byte for byte;
+// a blurred near pixel is the textbook's box of its own radius (counted once, not the
+// near field over a textbook image that already holds it).
+TEST(ReferenceLayeredDof, KeepsUnreachedFocusExactAndBlursNearPixelsWithTheirOwnRadius) {
+  auto rng = satdof::test::freshRng();
+  ref::DofParams p;
+  p.focalDistance = 10;
+  p.focalRange = 6;
+  p.maxRadius = 14;
+  const int w = 120, h = 80;
+  const auto depth = scatteredNearBlocks(w, h, rng, p.focalDistance);
+  const ref::ImageRgba8 colour = satdof::test::randomImage(w, h, rng);
+  const ref::CocRamp ramp = ref::cocRamp(p, w);
+  const auto reach = ref::nearReach(depth, ramp, ref::splitLayers(colour, depth, ramp));
+  const auto layered = ref::layeredDepthOfField(colour, depth, p);
+  const auto textbook = ref::depthOfField(colour, depth, p);
+  int unreached = 0, nearBlurred = 0;
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const float d = depth.at(x, y);
+      const int r = ref::cocRadius(d, ramp);
+      const auto same = [&](const ref::ImageRgba8& a, const ref::ImageRgba8& b) {
+        return std::equal(a.at(x, y), a.at(x, y) + 3, b.at(x, y));
+      };
+      if (r == 0 && reach[std::size_t(y) * w + x] == 0) {
+        ++unreached;
+        ASSERT_TRUE(same(layered, colour)) << "in focus, unreached, changed at " << x << "," << y;
+      }
+      if (d < p.focalDistance && r > 0) {
+        ++nearBlurred;
+        ASSERT_TRUE(same(layered, textbook)) << "near pixel not its own box at " << x << "," << y;
+      }
+    }
+  EXPECT_GT(unreached, w * h / 4);
+  EXPECT_GT(nearBlurred, 20);
 }
 
 // SATDOF_SEED=N replays a run: every fresh generator then starts from N.

@@ -1,11 +1,15 @@
 // app/dof/layered_dof.cpp — the `layered` DoF entry (satdof/reference/layered_dof.h):
 //   split    each pixel into the near or far field, each tile's near radius, dilated;
 //   SATs     of the two fields, by the compute backend;
+//   reach    how far the near blur reaches each pixel (GL compute, three passes of
+//            dof_layers_reach.comp: radii, rows, columns; on every backend);
 //   compose  near over far into the DoF output (GL compute, dof_layered.comp).
 // On the cuda backend the split is a CUDA kernel (satdof/dof.h) and the SATs the backend's
 // algorithm, inside the backend's own mapping of the frame (interop/stage_host.h): one
 // GL-CUDA hand-over per frame. Elsewhere the split is two GL compute passes and the SATs
 // ComputeBackend::buildFieldSats (the CPU by default). Both give the same bytes.
+#include <array>
+
 #include "backends/compute_backend.h"
 #include "dof/coc_uniforms.h"
 #include "dof/dof_implementation.h"
@@ -47,16 +51,19 @@ class LayeredDof final : public DofImplementation {
     if (formatChanged) reloadShaders(shaderDir_);
     const int tx = (t.extent.width + kLayerTile - 1) / kLayerTile, ty = (t.extent.height + kLayerTile - 1) / kLayerTile;
     tileMax_ = gl::createTexture2D(GL_R32I, tx, ty);
+    for (gl::Texture& r : reach_) r = gl::createTexture2D(GL_R32I, t.extent.width, t.extent.height);
   }
 
   void reloadShaders(const std::filesystem::path& dir) override {
     auto split = gl::loadProgram(dir, {{GL_COMPUTE_SHADER, "dof_layers_split.comp"}}, {});
     auto dilate = gl::loadProgram(dir, {{GL_COMPUTE_SHADER, "dof_layers_dilate.comp"}}, {});
+    auto reach = gl::loadProgram(dir, {{GL_COMPUTE_SHADER, "dof_layers_reach.comp"}}, {});
     auto compose = gl::loadProgram(dir, {{GL_COMPUTE_SHADER, "dof_layered.comp"}},
                                    {{"sat_format.glsl", std::string(satFormatInfo(targets_.satFormat).shaderInclude)}});
     shaderDir_ = dir;
-    split_ = std::move(split);  // all three or none
+    split_ = std::move(split);  // all four or none
     dilate_ = std::move(dilate);
+    reachProgram_ = std::move(reach);
     compose_ = std::move(compose);
   }
 
@@ -89,12 +96,28 @@ class LayeredDof final : public DofImplementation {
       backend_.buildFieldSats(t, profiler);
     }
     {
+      // R(p): each pixel's own near radius into reach_[1], the rows' reach over it into
+      // [0], the columns' over that into [1].
+      auto timed = profiler.section(profiler.gl(), "dof reach", "layered");
+      setCocUniforms(reachProgram_.get(), ramp, e);
+      glBindTextureUnit(0, t.depth);
+      glBindImageTexture(3, t.nearTileRadius, 0, GL_FALSE, 0, GL_READ_ONLY, GL_R32I);
+      for (int pass = 0; pass < 3; ++pass) {
+        const std::size_t in = pass == 1 ? 1 : 0, out = 1 - in;
+        gl::uniform1i(reachProgram_.get(), "uPass", pass);
+        glBindImageTexture(2, reach_[in].get(), 0, GL_FALSE, 0, GL_READ_ONLY, GL_R32I);
+        glBindImageTexture(4, reach_[out].get(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R32I);
+        glDispatchCompute(GLuint((e.width + 15) / 16), GLuint((e.height + 15) / 16), 1);
+        glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+      }
+    }
+    {
       auto timed = profiler.section(profiler.gl(), "dof", "layered");
       setCocUniforms(compose_.get(), ramp, e);
       glBindTextureUnit(0, t.depth);
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, t.sat);
       glBindImageTexture(0, t.dofOutput, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
-      glBindImageTexture(3, t.nearTileRadius, 0, GL_FALSE, 0, GL_READ_ONLY, GL_R32I);
+      glBindImageTexture(3, reach_[1].get(), 0, GL_FALSE, 0, GL_READ_ONLY, GL_R32I);
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, t.nearSat);
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, t.farSat);
       glDispatchCompute(GLuint((e.width + 15) / 16), GLuint((e.height + 15) / 16), 1);
@@ -102,7 +125,7 @@ class LayeredDof final : public DofImplementation {
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, 0);
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, 0);
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, 0);
-      for (GLuint unit : {0u, 1u, 2u, 3u}) glBindImageTexture(unit, 0, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA8);
+      for (GLuint unit : {0u, 1u, 2u, 3u, 4u}) glBindImageTexture(unit, 0, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA8);
     }
     glPopDebugGroup();
   }
@@ -149,8 +172,9 @@ class LayeredDof final : public DofImplementation {
   ComputeBackend& backend_;
   std::filesystem::path shaderDir_;
   Targets targets_;
-  gl::Program split_, dilate_, compose_;
-  gl::Texture tileMax_;  // the GL path's undilated tile maxima
+  gl::Program split_, dilate_, reachProgram_, compose_;
+  gl::Texture tileMax_;                   // the GL path's undilated tile maxima
+  std::array<gl::Texture, 2> reach_;      // the reach passes' images; R(p) ends in [1]
 #if SATDOF_HAVE_CUDA
   interop::StageHost* host_ = nullptr;
   std::vector<interop::SurfaceObject> surfaces_;  // this frame's, kept until the next

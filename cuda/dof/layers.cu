@@ -19,11 +19,11 @@ __global__ void splitKernel(LayerSplitArgs a, int tilesX, int* tileMax) {
   if (x < a.width && y < a.height) {
     const float depth = surf2Dread<float>(a.depth, x * int(sizeof(float)), y);
     const int r = reference::cocRadius(depth, a.ramp);
-    const int w = reference::fieldWeight(r);
+    const bool nearSide = depth < a.ramp.focus;
+    const int w = nearSide ? reference::fieldWeight(r) : reference::farFieldWeight(r);
     const uchar4 c = surf2Dread<uchar4>(a.colour, x * int(sizeof(uchar4)), y);
     const uchar4 field = make_uchar4(premultiply(c.x, w), premultiply(c.y, w), premultiply(c.z, w), (unsigned char)w);
     const uchar4 none = make_uchar4(0, 0, 0, 0);
-    const bool nearSide = depth < a.ramp.focus;
     surf2Dwrite(nearSide ? field : none, a.nearField, x * int(sizeof(uchar4)), y);
     surf2Dwrite(nearSide ? none : field, a.farField, x * int(sizeof(uchar4)), y);
     if (nearSide && w > 0) atomicMax(&blockMax, r);

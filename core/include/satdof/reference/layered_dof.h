@@ -9,24 +9,27 @@
 // in Call of Duty: Advanced Warfare"; Unreal's and EEVEE's DoF), here with SATs:
 //
 //   split    every pixel q gets a weight in the near field (in front of the focal plane)
-//            or the far field (behind it): w(r) = min(255, 128 r) for its integer radius r
-//            (0 in focus, 128 at one pixel, 255 beyond), and two RGBA8 images hold
-//            (colour * w / 255, w), premultiplied: the near and the far field.
-//   tiles    the largest near radius in each 16x16 tile, dilated over the tiles within
-//            maxRadius: the radius a near object's blur reaches its neighbours with.
+//            or the far field (behind it), premultiplied into two RGBA8 images
+//            (colour * w / 255, w): near w = min(255, 128 r) for its integer radius r
+//            (0 in focus, 128 at one pixel, 255 beyond); far w = 255 from r = 2 on and
+//            0 below, so the sharp band (the in-focus object's own edge) never enters
+//            the far field that blurred background pixels gather.
+//   reach    R(p), per pixel: the largest near radius r_q whose box reaches p
+//            (|p - q| <= r_q on both axes), exact, in two separable passes (a row's
+//            reach, then a column's over it), each window bounded by the largest near
+//            radius of the 16x16 tiles within maxRadius (the tile pass): no tile steps.
 //   SATs     one uint32 SAT of each field image (any SAT algorithm, exact).
 //   compose  per pixel p (all sums from the SATs, four reads each):
-//              near  = box of the dilated near radius R over the near field:
-//                      premultiplied colour Σrgb / area, coverage a = Σw / (255 area)
-//              back  = the textbook box blur of the pixel's own radius (the colour's
-//                      SAT, any format; the pixel itself when in focus), and for a far
-//                      pixel the far field over that box, normalised by its weights (sharp
-//                      pixels weigh 0: no halo), mixed in by the pixel's own weight
-//              out   = near + (1 - a) * back   (near over back: blurred edges spread)
-// The GLSL passes (shaders/dof_layers_*.comp) mirror this line for line; the compose step
-// divides in float, where GLSL's division may differ from IEEE's by an ulp, so the GPU is
-// held to within one grey level of this reference (test_dof_gl), the split and the tiles
-// to exact equality.
+//              a blurred near pixel (in front, r > 0): the textbook box blur of its own
+//                      radius, nothing else (its box is the near object over what
+//                      lies around it: counted once);
+//              otherwise back = the textbook box of its own radius (the pixel itself in
+//                      focus), for r >= 2 the far field over that box normalised by its
+//                      weights (sharp pixels weigh 0: no halo); then the near field
+//                      over the box of R(p): premultiplied colour Σrgb / area,
+//                      coverage a = Σw / (255 area); out = near + (1 - a) * back
+//                      (near over back: blurred edges spread). R(p) = 0 where no near
+//                      blur reaches: an in-focus pixel stays the scene's, byte for byte.
 #pragma once
 
 #include <cstdint>
@@ -41,8 +44,9 @@ namespace satdof::reference {
 
 constexpr int kLayerTile = 16;  // pixels per side of a near-radius tile
 
-// The field weight of an integer radius: 0, 128, then 255.
+// The field weights of an integer radius: near 0, 128, then 255; far 0 below 2, then 255.
 SATDOF_HD inline int fieldWeight(int r) { return r >= 2 ? 255 : r * 128; }
+SATDOF_HD inline int farFieldWeight(int r) { return r >= 2 ? 255 : 0; }
 
 struct LayerSplit {
   ImageRgba8 nearField, farField;  // premultiplied colour and weight
@@ -52,9 +56,25 @@ struct LayerSplit {
 
 LayerSplit splitLayers(const ImageRgba8& colour, const ImageR32F& depth, const CocRamp& ramp);
 
-// The composite from the split's SATs (uint32 format) and the colour's SAT (any format).
-ImageRgba8 composeLayers(const Sat& colourSat, const ImageR32F& depth, const CocRamp& ramp, const LayerSplit& split,
-                         const Sat& nearSat, const Sat& farSat);
+// A blurred near pixel's radius (0 elsewhere): what the reach passes start from.
+SATDOF_HD inline int nearRadiusOf(float depth, int r, const CocRamp& ramp) {
+  return depth < ramp.focus && fieldWeight(r) > 0 ? r : 0;
+}
+
+// One separable reach pass over `in` (width x height, row-major) along x (alongRows) or
+// y: out(p) = the largest in(q) with q on p's line and |p - q| <= in(q), q within the
+// tile bound of p's tile. Rows over the near radii, then columns over the rows' result,
+// give R(p) exactly.
+std::vector<std::int32_t> reachPass(const std::vector<std::int32_t>& in, int width, int height, const LayerSplit& split,
+                                    bool alongRows);
+
+// R(p) for every pixel (reach over the near radii, rows then columns).
+std::vector<std::int32_t> nearReach(const ImageR32F& depth, const CocRamp& ramp, const LayerSplit& split);
+
+// The composite from the split's SATs (uint32 format), the colour's SAT (any format) and
+// the reach R(p) (nearReach).
+ImageRgba8 composeLayers(const Sat& colourSat, const ImageR32F& depth, const CocRamp& ramp,
+                         const std::vector<std::int32_t>& reach, const Sat& nearSat, const Sat& farSat);
 
 // The whole layered DoF on the CPU, the colour's SAT in `format`.
 ImageRgba8 layeredDepthOfField(const ImageRgba8& colour, const ImageR32F& depth, const DofParams& params,

@@ -1,0 +1,38 @@
+// shaders/dof_layers_reach.comp — the layered DoF's reach R(p) (reference::nearReach): how
+// large the largest near blur is whose box reaches each pixel. uPass 0: each pixel's own
+// near radius (0 unless it is a blurred near pixel); 1: along rows over pass 0's; 2: along
+// columns over pass 1's (reference::reachPass). Each window is bounded by the largest near
+// radius of the tiles within maxRadius of the pixel's tile, which holds every radius that
+// can reach it.
+#version 450 core
+
+layout(local_size_x = 16, local_size_y = 16) in;
+
+layout(binding = 0) uniform sampler2D uDistance;  // linear view depth (pass 0)
+layout(binding = 2, r32i) readonly uniform iimage2D uIn;
+layout(binding = 3, r32i) readonly uniform iimage2D uTileReach;
+layout(binding = 4, r32i) writeonly uniform iimage2D uOut;
+layout(location = 10) uniform int uPass;
+
+#include "dof_layers.glsl"
+
+void main() {
+  ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+  if (p.x >= uSize.x || p.y >= uSize.y) return;
+  if (uPass == 0) {
+    float depth = texelFetch(uDistance, p, 0).r;
+    int r = cocRadius(depth);
+    imageStore(uOut, p, ivec4(depth < uFocus && fieldWeight(r) > 0 ? r : 0));
+    return;
+  }
+  ivec2 step = uPass == 1 ? ivec2(1, 0) : ivec2(0, 1);
+  int bound = imageLoad(uTileReach, p / kLayerTile).r;
+  int m = 0;
+  for (int k = -bound; k <= bound; ++k) {
+    ivec2 q = p + k * step;
+    if (q.x < 0 || q.y < 0 || q.x >= uSize.x || q.y >= uSize.y) continue;
+    int n = imageLoad(uIn, q).r;
+    if (n >= abs(k)) m = max(m, n);
+  }
+  imageStore(uOut, p, ivec4(m));
+}
