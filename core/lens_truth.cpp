@@ -61,13 +61,17 @@ void LinearLightMean::add(const ImageRgba8& frame) {
     width_ = frame.width;
     height_ = frame.height;
     sum_.assign(std::size_t(width_) * height_ * 3, 0.0);
+    bytes_.assign(sum_.size(), 0);
   } else if (frame.width != width_ || frame.height != height_) {
     throw std::invalid_argument("LinearLightMean: frames of different sizes");
   }
   const auto& decode = gammaDecodeTable();
   const std::size_t n = std::size_t(width_) * height_;
   for (std::size_t p = 0; p < n; ++p)
-    for (std::size_t k = 0; k < 3; ++k) sum_[p * 3 + k] += decode[frame.pixels[p * 4 + k]];
+    for (std::size_t k = 0; k < 3; ++k) {
+      sum_[p * 3 + k] += decode[frame.pixels[p * 4 + k]];
+      bytes_[p * 3 + k] += frame.pixels[p * 4 + k];
+    }
   ++count_;
 }
 
@@ -80,6 +84,17 @@ ImageRgba8 LinearLightMean::mean() const {
       const double encoded = 255.0 * std::pow(std::clamp(linear, 0.0, 1.0), 1.0 / kSceneGamma);
       out.pixels[p * 4 + k] = std::uint8_t(std::clamp(std::floor(encoded + 0.5), 0.0, 255.0));
     }
+    out.pixels[p * 4 + 3] = 255;
+  }
+  return out;
+}
+
+ImageRgba8 LinearLightMean::encodedMean() const {
+  ImageRgba8 out(width_, height_);
+  const std::size_t n = std::size_t(width_) * height_;
+  for (std::size_t p = 0; p < n; ++p) {
+    for (std::size_t k = 0; k < 3; ++k)
+      out.pixels[p * 4 + k] = count_ ? std::uint8_t((2 * std::uint64_t(bytes_[p * 3 + k]) + count_) / (2 * count_)) : 0;
     out.pixels[p * 4 + 3] = 255;
   }
   return out;

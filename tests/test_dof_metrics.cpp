@@ -99,6 +99,8 @@ TEST(LensTruth, LinearLightMean) {
   const int expected = int(std::floor(255.0 * std::pow(0.5, 1.0 / ref::kSceneGamma) + 0.5));
   EXPECT_EQ(half.mean().pixels[0], expected);
   EXPECT_EQ(expected, 186);
+  EXPECT_EQ(half.encodedMean().pixels[0], 128);  // (0 + 255) / 2 = 127.5, rounded up
+  EXPECT_EQ(same.encodedMean().pixels, ramp.pixels);
   EXPECT_THROW(half.add(ramp), std::invalid_argument);
 }
 

@@ -169,6 +169,10 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
       ->add_option("--aperture", o.qualityAperture,
                    "The lens truth's aperture: disc (a round lens) or square (the SAT methods' box) [disc]")
       ->check(CLI::IsMember({"disc", "square"}));
+  quality
+      ->add_option("--lens-renders", o.qualityMaxRenders,
+                   "At most N renders for a lens truth (doubled from 32 until N against 2N is over 50 dB) [4096]")
+      ->check(CLI::Range(2, 1 << 20));
   quality->fallthrough()
       ->callback([&o] {
         o.quality = true;

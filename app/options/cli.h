@@ -44,6 +44,7 @@ struct Options {
   bool quality = false;           // `satdof quality`
   std::string qualityCsv;         // quality --csv FILE
   std::string qualityAperture = "disc";  // quality --aperture disc|square: the lens truth's
+  int qualityMaxRenders = 4096;          // quality --lens-renders N: at most N renders a truth
   bool precision = false;         // `satdof precision`
   bool soak = false;              // `satdof soak`
   unsigned soakSeed = 1;

@@ -44,6 +44,7 @@ LensTruth renderLensTruth(ScenePass& pass, const scene::Scene& scene, const Targ
     truth.convergenceDb = reference::psnr(previous, truth.image);
     if (truth.converged(settings)) break;
   }
+  truth.encodedImage = mean.encodedMean();
   profiler.drain(history);
   truth.renders = mean.count();
   truth.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -31,6 +31,7 @@ struct LensTruthSettings {
 
 struct LensTruth {
   reference::ImageRgba8 image;  // the mean of `renders` renders (GL's rows: bottom first)
+  reference::ImageRgba8 encodedImage;  // the same renders averaged as encoded bytes
   std::size_t renders = 0;
   double convergenceDb = 0;  // PSNR of the mean of the first renders / 2 against `image`
                              // (0: no doubling was allowed)

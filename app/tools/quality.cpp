@@ -13,7 +13,7 @@
 // too (implementation "scatter"). The lens needs the thin-lens model; quality runs in it,
 // with the max blur raised to the frame's largest circle of confusion unless --max-blur
 // is given (a lens does not clamp). The images (truths and implementations) go to --out
-// as PNGs; --csv FILE writes the scores as rows.
+// as PNGs; --csv FILE writes the scores as rows; --scene NAME runs that scene alone.
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -63,18 +63,22 @@ class Report {
     if (csv_) *csv_ << "scene,focus,implementation,psnr_db,psnr_band_db,infocus_identical_pct,truth\n";
   }
   static void header() {
-    std::printf("%-14s %6s  %-10s %9s %9s %9s %9s %9s\n", "scene", "focus", "dof", "lens", "lens-band", "scatter",
-                "scat-band", "in-focus");
+    std::printf("%-14s %6s  %-10s %9s %9s %9s %9s %9s %9s\n", "scene", "focus", "dof", "lens", "lens-band",
+                "lens-enc", "scatter", "scat-band", "in-focus");
   }
   // `image` against the truths; the lens only where there is one, the scatter unless the
   // image is the scatter truth itself.
   void add(const Row& row, const std::string& name, const ref::ImageRgba8& image, const Truths& t, bool againstScatter) {
     const double identical = ref::identicalPercent(image, t.sharp, t.clear);
-    std::string cells[4] = {"-", "-", "-", "-"};
-    if (t.lens) score(row, name, image, t.lens->image, t, identical, "lens", cells[0], cells[1]);
-    if (againstScatter) score(row, name, image, t.scatter, t, identical, "scatter", cells[2], cells[3]);
-    std::printf("%-14s %6s  %-10s %9s %9s %9s %9s %8s%%\n", row.scene.c_str(), row.focus.c_str(), name.c_str(),
-                cells[0].c_str(), cells[1].c_str(), cells[2].c_str(), cells[3].c_str(), number(identical).c_str());
+    std::string cells[5] = {"-", "-", "-", "-", "-"};
+    if (t.lens) {
+      score(row, name, image, t.lens->image, t, identical, "lens", cells[0], cells[1]);
+      cells[2] = number(ref::psnr(image, t.lens->encodedImage));
+    }
+    if (againstScatter) score(row, name, image, t.scatter, t, identical, "scatter", cells[3], cells[4]);
+    std::printf("%-14s %6s  %-10s %9s %9s %9s %9s %9s %8s%%\n", row.scene.c_str(), row.focus.c_str(), name.c_str(),
+                cells[0].c_str(), cells[1].c_str(), cells[2].c_str(), cells[3].c_str(), cells[4].c_str(),
+                number(identical).c_str());
     std::fflush(stdout);
   }
 
@@ -133,6 +137,8 @@ int runQuality(App& app) {
   const bool lensTruth = !(options.given.count("camera") && dof.params.model == ref::CocModel::Linear);
   dof.params.model = lensTruth ? ref::CocModel::ThinLens : dof.params.model;
   LensTruthSettings lensSettings;
+  lensSettings.maxRenders = std::size_t(options.qualityMaxRenders);
+  lensSettings.firstRenders = std::min(lensSettings.firstRenders, lensSettings.maxRenders / 2);
   lensSettings.shape = options.qualityAperture == "square" ? ref::ApertureShape::Square : ref::ApertureShape::Disc;
   std::printf("satdof quality: %dx%d, %s model (f %.0f mm, f/%.1f, sensor %.0f mm), max blur %s\n", extent.width,
               extent.height, lensTruth ? "thin-lens" : "linear", dof.params.focalLengthMm, dof.params.fNumber,
@@ -143,8 +149,9 @@ int runQuality(App& app) {
                 options.qualityAperture.c_str(), lensSettings.convergedDb, lensSettings.maxRenders);
   else
     std::printf("  no lens truth: a lens cannot make the linear model's blur (use --camera thin-lens)\n");
-  std::printf("  PSNR (dB) against each truth, over the image and within %d px of silhouettes; in-focus: %% of "
-              "sharp pixels no blur reaches left as drawn\n",
+  std::printf("  PSNR (dB) against each truth, over the image and within %d px of silhouettes; lens-enc: against "
+              "the lens's renders averaged as encoded bytes, as image-space methods average (no gamma error); "
+              "in-focus: %% of sharp pixels no blur reaches left as drawn\n",
               ref::kSilhouetteBandRadius);
   Report report(csvFile.is_open() ? &csvFile : nullptr);
   const DofEntry* original = &pipeline.dofEntry();
@@ -152,6 +159,7 @@ int runQuality(App& app) {
   const bool bokehWas = bokeh.enabled;
   bokeh.enabled = false;
   for (const scene::SceneEntry& entry : scene::sceneEntries()) {
+    if (options.given.count("scene") && entry.name != options.scene) continue;  // --scene: that one alone
     app.setScene(entry.make());  // --msaa holds for every scene
     for (const float focus : entry.focalDistances(app.scene().scene)) {
       dof.params.focalDistance = focus;
@@ -182,6 +190,7 @@ int runQuality(App& app) {
                     t.lens->renders, t.lens->apertureRadius, t.lens->renders / 2, t.lens->renders,
                     t.lens->convergenceDb, t.lens->converged(lensSettings) ? "" : " (NOT converged)",
                     t.lens->seconds);
+        std::fflush(stdout);
       }
       Report::header();
       if (t.lens) report.add(row, "scatter", t.scatter, t, false);

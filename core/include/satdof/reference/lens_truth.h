@@ -56,10 +56,14 @@ class LinearLightMean {
   // The mean, encoded back to 8 bits (round to nearest); alpha 255. Frames that are all
   // equal give that frame again, byte for byte.
   ImageRgba8 mean() const;
+  // The mean of the encoded bytes themselves (round to nearest): how every image-space
+  // method averages, kept to tell its gamma error from its geometry.
+  ImageRgba8 encodedMean() const;
 
  private:
   int width_ = 0, height_ = 0;
-  std::vector<double> sum_;  // linear RGB per pixel
+  std::vector<double> sum_;           // linear RGB per pixel
+  std::vector<std::uint32_t> bytes_;  // encoded RGB per pixel
   std::size_t count_ = 0;
 };
 
