@@ -105,6 +105,12 @@ Mask sharpAndClear(const ImageR32F& depth, const DofParams& params) {
   return clear;
 }
 
+Mask complement(const Mask& mask) {
+  Mask out = mask;
+  for (std::uint8_t& v : out.inside) v = v ? 0 : 1;
+  return out;
+}
+
 double psnr(const ImageRgba8& a, const ImageRgba8& b, const Mask& mask) {
   double se = 0;
   std::size_t count = 0;

@@ -180,4 +180,6 @@ TEST(DofMetrics, MaskedPsnrAndIdenticalPercent) {
   b.at(0, 0)[3] = 7;  // alpha is not compared
   EXPECT_DOUBLE_EQ(ref::identicalPercent(b, a, firstThree), 100.0);
   EXPECT_TRUE(std::isnan(ref::identicalPercent(b, a, none)));
+  EXPECT_EQ(ref::complement(firstThree).inside, (std::vector<std::uint8_t>{0, 0, 0, 1}));
+  EXPECT_EQ(ref::complement(none).count(), 4u);
 }

@@ -152,7 +152,9 @@ TEST_F(LensTruthGl, LampSpreadsOverTheModelsCircleOfConfusion) {
     // corners dark.
     for (int y = 0; y < kH; ++y)
       for (int x = 0; x < kW; ++x)
-        if (truth.image.at(x, y)[0] > 0) EXPECT_LE(std::hypot(x - lamp.x0, y - lamp.y0), r + 1.0) << x << "," << y;
+        if (truth.image.at(x, y)[0] > 0) {
+          EXPECT_LE(std::hypot(x - lamp.x0, y - lamp.y0), r + 1.0) << x << "," << y;
+        }
     EXPECT_EQ(truth.image.at(lit.x0, lit.y0)[0], 0);
     EXPECT_EQ(truth.image.at(lit.x1, lit.y1)[0], 0);
   }

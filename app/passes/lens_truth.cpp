@@ -11,7 +11,8 @@
 namespace satdof {
 
 LensTruth renderLensTruth(ScenePass& pass, const scene::Scene& scene, const Targets& targets,
-                          const reference::DofParams& params, const LensTruthSettings& settings) {
+                          const reference::DofParams& params, const LensTruthSettings& settings,
+                          const reference::Mask* blurred) {
   const auto start = std::chrono::steady_clock::now();
   const int w = targets.extent.width, h = targets.extent.height;
   const float aspect = float(w) / float(h);
@@ -41,7 +42,8 @@ LensTruth renderLensTruth(ScenePass& pass, const scene::Scene& scene, const Targ
     const reference::ImageRgba8 previous = std::move(truth.image);
     renderUpTo(2 * mean.count());
     truth.image = mean.mean();
-    truth.convergenceDb = reference::psnr(previous, truth.image);
+    truth.convergenceDb = blurred ? reference::psnr(previous, truth.image, *blurred)
+                                  : reference::psnr(previous, truth.image);
     if (truth.converged(settings)) break;
   }
   truth.encodedImage = mean.encodedMean();

@@ -184,9 +184,12 @@ int runQuality(App& app) {
                   100.0 * double(t.band.count()) / double(t.depth.pixels.size()),
                   100.0 * double(t.clear.count()) / double(t.depth.pixels.size()));
       if (lensTruth) {
-        t.lens = renderLensTruth(app.scenePass(), app.scene().scene, pipeline.targets(), dof.params, lensSettings);
+        const ref::Mask blurred = ref::complement(t.clear);
+        t.lens = renderLensTruth(app.scenePass(), app.scene().scene, pipeline.targets(), dof.params, lensSettings,
+                                 blurred.count() ? &blurred : nullptr);
         writePng(outDir / (std::string(stem) + "_lens.png"), t.lens->image);
-        std::printf("  lens truth: %zu renders, aperture radius %.4g, PSNR(%zu vs %zu renders) %.2f dB%s, %.1f s\n",
+        std::printf("  lens truth: %zu renders, aperture radius %.4g, PSNR(%zu vs %zu renders) over the blurred "
+                    "pixels %.2f dB%s, %.1f s\n",
                     t.lens->renders, t.lens->apertureRadius, t.lens->renders / 2, t.lens->renders,
                     t.lens->convergenceDb, t.lens->converged(lensSettings) ? "" : " (NOT converged)",
                     t.lens->seconds);

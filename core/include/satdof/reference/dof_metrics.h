@@ -34,6 +34,8 @@ inline constexpr float kSilhouetteDepthRatio = 1.5f;
 
 Mask silhouetteBand(const ImageR32F& depth, const DofParams& params, int bandRadius = kSilhouetteBandRadius);
 Mask sharpAndClear(const ImageR32F& depth, const DofParams& params);
+// The pixels outside `mask` (e.g. those some blur reaches: outside sharpAndClear).
+Mask complement(const Mask& mask);
 
 // PSNR (dB) of the RGB channels over the mask's pixels; infinity where they are equal,
 // NaN where the mask is empty.
