@@ -160,6 +160,33 @@ TEST_F(LensTruthGl, LampSpreadsOverTheModelsCircleOfConfusion) {
   }
 }
 
+// A square aperture spreads the lamp over the box the SAT methods average: half-side the
+// model's radius, its corners lit.
+TEST_F(LensTruthGl, SquareApertureSpreadsOverTheBox) {
+  const float lampDepth = 3.0f;
+  const ref::DofParams p = lens(6.0f, 2.0f);
+  const scene::Camera camera = wallScene(30.0f).camera;
+  const float unit = 1.0f / camera.pixelsPerUnitAt(lampDepth, float(kW) / kH, kH);
+  const scene::Scene s = wallScene(30.0f, lampDepth, unit, {0.5f * unit, 0.5f * unit}, true);
+  Rig rig(s);
+  satdof::LensTruthSettings settings;
+  settings.shape = ref::ApertureShape::Square;
+  settings.firstRenders = settings.maxRenders = 1024;
+  const satdof::LensTruth truth = satdof::renderLensTruth(rig.pass, s, rig.targets.targets(), p, settings);
+  const double r = ref::unclampedCocRadius(lampDepth, ref::cocRamp(p, kW));
+  const int cx = kW / 2, cy = kH / 2;  // the lamp's pixel
+  int x0 = kW, x1 = -1, cornersLit = 0;
+  for (int y = 0; y < kH; ++y)
+    for (int x = 0; x < kW; ++x) {
+      if (truth.image.at(x, y)[0] == 0) continue;
+      x0 = std::min(x0, x), x1 = std::max(x1, x);
+      EXPECT_LE(std::max(std::abs(x - cx), std::abs(y - cy)), r + 1.0) << x << "," << y;
+      cornersLit += std::hypot(x - cx, y - cy) > r + 1.0;  // outside the disc: the box's corners
+    }
+  EXPECT_NEAR(0.5 * (x1 - x0), r, 1.0);
+  EXPECT_GT(cornersLit, 8);
+}
+
 // A checkered wall far behind the focal plane and a lamp in front of it, both blurred by
 // 15-20 px: the doubling stops once N renders are within 50 dB of 2N, and 4N agrees as closely.
 TEST_F(LensTruthGl, Converges) {
