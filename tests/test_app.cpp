@@ -228,27 +228,67 @@ TEST(App, EveryDofImplementationAndFormatGivesTheCpuImage) {
   }
 }
 
-// satdof quality renders every scene, prints a PSNR per implementation, and on the two
-// artifact scenes the layered DoF is at least 3 dB closer to the ground truth than the
-// textbook fragment pass.
+// satdof quality renders every scene, prints a PSNR per implementation against the lens
+// and the scattering truth, and on the two artifact scenes the layered DoF is at least 3 dB
+// closer to the scattering truth than the textbook fragment pass. --csv writes one row
+// per implementation and truth (and the scattering truth against the lens). Few renders
+// per lens truth here (--lens-renders 8): the lens truth's own accuracy is
+// test_lens_truth_gl's.
 TEST(App, QualityToolShowsTheLayeredDofBeatingTheTextbook) {
   const fs::path out = freshDir("quality");
-  const RunResult r = run("quality --backend cpu --size 320x180 --out " + out.string());
+  const fs::path csv = out / "quality.csv";
+  const RunResult r = run("quality --backend cpu --size 320x180 --lens-renders 8 --out " + out.string() + " --csv " +
+                          csv.string());
   ASSERT_EQ(r.exitCode, 0) << r.err;
   std::istringstream lines(r.out);
-  int artifactRows = 0;
+  int artifactRows = 0, rows = 0;
+  std::map<std::string, std::string> fragmentRow;
+  std::map<std::string, double> fragmentScatter;
   for (std::string line; std::getline(lines, line);) {
     std::istringstream row(line);
-    std::string scene, fragment, compute, cuda, layered;
-    float focus = 0;
-    if (!(row >> scene >> focus >> fragment >> compute >> cuda >> layered)) continue;
-    if (scene != "sharp-front" && scene != "blurred-front") continue;
+    std::string scene, focus, dof, lens, lensBand, lensEncoded, scatter, scatterBand, inFocus;
+    if (!(row >> scene >> focus >> dof >> lens >> lensBand >> lensEncoded >> scatter >> scatterBand >> inFocus)) continue;
+    if (scene == "scene" || inFocus.back() != '%') continue;  // the header
+    ++rows;
+    const std::string scores = lens + lensBand + lensEncoded + scatter + scatterBand + inFocus;
+    if (dof == "fragment") {
+      fragmentRow[scene + focus] = scores;
+      fragmentScatter[scene + focus] = std::stod(scatter);
+    }
+    if (dof == "compute") {
+      EXPECT_EQ(scores, fragmentRow[scene + focus]) << "the fragment and compute passes give the same image";
+    }
+    if (dof != "layered" || (scene != "sharp-front" && scene != "blurred-front")) continue;
     ++artifactRows;
-    EXPECT_GE(std::stod(layered), std::stod(fragment) + 3.0) << line;
-    EXPECT_EQ(fragment, compute) << "the fragment and compute passes give the same image";
+    ASSERT_TRUE(fragmentScatter.count(scene + focus)) << r.out;
+    EXPECT_GE(std::stod(scatter), fragmentScatter[scene + focus] + 3.0) << line;
   }
   EXPECT_EQ(artifactRows, 2) << r.out;
-  EXPECT_TRUE(fs::exists(out / "sharp-front_focus3.0_truth.png"));
+  EXPECT_EQ(rows, 5 * 4) << r.out;  // five cases: the scattering truth and three implementations each
+  EXPECT_TRUE(fs::exists(out / "sharp-front_focus3.0_scatter.png"));
+  EXPECT_TRUE(fs::exists(out / "sharp-front_focus3.0_lens.png"));
+  std::ifstream file(csv);
+  std::string header;
+  ASSERT_TRUE(std::getline(file, header)) << "no " << csv;
+  EXPECT_EQ(header, "scene,focus,implementation,psnr_db,psnr_band_db,infocus_identical_pct,truth");
+  int csvRows = 0;
+  for (std::string line; std::getline(file, line); ++csvRows) {
+    EXPECT_EQ(std::count(line.begin(), line.end(), ','), 6) << line;
+    const std::string truth = line.substr(line.rfind(',') + 1);
+    EXPECT_TRUE(truth == "lens" || truth == "scatter") << line;
+  }
+  EXPECT_EQ(csvRows, 5 * 7);  // per case: scatter against the lens, three implementations against both
+  fs::remove_all(out);
+}
+
+// A --csv that cannot be written: one line, exit 2, before any rendering.
+TEST(App, QualityRefusesACsvItCannotWrite) {
+  const RunResult r = run("quality --backend cpu --size 64x36 --out " + freshDir("quality_csv").string() +
+                          " --csv /nonexistent-folder/q.csv");
+  EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("cannot write --csv /nonexistent-folder/q.csv"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("lens truth:"), std::string::npos) << r.out;
+  fs::remove_all(freshDir("quality_csv"));
 }
 
 // The gl-compute backend renders the CPU backend's frame: unfiltered (in a float SAT

@@ -193,6 +193,40 @@ TEST(Camera, TargetProjectsToScreenCentre) {
   EXPECT_NEAR(cam.viewDepth(p), -(cam.view() * glm::vec4(p, 1.0f)).z, 1e-4f);
 }
 
+// The lens's eyes (apertureView / apertureProjection): a point on the focal plane stays
+// where the pinhole camera shows it from every eye; a point at depth z moves by
+// |offset| * |1 - focus / z| scene units at the focal plane, pixelsPerUnitAt pixels each.
+TEST(Camera, ApertureKeepsTheFocalPlaneAndShiftsOtherDepths) {
+  Camera cam;
+  cam.target = {0.5f, 1.0f, -2.0f};
+  cam.distance = 9.0f;
+  cam.yaw = 0.4f;
+  cam.pitch = 0.25f;
+  const float aspect = 16.0f / 9.0f, focus = 6.0f;
+  const int height = 720;
+  const glm::vec3 right = glm::normalize(glm::cross(cam.forward(), glm::vec3(0, 1, 0)));
+  const glm::vec3 up = glm::cross(right, cam.forward());
+  auto toPixels = [&](glm::vec2 ndc) { return glm::vec2(ndc.x * aspect, ndc.y) * (0.5f * float(height)); };
+  auto pixels = [&](glm::vec2 offset, glm::vec3 p) {
+    const glm::vec4 clip = cam.apertureProjection(aspect, offset, focus) * cam.apertureView(offset) * glm::vec4(p, 1.0f);
+    return toPixels(glm::vec2(clip) / clip.w);
+  };
+  for (const glm::vec2 offset : {glm::vec2(0.03f, 0.0f), glm::vec2(-0.02f, 0.05f), glm::vec2(0.0f, -0.04f)}) {
+    for (const float lateral : {0.0f, 0.7f, -1.3f}) {
+      const glm::vec3 onFocus = cam.position() + focus * cam.forward() + lateral * right + 0.4f * lateral * up;
+      const glm::vec2 still = pixels({0, 0}, onFocus);
+      EXPECT_NEAR(glm::length(pixels(offset, onFocus) - still), 0.0f, 1e-3f);
+      EXPECT_NEAR(glm::length(still - toPixels(glm::vec2(projectToNdc(cam, aspect, onFocus)))), 0.0f, 1e-3f);
+      for (const float z : {2.0f, 4.0f, 15.0f, 60.0f}) {
+        const glm::vec3 p = cam.position() + z * cam.forward() + lateral * right;
+        const float expected = glm::length(offset) * std::abs(1.0f - focus / z) * cam.pixelsPerUnitAt(focus, aspect, height);
+        EXPECT_NEAR(glm::length(pixels(offset, p) - pixels({0, 0}, p)), expected, 1e-3f * (1.0f + expected))
+            << "z " << z;
+      }
+    }
+  }
+}
+
 TEST(Camera, PositivePitchLooksDown) {
   Camera cam;
   cam.pitch = 0.3f;

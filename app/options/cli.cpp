@@ -161,10 +161,21 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
   app.add_option("--scene", o.scene,
                  listing("Scene", "teapots", sceneChoices, [](const Choice& c) { return c.name; },
                          [](const Choice& c) { return c.description; }));
-  app.add_subcommand("quality",
-                     "Headless: every DoF implementation against a scattering ground truth (PSNR) on every "
-                     "scene at several focal distances; images under --out")
-      ->fallthrough()
+  auto* quality = app.add_subcommand("quality",
+                                     "Headless: every DoF implementation against a lens (the scene rendered over "
+                                     "the aperture) and a scattering ground truth on every scene at several focal "
+                                     "distances; images under --out");
+  quality->add_option("--csv", o.qualityCsv,
+                      "Also write scene,focus,implementation,psnr_db,psnr_band_db,infocus_identical_pct,truth");
+  quality
+      ->add_option("--aperture", o.qualityAperture,
+                   "The lens truth's aperture: disc (a round lens) or square (the SAT methods' box) [disc]")
+      ->check(CLI::IsMember({"disc", "square"}));
+  quality
+      ->add_option("--lens-renders", o.qualityMaxRenders,
+                   "At most N renders for a lens truth (doubled from 32 until N against 2N is over 50 dB) [4096]")
+      ->check(CLI::Range(2, 1 << 20));
+  quality->fallthrough()
       ->callback([&o] {
         o.quality = true;
         o.headless = true;

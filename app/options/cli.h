@@ -43,6 +43,9 @@ struct Options {
   std::string scene = "teapots";  // --scene: scene/scenes.h
   BokehSettings bokeh;            // --bokeh, --bokeh-threshold, --bokeh-shape, ...
   bool quality = false;           // `satdof quality`
+  std::string qualityCsv;         // quality --csv FILE
+  std::string qualityAperture = "disc";  // quality --aperture disc|square: the lens truth's
+  int qualityMaxRenders = 4096;          // quality --lens-renders N: at most N renders a truth
   bool precision = false;         // `satdof precision`
   bool soak = false;              // `satdof soak`
   unsigned soakSeed = 1;

@@ -138,11 +138,17 @@ void ScenePass::attach(const Targets& targets) {
 }
 
 void ScenePass::run(const scene::Scene& scene, Profiler& profiler) {
-  draw(scene, profiler);
+  run(scene, scene.camera.view(), scene.camera.projection(float(extent_.width) / float(extent_.height)), profiler);
+}
+
+void ScenePass::run(const scene::Scene& scene, const glm::mat4& view, const glm::mat4& projection,
+                    Profiler& profiler) {
+  draw(scene, view, projection, profiler);
   if (samples_ > 1) resolve(profiler);
 }
 
-void ScenePass::draw(const scene::Scene& scene, Profiler& profiler) {
+void ScenePass::draw(const scene::Scene& scene, const glm::mat4& view, const glm::mat4& projection,
+                     Profiler& profiler) {
   auto timed = profiler.section(profiler.gl(), "scene");
   glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 1, -1, "scene");
   glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_.get());
@@ -155,8 +161,6 @@ void ScenePass::draw(const scene::Scene& scene, Profiler& profiler) {
   glClearNamedFramebufferfv(framebuffer_.get(), GL_COLOR, 1, far);
   glClearNamedFramebufferfi(framebuffer_.get(), GL_DEPTH_STENCIL, 0, 1.0f, 0);
 
-  const glm::mat4 view = scene.camera.view();
-  const glm::mat4 projection = scene.camera.projection(float(extent_.width) / float(extent_.height));
   glUseProgram(program_.get());
   glUniformMatrix4fv(1, 1, GL_FALSE, glm::value_ptr(view));
   glUniformMatrix4fv(2, 1, GL_FALSE, glm::value_ptr(projection));

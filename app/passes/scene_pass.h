@@ -29,6 +29,9 @@ class ScenePass {
   // Recompiles the shaders; on failure throws and keeps the current program.
   void reloadShaders(const std::filesystem::path& shaderDir);
   void run(const scene::Scene& scene, Profiler& profiler);
+  // The same through other matrices (a lens's eye: scene/camera.h's aperture*): the
+  // frame's depth target gets the view depth from that eye.
+  void run(const scene::Scene& scene, const glm::mat4& view, const glm::mat4& projection, Profiler& profiler);
   // Samples per pixel (1: none); clamped to what the GL offers. Takes effect at attach().
   void setSamples(int samples);
   int samples() const { return samples_; }
@@ -37,7 +40,8 @@ class ScenePass {
   static constexpr float kSkyDepth = 1000.0f;
 
  private:
-  void draw(const scene::Scene& scene, Profiler& profiler);  // section "scene"
+  void draw(const scene::Scene& scene, const glm::mat4& view, const glm::mat4& projection,
+            Profiler& profiler);  // section "scene"
   void resolve(Profiler& profiler);                          // section "resolve"
   struct GpuMesh {
     gl::Buffer vertices, indices;

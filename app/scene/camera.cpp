@@ -38,6 +38,24 @@ glm::mat4 Camera::projection(float aspect) const {
   return glm::perspective(fovYFor(aspect), std::max(aspect, 1e-6f), nearPlane, farPlane);
 }
 
+glm::mat4 Camera::apertureView(glm::vec2 offset) const {
+  // In view space the eye moves by +offset: every point moves by -offset.
+  return glm::translate(glm::mat4(1.0f), glm::vec3(-offset, 0.0f)) * view();
+}
+
+glm::mat4 Camera::apertureProjection(float aspect, glm::vec2 offset, float focalDistance) const {
+  aspect = std::max(aspect, 1e-6f);
+  const float halfHeight = std::tan(0.5f * fovYFor(aspect)) * focalDistance, halfWidth = halfHeight * aspect;
+  // The window at the focal plane, seen from the moved eye, scaled back to the near plane.
+  const float s = nearPlane / focalDistance;
+  return glm::frustum((-halfWidth - offset.x) * s, (halfWidth - offset.x) * s, (-halfHeight - offset.y) * s,
+                      (halfHeight - offset.y) * s, nearPlane, farPlane);
+}
+
+float Camera::pixelsPerUnitAt(float depth, float aspect, int imageHeight) const {
+  return 0.5f * float(imageHeight) / (std::tan(0.5f * fovYFor(aspect)) * depth);
+}
+
 float Camera::viewDepth(glm::vec3 worldPoint) const {
   return glm::dot(worldPoint - position(), forward());
 }

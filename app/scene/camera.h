@@ -40,6 +40,15 @@ struct Camera {
   static constexpr float kFramedAspect = 16.0f / 9.0f;
   float fovYFor(float aspect) const;
 
+  // A thin lens (satdof/reference/lens_truth.h): the eye moved by `offset` scene units
+  // along the camera's right and up axes, and a frustum sheared so that the plane at view
+  // depth `focalDistance` shows exactly what projection(aspect) shows there.
+  glm::mat4 apertureView(glm::vec2 offset) const;
+  glm::mat4 apertureProjection(float aspect, glm::vec2 offset, float focalDistance) const;
+  // How many pixels one scene unit at view depth `depth` spans in an image `imageHeight`
+  // pixels high.
+  float pixelsPerUnitAt(float depth, float aspect, int imageHeight) const;
+
   // Depth of a world-space point along the view direction (the linear depth the scene
   // pass writes, -z in view space). Positive in front of the camera.
   float viewDepth(glm::vec3 worldPoint) const;

@@ -1,71 +1,225 @@
 // app/tools/quality.cpp — `satdof quality`: how close each DoF implementation comes to what a
 // lens would make of the scene. For every scene of the registry (scene/scenes.h) at each
-// of its focal distances: render the scene, read back its colour and depth, scatter them on
-// the CPU into the ground truth (satdof/reference/dof_ground_truth.h), then run every DoF
-// implementation this backend offers on the same frame and print its PSNR against the
-// truth. The images (truth and each implementation) go to --out as PNGs.
+// of its focal distances: render the scene, and make two truths of it:
+//   lens     the scene rendered from eyes over a thin lens's aperture and averaged in
+//            linear light (passes/lens_truth.h): no image-space assumption at all;
+//   scatter  the frame's colour and depth scattered on the CPU
+//            (satdof/reference/dof_ground_truth.h): the best an image-space method can do
+//            with one colour and one depth per pixel.
+// Then run every DoF implementation this backend offers on the same frame and score it
+// against each truth: the PSNR of the image, the PSNR within 13 px of the silhouettes, and
+// the share of sharp pixels no blur reaches that it leaves byte for byte as the scene drew
+// them (satdof/reference/dof_metrics.h). The scattering truth is scored against the lens
+// too (implementation "scatter"). The lens needs the thin-lens model; quality runs in it,
+// with the max blur raised to the frame's largest circle of confusion unless --max-blur
+// is given (a lens does not clamp). The images (truths and implementations) go to --out
+// as PNGs; --csv FILE writes the scores as rows; --scene NAME runs that scene alone.
+#include <cerrno>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
 
 #include "app.h"
 #include "image_io.h"
+#include "passes/lens_truth.h"
 #include "satdof/reference/dof_ground_truth.h"
+#include "satdof/reference/dof_metrics.h"
 #include "scene/scenes.h"
 #include "tools/tools.h"
 
 namespace satdof {
+namespace {
+
+namespace ref = reference;
+
+std::string number(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return "inf";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f", v);
+  return text;
+}
+
+// What every implementation of one scene at one focus is held against.
+struct Truths {
+  ref::ImageRgba8 sharp;  // the DoF's input
+  ref::ImageR32F depth;
+  ref::Mask band, clear;
+  ref::ImageRgba8 scatter;
+  std::optional<LensTruth> lens;
+};
+
+struct Row {
+  std::string scene, focus;
+};
+
+class Report {
+ public:
+  explicit Report(std::ofstream* csv) : csv_(csv) {
+    if (csv_) *csv_ << "scene,focus,implementation,psnr_db,psnr_band_db,infocus_identical_pct,truth\n";
+  }
+  static void header() {
+    std::printf("%-14s %6s  %-10s %9s %9s %9s %9s %9s %9s\n", "scene", "focus", "dof", "lens", "lens-band",
+                "lens-enc", "scatter", "scat-band", "in-focus");
+  }
+  // `image` against the truths; the lens only where there is one, the scatter unless the
+  // image is the scatter truth itself.
+  void add(const Row& row, const std::string& name, const ref::ImageRgba8& image, const Truths& t, bool againstScatter) {
+    const double identical = ref::identicalPercent(image, t.sharp, t.clear);
+    std::string cells[5] = {"-", "-", "-", "-", "-"};
+    if (t.lens) {
+      score(row, name, image, t.lens->image, t, identical, "lens", cells[0], cells[1]);
+      cells[2] = number(ref::psnr(image, t.lens->encodedImage));
+    }
+    if (againstScatter) score(row, name, image, t.scatter, t, identical, "scatter", cells[3], cells[4]);
+    std::printf("%-14s %6s  %-10s %9s %9s %9s %9s %9s %8s%%\n", row.scene.c_str(), row.focus.c_str(), name.c_str(),
+                cells[0].c_str(), cells[1].c_str(), cells[2].c_str(), cells[3].c_str(), cells[4].c_str(),
+                number(identical).c_str());
+    std::fflush(stdout);
+  }
+
+ private:
+  void score(const Row& row, const std::string& name, const ref::ImageRgba8& image, const ref::ImageRgba8& truth,
+             const Truths& t, double identical, const char* truthName, std::string& whole, std::string& band) {
+    whole = number(ref::psnr(image, truth));
+    band = number(ref::psnr(image, truth, t.band));
+    if (csv_)
+      *csv_ << row.scene << ',' << row.focus << ',' << name << ',' << whole << ',' << band << ','
+            << number(identical) << ',' << truthName << '\n';
+  }
+  std::ofstream* csv_;
+};
+
+// The largest blur radius the model gives any pixel of `depth`, unclamped.
+double largestCoc(const ref::ImageR32F& depth, const ref::DofParams& params) {
+  const ref::CocRamp ramp = ref::cocRamp(params, depth.width);
+  double largest = 0;
+  for (const float d : depth.pixels) largest = std::max(largest, ref::unclampedCocRadius(d, ramp));
+  return largest;
+}
+
+// Percentage of pixels whose rounded radius the max blur cuts: where the model is no lens.
+double clampedPercent(const ref::ImageR32F& depth, const ref::DofParams& params) {
+  const ref::CocRamp ramp = ref::cocRamp(params, depth.width);
+  std::size_t clamped = 0;
+  for (const float d : depth.pixels)
+    clamped += std::floor(ref::unclampedCocRadius(d, ramp) + 0.5) > double(ramp.maxRadius) ? 1 : 0;
+  return depth.pixels.empty() ? 0.0 : 100.0 * double(clamped) / double(depth.pixels.size());
+}
+
+}  // namespace
 
 int runQuality(App& app) {
-  const std::filesystem::path outDir = app.options().outDir;
+  const Options& options = app.options();
+  const std::filesystem::path outDir = options.outDir;
   DofSettings& dof = app.settings().dof;
   BokehSettings& bokeh = app.settings().bokeh;
   Pipeline& pipeline = app.pipeline();
   const Extent extent = app.extent();
   std::filesystem::create_directories(outDir);
-  std::printf("satdof quality: %dx%d, %s model, max blur %.1f px; PSNR (dB) of each DoF against the "
-              "scattering ground truth\n",
-              extent.width, extent.height, dof.params.model == reference::CocModel::ThinLens ? "thin-lens" : "linear",
-              dof.params.maxRadius);
-  std::printf("%-14s %7s  ", "scene", "focus");
-  for (const DofEntry& e : dofImplementations()) std::printf("%10.*s", 10, std::string(e.name).c_str());
-  std::printf("\n");
+  std::ofstream csvFile;
+  if (!options.qualityCsv.empty()) {
+    csvFile.open(options.qualityCsv);
+    if (!csvFile) {
+      std::fprintf(stderr, "satdof: quality: cannot write --csv %s: %s\n", options.qualityCsv.c_str(),
+                   std::strerror(errno));
+      return kExitUsage;
+    }
+  }
+  const ref::DofParams userParams = dof.params;
+  const bool maxBlurGiven = options.given.count("max-blur") > 0;
+  // A lens makes the thin-lens model's blur, not the linear one's: quality runs thin-lens
+  // unless the command line asks for linear, which then has the scattering truth alone.
+  const bool lensTruth = !(options.given.count("camera") && dof.params.model == ref::CocModel::Linear);
+  dof.params.model = lensTruth ? ref::CocModel::ThinLens : dof.params.model;
+  LensTruthSettings lensSettings;
+  lensSettings.maxRenders = std::size_t(options.qualityMaxRenders);
+  lensSettings.firstRenders = std::min(lensSettings.firstRenders, lensSettings.maxRenders / 2);
+  lensSettings.shape = options.qualityAperture == "square" ? ref::ApertureShape::Square : ref::ApertureShape::Disc;
+  std::printf("satdof quality: %dx%d, %s model (f %.0f mm, f/%.1f, sensor %.0f mm), max blur %s\n", extent.width,
+              extent.height, lensTruth ? "thin-lens" : "linear", dof.params.focalLengthMm, dof.params.fNumber,
+              dof.params.sensorWidthMm,
+              maxBlurGiven ? (number(dof.params.maxRadius) + " px").c_str() : "the frame's largest blur");
+  if (lensTruth)
+    std::printf("  lens truth: %s aperture, renders doubled until N against 2N is over %.0f dB (at most %zu)\n",
+                options.qualityAperture.c_str(), lensSettings.convergedDb, lensSettings.maxRenders);
+  else
+    std::printf("  no lens truth: a lens cannot make the linear model's blur (use --camera thin-lens)\n");
+  std::printf("  PSNR (dB) against each truth, over the image and within %d px of silhouettes; lens-enc: against "
+              "the lens's renders averaged as encoded bytes, as image-space methods average (no gamma error); "
+              "in-focus: %% of sharp pixels no blur reaches left as drawn\n",
+              ref::kSilhouetteBandRadius);
+  Report report(csvFile.is_open() ? &csvFile : nullptr);
   const DofEntry* original = &pipeline.dofEntry();
-  // The ground truth scatters the DoF alone: no highlights drawn over the images compared.
+  // The truths blur the scene alone: no highlights drawn over the images compared.
   const bool bokehWas = bokeh.enabled;
   bokeh.enabled = false;
   for (const scene::SceneEntry& entry : scene::sceneEntries()) {
+    if (options.given.count("scene") && entry.name != options.scene) continue;  // --scene: that one alone
     app.setScene(entry.make());  // --msaa holds for every scene
     for (const float focus : entry.focalDistances(app.scene().scene)) {
       dof.params.focalDistance = focus;
-      std::printf("%-14s %7.2f  ", std::string(entry.name).c_str(), focus);
-      reference::ImageRgba8 truth;
+      const Row row{std::string(entry.name), number(focus)};
       char stem[96];
-      std::snprintf(stem, sizeof stem, "%s_focus%.1f", std::string(entry.name).c_str(), focus);
-      for (const DofEntry& e : dofImplementations()) {
-        if (e.whyNot(pipeline.backend())) {
-          std::printf("%10s", "-");
-          continue;
-        }
-        if (&e != &pipeline.dofEntry()) app.setDof(e);
-        app.renderFrame();
-        const Targets& t = pipeline.targets();
-        if (truth.width == 0) {  // the same scene and SAT source for every implementation
-          const auto [colour, depth] = app.readBackColourAndDepth();
-          truth = reference::scatterDepthOfField(colour, depth, dof.params);
-          writePng(outDir / (std::string(stem) + "_truth.png"), truth);
-        }
-        const auto image = readTexture(t.dofOutput, extent.width, extent.height);
-        writePng(outDir / (std::string(stem) + "_" + std::string(e.name) + ".png"), image);
-        std::printf("%10.2f", reference::psnr(image, truth));
+      std::snprintf(stem, sizeof stem, "%s_focus%.1f", row.scene.c_str(), focus);
+      app.renderFrame();
+      if (lensTruth && !maxBlurGiven) {
+        const auto depth = readDepthTexture(pipeline.targets().depth, extent.width, extent.height);
+        dof.params.maxRadius = float(std::ceil(largestCoc(depth, dof.params)));
+        app.renderFrame();  // the max blur as the SAT format allows it
+      }
+      Truths t;
+      std::tie(t.sharp, t.depth) = app.readBackColourAndDepth();
+      t.scatter = ref::scatterDepthOfField(t.sharp, t.depth, dof.params);
+      t.band = ref::silhouetteBand(t.depth, dof.params);
+      t.clear = ref::sharpAndClear(t.depth, dof.params);
+      writePng(outDir / (std::string(stem) + "_scatter.png"), t.scatter);
+      std::printf("%s focus %s: max blur %.0f px (%.2f%% of pixels clamped), silhouette band %.1f%%, sharp and "
+                  "clear %.1f%% of pixels\n",
+                  row.scene.c_str(), row.focus.c_str(), dof.params.maxRadius, clampedPercent(t.depth, dof.params),
+                  100.0 * double(t.band.count()) / double(t.depth.pixels.size()),
+                  100.0 * double(t.clear.count()) / double(t.depth.pixels.size()));
+      if (lensTruth) {
+        const ref::Mask blurred = ref::complement(t.clear);
+        t.lens = renderLensTruth(app.scenePass(), app.scene().scene, pipeline.targets(), dof.params, lensSettings,
+                                 blurred.count() ? &blurred : nullptr);
+        writePng(outDir / (std::string(stem) + "_lens.png"), t.lens->image);
+        std::printf("  lens truth: %zu renders, aperture radius %.4g, PSNR(%zu vs %zu renders) over the blurred "
+                    "pixels %.2f dB%s, %.1f s\n",
+                    t.lens->renders, t.lens->apertureRadius, t.lens->renders / 2, t.lens->renders,
+                    t.lens->convergenceDb, t.lens->converged(lensSettings) ? "" : " (NOT converged)",
+                    t.lens->seconds);
         std::fflush(stdout);
       }
-      std::printf("\n");
+      Report::header();
+      if (t.lens) report.add(row, "scatter", t.scatter, t, false);
+      for (const DofEntry& e : dofImplementations()) {
+        if (e.whyNot(pipeline.backend())) continue;
+        if (&e != &pipeline.dofEntry()) app.setDof(e);
+        app.renderFrame();
+        const auto image = readTexture(pipeline.targets().dofOutput, extent.width, extent.height);
+        writePng(outDir / (std::string(stem) + "_" + std::string(e.name) + ".png"), image);
+        report.add(row, std::string(e.name), image, t, true);
+      }
     }
   }
   pipeline.drain();
   if (&pipeline.dofEntry() != original) app.setDof(*original);
   bokeh.enabled = bokehWas;
+  dof.params = userParams;
   std::printf("satdof quality: images in %s\n", outDir.c_str());
+  if (csvFile.is_open()) {
+    csvFile.close();
+    if (!csvFile) {
+      std::fprintf(stderr, "satdof: quality: could not write %s\n", options.qualityCsv.c_str());
+      return kExitFailure;
+    }
+    std::printf("satdof quality: wrote %s\n", options.qualityCsv.c_str());
+  }
   return kExitOk;
 }
 
