@@ -14,6 +14,7 @@
 // with the max blur raised to the frame's largest circle of confusion unless --max-blur
 // is given (a lens does not clamp). The images (truths and implementations) go to --out
 // as PNGs; --csv FILE writes the scores as rows; --scene NAME runs that scene alone.
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -169,7 +170,8 @@ int runQuality(App& app) {
       app.renderFrame();
       if (lensTruth && !maxBlurGiven) {
         const auto depth = readDepthTexture(pipeline.targets().depth, extent.width, extent.height);
-        dof.params.maxRadius = float(std::ceil(largestCoc(depth, dof.params)));
+        // (within --max-blur's own range, 256 px)
+        dof.params.maxRadius = std::min(256.0f, float(std::ceil(largestCoc(depth, dof.params))));
         app.renderFrame();  // the max blur as the SAT format allows it
       }
       Truths t;
