@@ -8,7 +8,7 @@ layout(local_size_x = 16, local_size_y = 16) in;
 
 layout(binding = 0) uniform sampler2D uDistance;
 layout(binding = 0, rgba8) writeonly uniform image2D uOutput;
-layout(binding = 3, r32i) readonly uniform iimage2D uReach;  // R(p), dof_layers_reach.comp
+layout(binding = 3, r16i) readonly uniform iimage2D uReach;  // R(p), dof_layers_reach.comp
 layout(std430, binding = 1) readonly buffer NearSat { uvec4 nearSat[]; };
 layout(std430, binding = 2) readonly buffer FarSat { uvec4 farSat[]; };
 

@@ -51,7 +51,7 @@ class LayeredDof final : public DofImplementation {
     if (formatChanged) reloadShaders(shaderDir_);
     const int tx = (t.extent.width + kLayerTile - 1) / kLayerTile, ty = (t.extent.height + kLayerTile - 1) / kLayerTile;
     tileMax_ = gl::createTexture2D(GL_R32I, tx, ty);
-    for (gl::Texture& r : reach_) r = gl::createTexture2D(GL_R32I, t.extent.width, t.extent.height);
+    for (gl::Texture& r : reach_) r = gl::createTexture2D(GL_R16I, t.extent.width, t.extent.height);
   }
 
   void reloadShaders(const std::filesystem::path& dir) override {
@@ -105,8 +105,8 @@ class LayeredDof final : public DofImplementation {
       for (int pass = 0; pass < 3; ++pass) {
         const std::size_t in = pass == 1 ? 1 : 0, out = 1 - in;
         gl::uniform1i(reachProgram_.get(), "uPass", pass);
-        glBindImageTexture(2, reach_[in].get(), 0, GL_FALSE, 0, GL_READ_ONLY, GL_R32I);
-        glBindImageTexture(4, reach_[out].get(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R32I);
+        glBindImageTexture(2, reach_[in].get(), 0, GL_FALSE, 0, GL_READ_ONLY, GL_R16I);
+        glBindImageTexture(4, reach_[out].get(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R16I);
         glDispatchCompute(GLuint((e.width + 15) / 16), GLuint((e.height + 15) / 16), 1);
         glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
       }
@@ -117,7 +117,7 @@ class LayeredDof final : public DofImplementation {
       glBindTextureUnit(0, t.depth);
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, t.sat);
       glBindImageTexture(0, t.dofOutput, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
-      glBindImageTexture(3, reach_[1].get(), 0, GL_FALSE, 0, GL_READ_ONLY, GL_R32I);
+      glBindImageTexture(3, reach_[1].get(), 0, GL_FALSE, 0, GL_READ_ONLY, GL_R16I);
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, t.nearSat);
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, t.farSat);
       glDispatchCompute(GLuint((e.width + 15) / 16), GLuint((e.height + 15) / 16), 1);
