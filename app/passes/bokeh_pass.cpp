@@ -23,6 +23,7 @@ void BokehPass::attach(const Targets& targets) {
     if (glCheckNamedFramebufferStatus(sumFramebuffer_.get(), GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
       throw std::runtime_error("bokeh: the RGBA16F sprite sum is not a complete framebuffer here");
     sumExtent_ = targets.extent;
+    glClearTexImage(sum_.get(), 0, GL_RGBA, GL_FLOAT, nullptr);  // then kept clear by the add pass
   }
   pending_.fill(false);
   counts_.reset();
@@ -32,8 +33,7 @@ void BokehPass::attach(const Targets& targets) {
 
 void BokehPass::reloadShaders(const std::filesystem::path& shaderDir) {
   program_ = gl::loadProgram(shaderDir, {{GL_VERTEX_SHADER, "bokeh.vert"}, {GL_FRAGMENT_SHADER, "bokeh.frag"}}, {});
-  addProgram_ =
-      gl::loadProgram(shaderDir, {{GL_VERTEX_SHADER, "fullscreen.vert"}, {GL_FRAGMENT_SHADER, "bokeh_add.frag"}}, {});
+  addProgram_ = gl::loadProgram(shaderDir, {{GL_COMPUTE_SHADER, "bokeh_add.comp"}}, {});
 }
 
 BokehRequest BokehPass::request(const BokehSettings& s, const reference::CocRamp& ramp) {
@@ -64,8 +64,6 @@ void BokehPass::draw(const BokehSettings& s, Profiler& profiler) {
     glUniform1i(1, s.shape);
     glUniform1f(2, s.intensity);
     glUniform1f(3, float(s.select.threshold) / 255.0f);
-    const float zero[4] = {0, 0, 0, 0};
-    glClearNamedFramebufferfv(sumFramebuffer_.get(), GL_COLOR, 0, zero);
     glBindFramebuffer(GL_FRAMEBUFFER, sumFramebuffer_.get());
     glViewport(0, 0, t.extent.width, t.extent.height);
     glEnable(GL_BLEND);
@@ -77,15 +75,22 @@ void BokehPass::draw(const BokehSettings& s, Profiler& profiler) {
                          reinterpret_cast<const void*>(static_cast<std::uintptr_t>(slot_ * kBokehCommandBytes)));
     glBindBuffer(GL_DRAW_INDIRECT_BUFFER, 0);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, 0);
-    // The sum onto the DoF output, each pixel rounded once.
-    glBindFramebuffer(GL_FRAMEBUFFER, t.dofFramebuffer);
-    glUseProgram(addProgram_.get());
-    glBindTextureUnit(0, sum_.get());
-    glDrawArrays(GL_TRIANGLES, 0, 3);
-    glBindTextureUnit(0, 0);
     glBindVertexArray(0);
     glDisable(GL_BLEND);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    // The sum onto the DoF output, each pixel rounded once; the sum cleared as it goes.
+    glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+    glUseProgram(addProgram_.get());
+    glUniform2i(0, t.extent.width, t.extent.height);
+    glBindImageTexture(0, t.dofOutput, 0, GL_FALSE, 0, GL_READ_WRITE, GL_RGBA8);
+    glBindImageTexture(1, sum_.get(), 0, GL_FALSE, 0, GL_READ_WRITE, GL_RGBA16F);
+    glDispatchCompute(GLuint((t.extent.width + 15) / 16), GLuint((t.extent.height + 15) / 16), 1);
+    glBindImageTexture(0, 0, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA8);
+    glBindImageTexture(1, 0, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA8);
+    // Whatever reads the DoF output next (the view pass, a blit, a read back, CUDA), and
+    // the next frame's sprites blended into the cleared sum.
+    glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT |
+                    GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
   }
   glCopyNamedBufferSubData(t.bokehCommands, countRing_[slot_].get(), slot_ * kBokehCommandBytes, 0,
                            kBokehCommandBytes);
