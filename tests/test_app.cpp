@@ -439,13 +439,15 @@ TEST(App, EveryOutOfFocusLampGetsAVisibleBokehSprite) {
 }
 
 // satdof soak switches every registry entry at random; each check renders the same
-// settings in a fresh process and compares the bytes; memory stays flat.
+// settings in a fresh process and compares the bytes.
 TEST(App, SoakSwitchingEveryEntryMatchesFreshRenders) {
   const fs::path out = freshDir("soak");
   const RunResult r = run("soak --backend cpu --frames 90 --check-every 30 --size 160x90 --seed 3 --out " +
                           out.string());
   ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("0 mismatches, memory flat"), std::string::npos) << r.out;
+  // Three checks match fresh renders; too few to judge memory by (the long soaks do:
+  // docs/PERFORMANCE.md), and the run says so rather than guess from two points.
+  EXPECT_NE(r.out.find("0 mismatches, memory not judged (3 checks"), std::string::npos) << r.out;
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n') >= 3, true);
 }
 

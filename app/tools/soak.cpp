@@ -206,10 +206,13 @@ int runSoak(App& app) {
   // from the first to the last, resident and (where GL reports it) on the GPU. A leak is
   // a trend; what Mesa's software GL holds one check and not the next (up to ~20 MiB of
   // resident memory with the same settings, docs/PERFORMANCE.md) is not.
+  // A trend needs points: at least kTrendChecks after the warm-up (fewer: no verdict, said).
   constexpr double kFlatKiB = 16 * 1024;
+  constexpr std::size_t kTrendChecks = 4;
+  const std::size_t warmUp = std::max<std::size_t>(1, memory.size() / 4);
+  const bool judged = kResidentMemoryMeaningful && memory.size() >= warmUp + kTrendChecks;
   bool flat = true;
-  if (kResidentMemoryMeaningful && memory.size() >= 3) {
-    const std::size_t warmUp = std::max<std::size_t>(1, memory.size() / 4);
+  if (judged) {
     // The fitted change from the first check after the warm-up to the last.
     auto fittedRise = [&](auto value) {
       double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
@@ -236,7 +239,11 @@ int runSoak(App& app) {
                 gpu ? (std::to_string(gpuUsedRise / 1024) + " MiB").c_str() : "n/a", kFlatKiB / 1024);
   }
   std::printf("satdof soak: %d frames, %d switches (%d refused with a reason), %d mismatches, memory %s\n",
-              options.frames, switches, refused, failures, flat ? "flat" : "GROWING");
+              options.frames, switches, refused, failures,
+              !judged ? ("not judged (" + std::to_string(memory.size()) + " checks; a trend needs " +
+                         std::to_string(kTrendChecks) + " after a warm-up of a quarter)").c_str()
+              : flat  ? "flat"
+                      : "GROWING");
   return failures == 0 && flat ? kExitOk : kExitFailure;
 }
 
