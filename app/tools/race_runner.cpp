@@ -297,6 +297,10 @@ bool Race::setUp(RaceEntry& e) {
 }
 
 void Race::runOnce(const RaceEntry& e) {
+  // Each timed run alone on the GPU: a GL timestamp is written when the command stream
+  // reaches it, so a run queued behind the previous one would start its clock while that
+  // one still runs.
+  glFinish();
   if (e.stage == "copy") {
     copy_->run(*profiler_);
   } else {
