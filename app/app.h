@@ -156,6 +156,9 @@ class App final : private ScriptHost {
   void quit() override { quit_ = true; }
   void resizeWindow(int width, int height) override;  // app_window.cpp
   void pressKey(const InputActions& actions) override { applyInput(actions); }
+  void startRace() override { raceRequested_ = true; }  // app_window.cpp runs it, as the panel's
+  bool raceRunning() const override;
+  std::optional<std::string> adoptRaceRow(std::size_t row) override;
 
   Options options_;
   Options startOptions_;  // for reset
@@ -191,6 +194,7 @@ class App final : private ScriptHost {
   PrecisionMonitor precision_;  // a float SAT format's error, measured while it is in use
   ScanNote scanNote_;
   std::string renderScaleNote_;  // the panel's word on a render scale the app chose
+  bool raceRequested_ = false;   // a script's `race`, started with the next frame's panel
   std::unique_ptr<ImageText> imageText_;  // the headless frames' label font, made when first needed
   std::unique_ptr<Race, RaceDeleter> race_;  // the panel's race of the kernels, while and after it runs
 };

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <tuple>
+#include <utility>
 
 #include "app.h"
 #include "options/live_options.h"
@@ -238,7 +239,20 @@ void App::presentWindow() {
   setSatFormat(state.satFormat);
   limitMaxBlurToSatFormat();
   applyChoices(state.dofImplementation, state.selections);  // from the next frame
-  runRaceSteps(state.raceStart, state.raceAdopt);
+  runRaceSteps(state.raceStart || std::exchange(raceRequested_, false), state.raceAdopt);
+}
+
+bool App::raceRunning() const { return raceRequested_ || (race_ && !race_->done()); }
+
+std::optional<std::string> App::adoptRaceRow(std::size_t row) {
+  if (!race_ || !race_->done()) return std::string("adopt: no finished race");
+  const std::vector<RaceEntry>& rows = race_->entries();
+  if (row >= rows.size())
+    return "adopt: no row " + std::to_string(row + 1) + "; the race has " + std::to_string(rows.size());
+  if (!rows[row].skipped.empty()) return "adopt: row " + std::to_string(row + 1) + " was skipped: " + rows[row].skipped;
+  race_->adopt(row);
+  std::printf("satdof: adopted the race's row %zu: %s %s\n", row + 1, rows[row].stage.c_str(), rows[row].label().c_str());
+  return std::nullopt;
 }
 
 // The panel's race: started on the frame just shown, a few timed runs per frame (no frame

@@ -43,6 +43,8 @@ constexpr Shape kShapes[] = {
     {"screenshot", ScriptCommand::Kind::Screenshot, 2, 1000, "screenshot PATH"},
     {"wait", ScriptCommand::Kind::Wait, 2, 2, "wait N"},
     {"resize", ScriptCommand::Kind::Resize, 3, 3, "resize W H"},
+    {"race", ScriptCommand::Kind::Race, 1, 1, "race"},
+    {"adopt", ScriptCommand::Kind::Adopt, 2, 2, "adopt N"},
     {"quit", ScriptCommand::Kind::Quit, 1, 1, "quit"},
 };
 
@@ -76,7 +78,7 @@ std::optional<std::vector<ScriptCommand>> parseScript(std::string_view text, std
       if (w[0] == s.name) shape = &s;
     if (!shape) {
       error = where + "no command " + quoteForMessage(w[0]) +
-              "; valid: set, select, focus, view, preset, key, screenshot, wait, resize, quit";
+              "; valid: set, select, focus, view, preset, key, screenshot, wait, resize, race, adopt, quit";
       return std::nullopt;
     }
     if (w.size() < shape->minWords || w.size() > shape->maxWords) {
@@ -106,10 +108,12 @@ std::optional<std::vector<ScriptCommand>> parseScript(std::string_view text, std
         c.y = *y;
         break;
       }
-      case ScriptCommand::Kind::Wait: {
-        const auto n = readCount(w[1], 1, kMaxScriptWait, why);
+      case ScriptCommand::Kind::Wait:
+      case ScriptCommand::Kind::Adopt: {
+        const bool wait = c.kind == ScriptCommand::Kind::Wait;
+        const auto n = readCount(w[1], 1, wait ? kMaxScriptWait : kMaxScriptRaceRow, why);
         if (!n) {
-          error = where + "wait: " + why;
+          error = where + (wait ? "wait: " : "adopt: ") + why;
           return std::nullopt;
         }
         c.x = *n;
@@ -121,6 +125,7 @@ std::optional<std::vector<ScriptCommand>> parseScript(std::string_view text, std
       case ScriptCommand::Kind::Screenshot:
         c.name = rest(w, 1);
         break;
+      case ScriptCommand::Kind::Race:
       case ScriptCommand::Kind::Quit: break;
     }
     commands.push_back(std::move(c));

@@ -12,6 +12,10 @@
 //   key NAME            press a key: F1, F5, F12, Esc, R, H, P, V, C, 1-9 (as in the window)
 //   wait N              let N frames pass (1..100000)
 //   resize W H          the window's size in screen coordinates (1..16384), as a user's drag
+//   race                the panel's race of the backend's kernels on this frame; the script
+//                       goes on once it has finished (its table on stdout)
+//   adopt N             the finished race's row N (1-based, the table's order), as a click
+//                       on its bar adopts it
 //   quit                close the window
 //
 // Values are checked against the registries when the script is loaded (script_runner.h),
@@ -26,16 +30,17 @@
 namespace satdof {
 
 struct ScriptCommand {
-  enum class Kind { Set, Select, Focus, View, Preset, Key, Screenshot, Wait, Resize, Quit };
+  enum class Kind { Set, Select, Focus, View, Preset, Key, Screenshot, Wait, Resize, Race, Adopt, Quit };
   Kind kind = Kind::Quit;
   std::string name;   // set/select: the option; view/preset/key: the name; screenshot: the path
   std::string value;  // set/select: the value
-  int x = 0, y = 0;   // focus: the pixel; wait: x frames; resize: the size
+  int x = 0, y = 0;   // focus: the pixel; wait: x frames; resize: the size; adopt: x the row
   int line = 0;       // 1-based, for messages
 };
 
 inline constexpr int kMaxScriptWait = 100000;
 inline constexpr int kMaxScriptWindowSide = 16384;
+inline constexpr int kMaxScriptRaceRow = 100000;
 
 // Error: "line N: ..." (unknown command, missing or extra words, a bad number).
 std::optional<std::vector<ScriptCommand>> parseScript(std::string_view text, std::string& error);

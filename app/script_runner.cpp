@@ -32,9 +32,14 @@ std::vector<ScriptCommand> loadScript(const std::string& file, const Options& op
   auto commands = parseScript(text, error);
   if (!commands) throw UsageError(file + ":" + error.substr(5));  // "line N: ..." -> "FILE:N: ..."
   Options scratch = options;
+  bool raced = false;
   for (const ScriptCommand& c : *commands) {
     std::optional<std::string> why;
     switch (c.kind) {
+      case ScriptCommand::Kind::Race: raced = true; break;
+      case ScriptCommand::Kind::Adopt:
+        if (!raced) why = "adopt: no race before it in the script";
+        break;
       case ScriptCommand::Kind::Select:
         why = checkSelectKey(c.name);
         if (!why) why = setLiveOption(scratch, c.name, c.value);
@@ -73,6 +78,10 @@ void ScriptRunner::step(ScriptHost& host) {
     --waiting_;
     return;
   }
+  if (racing_) {
+    if (host.raceRunning()) return;
+    racing_ = false;
+  }
   while (next_ < commands_.size()) {
     const ScriptCommand& c = commands_[next_++];
     std::optional<std::string> why;
@@ -87,6 +96,11 @@ void ScriptRunner::step(ScriptHost& host) {
       case ScriptCommand::Kind::Screenshot:  // of this frame: what follows waits for the next
         host.screenshot(c.name);
         return;
+      case ScriptCommand::Kind::Race:
+        host.startRace();
+        racing_ = true;
+        return;
+      case ScriptCommand::Kind::Adopt: why = host.adoptRaceRow(std::size_t(c.x - 1)); break;
       case ScriptCommand::Kind::Quit: host.quit(); return;
       case ScriptCommand::Kind::Wait:
         waiting_ = c.x - 1;  // this frame is the first of the N

@@ -31,6 +31,10 @@ class ScriptHost {
   virtual void pressKey(const InputActions& actions) = 0;  // as if from the window
   virtual void screenshot(const std::string& path) = 0;  // after this frame is shown
   virtual void resizeWindow(int width, int height) = 0;  // takes effect by the next frame
+  virtual void startRace() = 0;  // the panel's race, run over the frames that follow
+  virtual bool raceRunning() const = 0;
+  // The finished race's row (0-based, its table's order) adopted; the reason when not.
+  virtual std::optional<std::string> adoptRaceRow(std::size_t row) = 0;
   virtual void quit() = 0;
 };
 
@@ -41,13 +45,14 @@ class ScriptRunner {
   // Once per frame, before it renders. Throws UsageError("FILE:LINE: ...") when the app
   // refuses a command.
   void step(ScriptHost& host);
-  bool finished() const { return next_ >= commands_.size() && waiting_ == 0; }
+  bool finished() const { return next_ >= commands_.size() && waiting_ == 0 && !racing_; }
 
  private:
   std::string file_;
   std::vector<ScriptCommand> commands_;
   std::size_t next_ = 0;
   int waiting_ = 0;
+  bool racing_ = false;  // after `race`, until the race has finished
 };
 
 }  // namespace satdof

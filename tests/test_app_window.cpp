@@ -376,12 +376,14 @@ TEST(AppScript, BadFilesAndBackendLinesAreRefusedBeforeTheWindow) {
   std::ofstream(dir / "scan.txt") << "select scan blelloch\n";
   std::ofstream(dir / "blur.txt") << "set sat-format uint21x3\nset max-blur 60\n";
   std::ofstream(dir / "big.txt") << std::string(2 << 20, '#');
+  std::ofstream(dir / "adopt.txt") << "wait 1\nadopt 1\nrace\n";
   const std::pair<std::string, std::string> cases[] = {
       {"--script " + dir.string(), "is not a file"},
       {"--script /dev/zero", "is not a file"},
       {"--script " + (dir / "big.txt").string(), "larger than"},
       {"--backend cpu --script " + (dir / "scan.txt").string(), "the cpu backend has no scan"},
       {"--backend cpu --script " + (dir / "blur.txt").string(), "uint21x3"},
+      {"--backend cpu --script " + (dir / "adopt.txt").string(), "adopt.txt:2: adopt: no race before it"},
       {"--screenshot " + dir.string(), "is a folder"},
       {"--screenshot /proc/satdof.png", "cannot write into '/proc'"},
   };
@@ -393,6 +395,38 @@ TEST(AppScript, BadFilesAndBackendLinesAreRefusedBeforeTheWindow) {
     EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
     EXPECT_EQ(r.out.find("GL "), std::string::npos) << "no GL started: " << r.out;
   }
+}
+
+// A script's `race` runs the panel's race over the frames and goes on when it has finished;
+// `adopt N` takes its row N as a click on the bar would: a float32 SAT row picked from the
+// table the headless race prints in the same order makes that the frame's format. A row
+// past the table is refused in one line, exit 2.
+TEST(AppScript, RaceThenAdoptTakesTheRowsChoice) {
+  SATDOF_SKIP_WITHOUT_XVFB();
+  const RunResult table = run("race --backend cpu --size 64x48 --repeats 2");
+  ASSERT_EQ(table.exitCode, 0) << table.out << table.err;
+  std::istringstream lines(table.out);
+  int row = 0, pick = 0;
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::vector<std::string> w;
+    for (std::string word; words >> word;) w.push_back(word == "*" ? std::string() : word);
+    if (!w.empty() && w.front().empty()) w.erase(w.begin());  // the current choice's mark
+    if (w.size() < 4 || (w[0] != "sat" && w[0] != "conv") || line.find('|') != std::string::npos) continue;
+    ++row;
+    if (!pick && w[0] == "sat" && w[3] == "float32") pick = row;
+  }
+  ASSERT_GT(pick, 0) << table.out;
+  const fs::path dir = freshDir("script_race");
+  const std::string script = "wait 2\nrace\nadopt " + std::to_string(pick) + "\nwait 2\nscreenshot " +
+                             (dir / "adopted.png").string() + "\nquit\n";
+  RunResult r = runScript(dir, script, "--frames 3000", 480, 270);
+  ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+  EXPECT_NE(r.out.find("satdof: adopted the race's row " + std::to_string(pick) + ": sat"), std::string::npos) << r.out;
+  EXPECT_NE(slurp(dir / "adopted.txt").find("sat-format=float32\n"), std::string::npos) << slurp(dir / "adopted.txt");
+  r = runScript(dir, "wait 2\nrace\nadopt 100000\nquit\n", "--frames 3000", 480, 270);
+  EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find(":3: adopt: no row 100000; the race has "), std::string::npos) << r.err;
 }
 
 // Autofocus keeps the image centre in focus: a focal distance set by hand is pulled back

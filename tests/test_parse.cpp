@@ -247,10 +247,10 @@ TEST(ParseScript, ReadsEveryCommandWithItsLine) {
   std::string error;
   const auto c = satdof::parseScript(
       "# a comment\n\nset weights 0,1,0, 1,-4,1\nselect scan cub\nfocus 10 20\nview depth\n"
-      "preset macro\nscreenshot out/a b.png\nwait 3  # trailing comment\r\nquit\nresize 640 400\n",
+      "preset macro\nscreenshot out/a b.png\nwait 3  # trailing comment\r\nquit\nresize 640 400\nrace\nadopt 7\n",
       error);
   ASSERT_TRUE(c) << error;
-  ASSERT_EQ(c->size(), 9u);
+  ASSERT_EQ(c->size(), 11u);
   using K = satdof::ScriptCommand::Kind;
   EXPECT_EQ((*c)[0].kind, K::Set);
   EXPECT_EQ((*c)[0].name, "weights");
@@ -271,12 +271,18 @@ TEST(ParseScript, ReadsEveryCommandWithItsLine) {
   EXPECT_EQ((*c)[8].kind, K::Resize);
   EXPECT_EQ((*c)[8].x, 640);
   EXPECT_EQ((*c)[8].y, 400);
+  EXPECT_EQ((*c)[9].kind, K::Race);
+  EXPECT_EQ((*c)[10].kind, K::Adopt);
+  EXPECT_EQ((*c)[10].x, 7);
 }
 
 TEST(ParseScript, ErrorsNameTheLine) {
   const std::pair<const char*, const char*> cases[] = {
       {"quit\nfly away\n", "line 2: no command 'fly'; valid: set, select, focus, view, preset, key, screenshot, wait, resize, "
-                             "quit"},
+                             "race, adopt, quit"},
+      {"race 3\n", "line 1: expected 'race', got 'race 3'"},
+      {"race\nadopt 0\n", "line 2: adopt: '0' is out of range: must be between 1 and 100000"},
+      {"adopt\n", "line 1: expected 'adopt N', got 'adopt'"},
       {"resize 0 300\n", "line 1: resize: '0' is out of range: must be between 1 and 16384"},
       {"resize 640\n", "line 1: expected 'resize W H', got 'resize 640'"},
       {"set focal\n", "line 1: expected 'set OPTION VALUE', got 'set focal'"},
