@@ -199,8 +199,8 @@ void App::reloadShaders() {
   }
 }
 
-FrameSettings App::frameSettings() const {
-  FrameSettings s = settings_;
+App::BlurSettings App::frameBlur() const {
+  BlurSettings s{settings_.dof, settings_.bokeh};
   const float k = options_.headless ? 1.0f : options_.renderScale;
   if (k == 1.0f) return s;
   s.dof.params.maxRadius *= k;
@@ -215,7 +215,7 @@ void App::renderFrame() {
   // the map/unmap time is the interop cost alone. Normal frames let the stages overlap.
   if (options_.isolateStages) glFinish();
   limitMaxBlurToSatFormat();
-  const FrameSettings frame = frameSettings();
+  const BlurSettings frame = frameBlur();
   a.run(nullptr, settings_.filter, frame.dof, frame.bokeh);
 
   // Configuration B, for the views that compare: its own filter, SAT and DoF of this

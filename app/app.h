@@ -85,9 +85,14 @@ class App final : private ScriptHost {
   scene::SceneState& scene() { return scene_; }
   ScenePass& scenePass() { return *scenePass_; }
   Extent extent() const { return pipeline_->extent(); }
-  // The settings as this frame renders them: blur sizes are the window's pixels, so a
-  // frame rendered smaller (--render-scale) blurs as many fewer of its own and looks the same.
-  FrameSettings frameSettings() const;
+  // The DoF and bokeh settings as this frame renders them: blur sizes are the window's
+  // pixels, so a frame rendered smaller (--render-scale) blurs as many fewer of its own and
+  // looks the same.
+  struct BlurSettings {
+    DofSettings dof;
+    BokehSettings bokeh;
+  };
+  BlurSettings frameBlur() const;
   // The window's framebuffer less the docked panel: where the frame is shown.
   Extent imageArea(Extent framebuffer) const;
   // What the frame is rendered at: the image area times --render-scale.

@@ -164,7 +164,7 @@ void App::verify() {
   glGetNamedBufferSubData(t.sat, 0, GLsizeiptr(f.sat.size()), f.sat.data());
   VerifyRequest r;
   r.format = t.satFormat;
-  r.params = frameSettings().dof.params;
+  r.params = frameBlur().dof.params;
   r.showCoc = settings_.dof.showCoc;
   r.dofName = std::string(pipeline_->dofEntry().name);
   r.layeredDof = pipeline_->dofEntry().layers;

@@ -234,7 +234,7 @@ void App::presentWindow() {
   if (state.reset) reset();
   if (state.verify) verifyRequested_ = true;
   if (state.preset) applyPreset(*state.preset);
-  precision_.update(state.measurePrecision, pipeline_->targets().satFormat, this->extent(), frameSettings().dof.params,
+  precision_.update(state.measurePrecision, pipeline_->targets().satFormat, this->extent(), frameBlur().dof.params,
                     [this] { return readBackColourAndDepth(); });
   setSatFormat(state.satFormat);
   limitMaxBlurToSatFormat();
@@ -245,12 +245,9 @@ void App::presentWindow() {
 bool App::raceRunning() const { return raceRequested_ || (race_ && !race_->done()); }
 
 std::optional<std::string> App::adoptRaceRow(std::size_t row) {
-  if (!race_ || !race_->done()) return std::string("adopt: no finished race");
+  if (!race_) return std::string("adopt: no finished race");
+  if (auto why = race_->adopt(row)) return "adopt: " + *why;
   const std::vector<RaceEntry>& rows = race_->entries();
-  if (row >= rows.size())
-    return "adopt: no row " + std::to_string(row + 1) + "; the race has " + std::to_string(rows.size());
-  if (!rows[row].skipped.empty()) return "adopt: row " + std::to_string(row + 1) + " was skipped: " + rows[row].skipped;
-  race_->adopt(row);
   std::printf("satdof: adopted the race's row %zu: %s %s\n", row + 1, rows[row].stage.c_str(), rows[row].label().c_str());
   return std::nullopt;
 }
@@ -264,7 +261,8 @@ void App::runRaceSteps(bool start, std::optional<std::size_t> adopt) {
     std::printf("satdof: race of the %s backend's kernels started\n", std::string(pipeline_->backend().name()).c_str());
   }
   if (!race_) return;
-  if (adopt) race_->adopt(*adopt);
+  if (adopt)
+    if (auto why = race_->adopt(*adopt)) std::printf("satdof: race: %s\n", why->c_str());
   if (!race_->done() && race_->step(kRaceBudgetMs)) printRace(*race_);
 }
 

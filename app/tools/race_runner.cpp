@@ -356,8 +356,11 @@ void Race::restore() {
   restored_ = true;
 }
 
-void Race::adopt(std::size_t index) {
-  if (!done() || index >= results_.size() || !results_[index].skipped.empty()) return;
+std::optional<std::string> Race::adopt(std::size_t index) {
+  if (!done()) return std::string("the race has not finished");
+  if (index >= results_.size())
+    return "no row " + std::to_string(index + 1) + "; the race has " + std::to_string(results_.size());
+  if (!results_[index].skipped.empty()) return "row " + std::to_string(index + 1) + " was skipped: " + results_[index].skipped;
   const RaceEntry& e = results_[index];
   if (e.stage == "sat") {
     selectSat(e.format, e.algorithm, e.variant);
@@ -371,6 +374,7 @@ void Race::adopt(std::size_t index) {
   }
   for (RaceEntry& r : results_)
     if (r.stage == e.stage) r.current = &r == &e;
+  return std::nullopt;
 }
 
 }  // namespace satdof

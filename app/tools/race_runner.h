@@ -81,7 +81,8 @@ class Race {
   const std::string& filterNote() const { return filterNote_; }  // what the convolutions ran
   int differing() const;
   // Makes row `index` the app's choice; marks it current.
-  void adopt(std::size_t index);
+  // Row `index` of the finished race made the app's choice; the reason when it cannot be.
+  std::optional<std::string> adopt(std::size_t index);
 
  private:
   enum class Phase { Setup, Runs, Check };
