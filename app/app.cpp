@@ -26,7 +26,9 @@ namespace {
 const std::string kFrameSection = "frame";
 }  // namespace
 
-App::App(const Options& options, const std::map<std::string, std::string>& uiSettings) : options_(options) {
+App::App(const Options& options, const std::map<std::string, std::string>& uiSettings,
+         std::optional<content::Content> content)
+    : options_(options) {
   const bool headless = options_.headless || !displayAvailable();
   if (!options_.headless && headless)
     std::printf("satdof: no display found (DISPLAY unset): rendering headless\n");
@@ -40,11 +42,16 @@ App::App(const Options& options, const std::map<std::string, std::string>& uiSet
   std::printf("satdof: GL %s on %s (%s)\n", context_->version.c_str(), context_->renderer.c_str(),
               context_->vendor.c_str());
 
-  const scene::SceneEntry* sceneEntry = scene::findScene(options_.scene);
-  if (!sceneEntry) throw UsageError("no scene '" + options_.scene + "'");
-  scene_ = scene::SceneState(sceneEntry->make());
+  if (!content) {
+    if (!scene::findScene(options_.scene)) throw UsageError("no scene '" + options_.scene + "'");
+    content = content::loadContent({options_.scene, {}, {}, {}});
+  }
+  scene_ = scene::SceneState(content->scene ? std::move(*content->scene) : scene::Scene{});
+  contentSummary_ = content->summary;
+  sayShowing();
   reference::DofParams& params = settings_.dof.params;
-  params = dofParamsOf(options_, sceneEntry->focalDistances(scene_.scene).front());
+  params = dofParamsOf(options_, content->focalDistance);
+  if (content->focalRange && !chosenByUser(opt::focalRange)) params.focalRange = *content->focalRange;
   if (const char* why = reference::whyNotACamera(params)) throw UsageError(std::string("camera: ") + why);
   focus_.setAutofocus(options_.autofocus);
 
@@ -88,6 +95,8 @@ App::App(const Options& options, const std::map<std::string, std::string>& uiSet
   shaderDir_ = gl::findShaderDir();
   scenePass_ = std::make_unique<ScenePass>(shaderDir_, scene_.scene);
   scenePass_->setSamples(options_.msaa);
+  if (content->photo) photoPass_ = std::make_unique<PhotoPass>(shaderDir_, *content->photo);
+  content.reset();  // on the GPU now
   const DofEntry* dof = options_.dof.empty() ? &defaultDofImplementation() : findDofImplementation(options_.dof);
   if (!dof) throw UsageError("no depth-of-field implementation '" + options_.dof + "'");
   if (auto why = dof->whyNot(backend)) {
@@ -113,6 +122,8 @@ App::App(const Options& options, const std::map<std::string, std::string>& uiSet
   try {
     FrameTargets::checkExtent(extent, format);  // a size this GL cannot serve is a usage error
   } catch (const std::runtime_error& e) {
+    if (photoPass_ && headless && !options_.given.count("size"))  // the photo's own size
+      throw UsageError("the photo at its size: " + std::string(e.what()) + "; --size WxH renders it smaller");
     throw UsageError(e.what());
   }
   reallocate(extent, format);
@@ -145,6 +156,7 @@ void App::setDof(const DofEntry& entry) {
   pipeline_->setDof(entry);
   if (layersChange && !extent().empty()) {  // new targets: the passes outside the pipeline follow
     scenePass_->attach(pipeline_->targets());
+    if (photoPass_) photoPass_->attach(pipeline_->targets());
     viewPass_->attach(pipeline_->targets());
   }
 }
@@ -155,6 +167,34 @@ void App::setScene(scene::Scene scene) {
   scenePass_ = std::make_unique<ScenePass>(shaderDir_, scene_.scene);
   scenePass_->setSamples(samples);
   scenePass_->attach(pipeline_->targets());
+  photoPass_.reset();
+}
+
+void App::setContent(content::Content c) {
+  glFinish();  // the passes' GL objects may still be in use by the frame before
+  std::unique_ptr<PhotoPass> photo = c.photo ? std::make_unique<PhotoPass>(shaderDir_, *c.photo) : nullptr;
+  setScene(c.scene ? std::move(*c.scene) : scene::Scene{});
+  photoPass_ = std::move(photo);
+  if (photoPass_) photoPass_->attach(pipeline_->targets());
+  contentSummary_ = c.summary;
+  contentProblem_.clear();
+  focus_.cancel();
+  settings_.dof.params.focalDistance = c.focalDistance;
+  startOptions_.focalDistance = c.focalDistance;  // R goes back to the new content's focus
+  if (c.focalRange && !chosenByUser(opt::focalRange))
+    settings_.dof.params.focalRange = startOptions_.focalRange = *c.focalRange;
+  sayShowing();
+}
+
+bool App::chosenByUser(const LiveOption& option) const {
+  const std::string name(option.name);
+  return options_.given.count(name) || options_.fromSettings.count(name);
+}
+
+void App::sayShowing() const {
+  std::string line;
+  for (const std::string& s : contentSummary_) line += (line.empty() ? "" : "; ") + s;
+  std::printf("satdof: showing %s\n", line.c_str());
 }
 
 void App::resize(Extent extent) {
@@ -168,6 +208,7 @@ void App::reallocate(Extent extent, SatFormat format) {
                         [this](Pipeline& p, const Targets& t) { attachBackend(p, t); });
   const Targets& t = pipeline_->targets();
   scenePass_->attach(t);
+  if (photoPass_) photoPass_->attach(t);
   viewPass_->attach(t);
 }
 
@@ -187,6 +228,7 @@ void App::applyChoices(const std::string& dof, const BackendSelections& selectio
 void App::reloadShaders() {
   try {
     scenePass_->reloadShaders(shaderDir_);
+    if (photoPass_) photoPass_->reloadShaders(shaderDir_);
     pipeline_->reloadShaders();
     if (Pipeline* b = comparison_.pipeline()) b->reloadShaders();
     viewPass_->reloadShaders(shaderDir_);
@@ -210,7 +252,8 @@ App::BlurSettings App::frameBlur() const {
 
 void App::renderFrame() {
   Pipeline& a = *pipeline_;
-  scenePass_->run(scene_.scene, a.profiler());
+  if (photoPass_) photoPass_->run(a.profiler());
+  else scenePass_->run(scene_.scene, a.profiler());
   // With --isolate-stages nothing overlaps: the map does not wait for the scene, and so
   // the map/unmap time is the interop cost alone. Normal frames let the stages overlap.
   if (options_.isolateStages) glFinish();

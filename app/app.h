@@ -24,11 +24,13 @@
 #include <vector>
 
 #include "options/cli.h"
+#include "content/content.h"
 #include "context/context.h"
 #include "focus_controller.h"
 #include "image_text.h"
 #include "input.h"
 #include "passes/depth_probe.h"
+#include "passes/photo_pass.h"
 #include "passes/scene_pass.h"
 #include "passes/view_pass.h"
 #include "pipeline/comparison.h"
@@ -41,6 +43,7 @@
 namespace satdof {
 
 class Ui;
+struct LiveOption;  // options/live_options.h
 class Race;  // tools/race_runner.h
 struct RaceDeleter {  // (defined with Race: app.cpp need not see it)
   void operator()(Race* race) const;
@@ -67,8 +70,10 @@ struct FrameSettings {
 class App final : private ScriptHost {
  public:
   // Throws std::runtime_error (one-line reason), UsageError or BackendUnavailable.
-  // `uiSettings`: the settings file's ui.* entries.
-  App(const Options& options, const std::map<std::string, std::string>& uiSettings = {});
+  // `uiSettings`: the settings file's ui.* entries. `content`: what the frame shows
+  // (content/content.h, read before any window); none: the built-in scene --scene names.
+  App(const Options& options, const std::map<std::string, std::string>& uiSettings = {},
+      std::optional<content::Content> content = std::nullopt);
   ~App() override;
   int run();
   // The live options as they are now (for the settings file).
@@ -100,6 +105,9 @@ class App final : private ScriptHost {
   void resize(Extent extent);
   // Another scene (the quality tool's): the scene pass is rebuilt for it, same samples.
   void setScene(scene::Scene scene);
+  // Other content (a file dropped on the window): the scene or photo pass made for it, the
+  // focus at its suggestion, the panel's summary; the camera and settings otherwise kept.
+  void setContent(content::Content content);
   void setSatFormat(const std::string& name);
   void setDof(const DofEntry& entry);
   // Applies the panel's choices of DoF implementation and backend options.
@@ -140,6 +148,12 @@ class App final : private ScriptHost {
   void printSummary() const;
   void reloadShaders();  // F5 or the panel's button; keeps the old programs on failure
   void reset();          // R: the camera and the settings as the run started
+  // Files dropped on the window (or a script's `drop`): loaded and shown, or the one-line
+  // problem in the panel and on stdout, the current content kept (app_window.cpp).
+  void dropFiles(const std::vector<std::string>& files) override;
+  void sayShowing() const;  // "satdof: showing ..." the content's summary, one line
+  // Whether the command line or the settings file set the option (else the app may choose).
+  bool chosenByUser(const LiveOption& option) const;
   void nextPreset();     // P
   // V or the panel's button: this frame's outputs against the CPU reference (verify.h),
   // after the frame is rendered; the verdict goes to the panel and stdout.
@@ -180,6 +194,9 @@ class App final : private ScriptHost {
   std::filesystem::path shaderDir_;
   std::string shaderError_;  // the last reload's error, shown in the panel
   std::unique_ptr<ScenePass> scenePass_;
+  std::unique_ptr<PhotoPass> photoPass_;  // instead of the scene pass while a photo is shown
+  std::vector<std::string> contentSummary_;  // the panel's lines on what is shown
+  std::string contentProblem_;  // why the last drop (or preset) was refused; empty: none
   std::unique_ptr<Pipeline> pipeline_;  // configuration A
   Comparison comparison_;               // configuration B, while a view compares
   std::unique_ptr<ViewPass> viewPass_;

@@ -133,11 +133,12 @@ void App::focusAt(Pixel pixel) { focus_.focusAt(pixel); }
 std::optional<std::string> App::applyPreset(const std::string& name) {
   const scene::Preset* p = scene::findPreset(name);
   if (!p) return "no preset '" + name + "'; valid: portrait, landscape, macro";
-  scene::applyPreset(*p, scene_.scene);
+  if (photoPass_) return "preset " + name + ": poses a 3D scene's camera; a photo has none (click to refocus it)";
+  const scene::PresetPose pose = scene::applyPreset(*p, scene_.scene);
   // The preset's teapot is at the image centre: focus on its surface there (read back
   // like a click), not on its centre, which lies behind the surface.
   focus_.focusAt(Pixel{extent().width / 2, extent().height / 2});
-  settings_.dof.params.focalRange = p->focalRange;
+  settings_.dof.params.focalRange = p->focalRange * pose.scale;
   settings_.dof.params.maxRadius = p->maxBlur;
   for (std::size_t i = 0; i < scene::presets().size(); ++i)
     if (scene::presets()[i].name == name) scene_.presetIndex = int(i);
@@ -147,7 +148,10 @@ std::optional<std::string> App::applyPreset(const std::string& name) {
 void App::nextPreset() {
   const auto all = scene::presets();
   scene_.presetIndex = (scene_.presetIndex + 1) % int(all.size());
-  applyPreset(std::string(all[std::size_t(scene_.presetIndex)].name));
+  if (auto why = applyPreset(std::string(all[std::size_t(scene_.presetIndex)].name))) {
+    contentProblem_ = *why;
+    std::printf("satdof: %s\n", why->c_str());
+  }
 }
 
 void App::verify() {

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "app.h"
+#include "content/content_error.h"
 #include "options/live_options.h"
 #include "tools/race_runner.h"
 #include "ui/ui.h"
@@ -41,9 +42,7 @@ void App::adaptToSoftwareGl() {
   // Measured at 1280x720 with the cpu backend on 2 cores (docs/PERFORMANCE.md): the scene
   // pass with 4x MSAA is most of a 0.5-0.8 s frame.
   constexpr float kSoftwareRenderScale = 0.5f;
-  auto chosen = [&](const LiveOption& o) {
-    return options_.given.count(std::string(o.name)) || options_.fromSettings.count(std::string(o.name));
-  };
+  auto chosen = [&](const LiveOption& o) { return chosenByUser(o); };
   std::string what;
   if (!chosen(opt::msaa) && options_.msaa != 1) {
     options_.msaa = 1;
@@ -140,6 +139,17 @@ void App::applyInput(const InputActions& a) {
   if (a.zoom != 0) camera.zoom(a.zoom);
   hover_ = a.hover;
   if (!hover_) hoverDepth_.reset();
+  if (!a.dropped.empty()) dropFiles(a.dropped);
+}
+
+void App::dropFiles(const std::vector<std::string>& files) {
+  try {
+    setContent(content::loadContent(
+        content::dropRequest(std::vector<std::filesystem::path>(files.begin(), files.end()), options_.depthMapping)));
+  } catch (const content::ContentError& e) {  // the same line as on the command line; nothing changes
+    contentProblem_ = e.what();
+    std::printf("satdof: drop: %s; still showing %s\n", e.what(), contentSummary_.front().c_str());
+  }
 }
 
 void App::resizeWindow(int width, int height) {
@@ -214,6 +224,9 @@ void App::presentWindow() {
   updateScanNote();
   if (std::chrono::steady_clock::now() < scanNote_.until || !scanNote_.variant.empty()) state.scanNote = scanNote_.text;
   state.race = race_.get();
+  state.contentSummary = contentSummary_;
+  state.contentProblem = contentProblem_;
+  state.photo = photoPass_ != nullptr;
   ui_->beginFrame();
   ui_->draw(state);
   ui_->endFrame();
@@ -233,7 +246,8 @@ void App::presentWindow() {
   if (state.reloadShaders) reloadShaders();
   if (state.reset) reset();
   if (state.verify) verifyRequested_ = true;
-  if (state.preset) applyPreset(*state.preset);
+  if (state.preset)
+    if (auto why = applyPreset(*state.preset)) contentProblem_ = *why;
   precision_.update(state.measurePrecision, pipeline_->targets().satFormat, this->extent(), frameBlur().dof.params,
                     [this] { return readBackColourAndDepth(); });
   setSatFormat(state.satFormat);

@@ -16,7 +16,7 @@ namespace {
 constexpr double kClickSlop = 3.0;     // pixels a click may move and still be a click
 constexpr double kDividerGrab = 8.0;   // pixels either side of the divider that grab it
 
-constexpr std::array<KeyBinding, 15> kBindings = {{
+constexpr std::array<KeyBinding, 16> kBindings = {{
     {"left drag", "orbit the camera (on the split divider: move it)"},
     {"left click", "focus at that pixel's depth (a 0.3 s pull)"},
     {"right or middle drag", "pan the camera"},
@@ -32,6 +32,7 @@ constexpr std::array<KeyBinding, 15> kBindings = {{
     {"V", "verify this frame against the CPU reference"},
     {"C", "compare configurations A and B: off, split, difference, off"},
     {"hover", "the panel shows the depth under the cursor"},
+    {"drop a file", "show it: a glTF scene, or a photo with its depth map beside it (NAME_depth.png)"},
 }};
 
 // The name keyAction() knows for a GLFW key, or empty.
@@ -102,6 +103,7 @@ InputController::~InputController() {
   if (auto mine = glfwSetCursorPosCallback(window_, prevCursor_); mine != &onCursor)
     glfwSetCursorPosCallback(window_, mine);
   if (auto mine = glfwSetScrollCallback(window_, prevScroll_); mine != &onScroll) glfwSetScrollCallback(window_, mine);
+  if (auto mine = glfwSetDropCallback(window_, prevDrop_); mine != &onDrop) glfwSetDropCallback(window_, mine);
   if (owner(window_) == this) glfwSetWindowUserPointer(window_, nullptr);
 }
 
@@ -113,6 +115,7 @@ void InputController::attach(GLFWwindow* window) {
   prevButton_ = glfwSetMouseButtonCallback(window, &onButton);
   prevCursor_ = glfwSetCursorPosCallback(window, &onCursor);
   prevScroll_ = glfwSetScrollCallback(window, &onScroll);
+  prevDrop_ = glfwSetDropCallback(window, &onDrop);
 }
 
 void InputController::onKey(GLFWwindow* window, int key, int scancode, int action, int mods) {
@@ -143,12 +146,21 @@ void InputController::onScroll(GLFWwindow* window, double dx, double dy) {
   self->queue_.push_back({InputEvent::Kind::Scroll, 0, false, dx, dy});
 }
 
+void InputController::onDrop(GLFWwindow* window, int count, const char** paths) {
+  InputController* self = owner(window);
+  if (!self) return;
+  if (self->prevDrop_) self->prevDrop_(window, count, paths);
+  for (int i = 0; i < count; ++i) self->dropped_.emplace_back(paths[i]);
+}
+
 std::vector<InputActions> InputController::poll(GLFWwindow* window, const InputContext& c) {
   if (frameDelayMs_ > 0) std::this_thread::sleep_for(std::chrono::milliseconds(frameDelayMs_));
   if (window_ != window) attach(window);
   std::vector<InputActions> out(1);
   for (const InputEvent& e : queue_) apply(e, c, out);
   queue_.clear();
+  out.back().dropped = std::move(dropped_);
+  dropped_.clear();
   // The cursor's pixel, in every set (each one replaces the last one's hover).
   const bool inside = x_ >= 0 && y_ >= 0 && x_ < c.imageWidth && y_ < c.imageHeight;
   if (inside && !c.uiWantsMouse) {

@@ -8,6 +8,7 @@
 //   F1 help, F5 reload shaders, F12 screenshot, Esc quit, R reset, H hide the panel,
 //   1-9 scan variant, P next scene preset, V verify against the CPU reference,
 //   C compare configurations A and B: off -> split -> difference -> off
+//   files dropped on the window: a glTF scene, or a photo (with its depth map beside it)
 // The mouse is ignored while it is over the panel, the keys while ImGui has a text field.
 //
 // Every press, release, motion and wheel notch counts at any frame rate: GLFW's callbacks
@@ -18,6 +19,7 @@
 
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -45,6 +47,7 @@ struct InputActions {
   float panX = 0, panY = 0;
   float zoom = 0;                   // wheel notches
   std::optional<float> divider;     // new split divider, fraction of the width
+  std::vector<std::string> dropped;  // files dropped on the window (content/content.h)
 };
 
 // What the input needs to know about the frame it is read for.
@@ -88,13 +91,16 @@ class InputController {
   static void onButton(GLFWwindow* window, int button, int action, int mods);
   static void onCursor(GLFWwindow* window, double x, double y);
   static void onScroll(GLFWwindow* window, double dx, double dy);
+  static void onDrop(GLFWwindow* window, int count, const char** paths);
 
   GLFWwindow* window_ = nullptr;
   void (*prevKey_)(GLFWwindow*, int, int, int, int) = nullptr;  // ImGui's, called first
   void (*prevButton_)(GLFWwindow*, int, int, int) = nullptr;
   void (*prevCursor_)(GLFWwindow*, double, double) = nullptr;
   void (*prevScroll_)(GLFWwindow*, double, double) = nullptr;
+  void (*prevDrop_)(GLFWwindow*, int, const char**) = nullptr;
   std::vector<InputEvent> queue_;
+  std::vector<std::string> dropped_;  // since the last poll
   int frameDelayMs_ = 0;
   double x_ = 0, y_ = 0;  // the cursor, as of the last event drained
   bool leftDown_ = false, draggingDivider_ = false, moved_ = false, pressOnImage_ = false;

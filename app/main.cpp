@@ -2,12 +2,16 @@
 // or a benchmark. Errors end as one line on stderr and a non-zero exit code (see cli.h).
 // stdout is line-buffered even when redirected, so that a log or a pipe gets each line as
 // it is printed (and in order with stderr's), not at exit. The shaders' folder is said
-// first (or, where there is none, why the run cannot start).
+// first (or, where there is none, why the run cannot start). The content (a built-in scene,
+// a glTF file, a photo and its depth) is read before the app opens any window: a bad file
+// is one line and exit code 2.
 #include <cstdio>
 #include <exception>
 #include <string>
 
 #include "app.h"
+#include "content/content.h"
+#include "content/content_error.h"
 #if SATDOF_HAVE_BENCH
 #include "bench.h"
 #endif
@@ -40,7 +44,17 @@ int main(int argc, char** argv) {
     std::printf("satdof: shaders from %s\n", gl::findShaderDir().c_str());
     const auto path = settingsPath();
     const auto ui = useSettings ? loadSettings(path, options) : std::map<std::string, std::string>{};
-    App app(options, ui);
+    content::Content content;
+    try {
+      content = content::loadContent({options.scene, options.photo, options.depth, options.depthMapping});
+    } catch (const content::ContentError& e) {
+      std::fprintf(stderr, "satdof: %s\n", e.what());
+      return kExitUsage;
+    }
+    // Headless, a photo is rendered at its own size unless --size says otherwise.
+    if (content.photo && runsHeadless(options) && !options.given.count("size"))
+      options.size = {content.photo->colour.width, content.photo->colour.height};
+    App app(options, ui, std::move(content));
     const int code = options.quality       ? runQuality(app)
                      : options.precision   ? runPrecision(app)
                      : options.soak        ? runSoak(app)

@@ -45,6 +45,7 @@ constexpr Shape kShapes[] = {
     {"resize", ScriptCommand::Kind::Resize, 3, 3, "resize W H"},
     {"race", ScriptCommand::Kind::Race, 1, 1, "race"},
     {"adopt", ScriptCommand::Kind::Adopt, 2, 2, "adopt N"},
+    {"drop", ScriptCommand::Kind::Drop, 2, 1000, "drop PATH"},
     {"quit", ScriptCommand::Kind::Quit, 1, 1, "quit"},
 };
 
@@ -78,7 +79,7 @@ std::optional<std::vector<ScriptCommand>> parseScript(std::string_view text, std
       if (w[0] == s.name) shape = &s;
     if (!shape) {
       error = where + "no command " + quoteForMessage(w[0]) +
-              "; valid: set, select, focus, view, preset, key, screenshot, wait, resize, race, adopt, quit";
+              "; valid: set, select, focus, view, preset, key, screenshot, wait, resize, race, adopt, drop, quit";
       return std::nullopt;
     }
     if (w.size() < shape->minWords || w.size() > shape->maxWords) {
@@ -123,6 +124,7 @@ std::optional<std::vector<ScriptCommand>> parseScript(std::string_view text, std
       case ScriptCommand::Kind::Preset:
       case ScriptCommand::Kind::Key:
       case ScriptCommand::Kind::Screenshot:
+      case ScriptCommand::Kind::Drop:
         c.name = rest(w, 1);
         break;
       case ScriptCommand::Kind::Race:

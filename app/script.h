@@ -16,6 +16,8 @@
 //                       goes on once it has finished (its table on stdout)
 //   adopt N             the finished race's row N (1-based, the table's order), as a click
 //                       on its bar adopts it
+//   drop PATH           PATH dropped on the window: a glTF scene, or a photo with its depth
+//                       map beside it; a bad file is said in the panel and on stdout
 //   quit                close the window
 //
 // Values are checked against the registries when the script is loaded (script_runner.h),
@@ -30,9 +32,9 @@
 namespace satdof {
 
 struct ScriptCommand {
-  enum class Kind { Set, Select, Focus, View, Preset, Key, Screenshot, Wait, Resize, Race, Adopt, Quit };
+  enum class Kind { Set, Select, Focus, View, Preset, Key, Screenshot, Wait, Resize, Race, Adopt, Drop, Quit };
   Kind kind = Kind::Quit;
-  std::string name;   // set/select: the option; view/preset/key: the name; screenshot: the path
+  std::string name;   // set/select: the option; view/preset/key: the name; screenshot, drop: the path
   std::string value;  // set/select: the value
   int x = 0, y = 0;   // focus: the pixel; wait: x frames; resize: the size; adopt: x the row
   int line = 0;       // 1-based, for messages

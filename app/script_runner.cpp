@@ -101,6 +101,7 @@ void ScriptRunner::step(ScriptHost& host) {
         racing_ = true;
         return;
       case ScriptCommand::Kind::Adopt: why = host.adoptRaceRow(std::size_t(c.x - 1)); break;
+      case ScriptCommand::Kind::Drop: host.dropFiles({c.name}); break;
       case ScriptCommand::Kind::Quit: host.quit(); return;
       case ScriptCommand::Kind::Wait:
         waiting_ = c.x - 1;  // this frame is the first of the N

@@ -35,6 +35,8 @@ class ScriptHost {
   virtual bool raceRunning() const = 0;
   // The finished race's row (0-based, its table's order) adopted; the reason when not.
   virtual std::optional<std::string> adoptRaceRow(std::size_t row) = 0;
+  // Files dropped on the window: shown, or the problem said in the panel (never an error).
+  virtual void dropFiles(const std::vector<std::string>& files) = 0;
   virtual void quit() = 0;
 };
 

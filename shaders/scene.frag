@@ -1,4 +1,5 @@
-// shaders/scene.frag — scene pass: Lambert + a little specular, optional checker texture.
+// shaders/scene.frag — scene pass: Lambert + a Blinn-Phong highlight, optional texture (the
+// built-in checker, a glTF base colour map); the material terms of scene::Instance.
 // Output 0: colour (RGBA8). Output 1: linear view depth in scene units (R32F), which
 // the DoF pass turns into a circle of confusion.
 #version 450 core
@@ -11,10 +12,13 @@ in VertexOut {
 
 layout(location = 3) uniform vec3 uAlbedo;
 layout(location = 4) uniform vec3 uLightDirection;  // world space, towards the light
-layout(location = 5) uniform int uTextured;         // 1: modulate by uFloorTexture
+layout(location = 5) uniform int uTextured;         // 1: modulate by uTexture
 layout(location = 6) uniform mat4 uViewForLight;    // world -> view, for the half vector
 layout(location = 7) uniform int uEmissive;         // 1: a lamp, its albedo unlit
-layout(binding = 0) uniform sampler2D uFloorTexture;
+layout(location = 8) uniform float uDiffuse;        // weight of the lit diffuse term
+layout(location = 9) uniform vec3 uSpecular;        // highlight colour
+layout(location = 10) uniform float uShininess;     // highlight exponent
+layout(binding = 0) uniform sampler2D uTexture;
 
 layout(location = 0) out vec4 outColour;
 layout(location = 1) out float outDistance;
@@ -24,16 +28,16 @@ void main() {
   if (!gl_FrontFacing) n = -n;
   vec3 l = normalize(uLightDirection);
   vec3 albedo = uAlbedo;
-  if (uTextured == 1) albedo *= texture(uFloorTexture, vIn.uv).rgb;
+  if (uTextured == 1) albedo *= texture(uTexture, vIn.uv).rgb;
 
   // Specular in view space: the eye is at the origin.
   vec3 nv = normalize(mat3(uViewForLight) * n);
   vec3 lv = normalize(mat3(uViewForLight) * l);
   vec3 h = normalize(lv - normalize(vIn.viewPosition));
   float diffuse = max(dot(n, l), 0.0);
-  float specular = pow(max(dot(nv, h), 0.0), 48.0) * 0.35 * float(diffuse > 0.0);
+  float highlight = pow(max(dot(nv, h), 0.0), uShininess) * float(diffuse > 0.0);
   vec3 ambient = 0.18 * albedo * (0.6 + 0.4 * n.y);
-  vec3 c = uEmissive == 1 ? albedo : ambient + albedo * diffuse * 0.85 + vec3(specular);
+  vec3 c = uEmissive == 1 ? albedo : ambient + albedo * (diffuse * uDiffuse) * 0.85 + uSpecular * highlight;
   outColour = vec4(pow(clamp(c, 0.0, 1.0), vec3(1.0 / 2.2)), 1.0);
   outDistance = -vIn.viewPosition.z;
 }

@@ -279,7 +279,7 @@ TEST(ParseScript, ReadsEveryCommandWithItsLine) {
 TEST(ParseScript, ErrorsNameTheLine) {
   const std::pair<const char*, const char*> cases[] = {
       {"quit\nfly away\n", "line 2: no command 'fly'; valid: set, select, focus, view, preset, key, screenshot, wait, resize, "
-                             "race, adopt, quit"},
+                             "race, adopt, drop, quit"},
       {"race 3\n", "line 1: expected 'race', got 'race 3'"},
       {"race\nadopt 0\n", "line 2: adopt: '0' is out of range: must be between 1 and 100000"},
       {"adopt\n", "line 1: expected 'adopt N', got 'adopt'"},

@@ -8,6 +8,7 @@
 #include <map>
 #include <sstream>
 
+#include "content/content.h"
 #include "options/cli_checks.h"
 #include "dof/dof_implementation.h"
 #include "options/live_options.h"
@@ -121,6 +122,19 @@ std::optional<std::string> nearestName(const std::string& word, const std::vecto
   return best;
 }
 
+// "NEAR,FAR": two distances in metres, 0 < NEAR < FAR.
+std::optional<std::string> readDepthRange(const std::string& text, content::DepthMapping& m) {
+  const auto comma = text.find(',');
+  if (comma == std::string::npos) return "expected NEAR,FAR in metres (e.g. 0.5,20), got " + quoteForMessage(text);
+  float nearM = 0, farM = 0;
+  if (auto e = readNumber(text.substr(0, comma), 1e-4f, 1e6f, nearM)) return "NEAR: " + *e;
+  if (auto e = readNumber(text.substr(comma + 1), 1e-4f, 1e6f, farM)) return "FAR: " + *e;
+  if (!(nearM < farM)) return "NEAR must be less than FAR, got " + quoteForMessage(text);
+  m.nearMetres = nearM;
+  m.farMetres = farM;
+  return std::nullopt;
+}
+
 }  // namespace
 
 ParseOutcome parseCommandLine(int argc, char** argv) {
@@ -159,8 +173,26 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
     sceneChoices.push_back({std::string(s.name), std::string(s.description)});
   }
   app.add_option("--scene", o.scene,
-                 listing("Scene", "teapots", sceneChoices, [](const Choice& c) { return c.name; },
+                 listing("Scene: a built-in one, or FILE.gltf / FILE.glb (glTF 2.0: meshes, node transforms, base "
+                         "colours and textures, metallic-roughness, its first camera; drop one on the window too)",
+                         "teapots", sceneChoices, [](const Choice& c) { return c.name; },
                          [](const Choice& c) { return c.description; }));
+  app.add_option("--photo", o.photo,
+                 "An RGB-D photo to refocus: its colour, a PNG or JPEG (needs --depth; headless: rendered at its "
+                 "size unless --size says otherwise; a window: fitted into it). Drop one on the window, with its "
+                 "depth map beside it (NAME_depth.png, NAME.depth.png)");
+  app.add_option("--depth", o.depth,
+                 "The photo's depth map, of the photo's size: an 8- or 16-bit PNG, or a float OpenEXR");
+  std::string depthEncoding = content::kDefaultDepthEncoding, depthRange = content::kDefaultDepthRange;
+  app.add_option("--depth-encoding", depthEncoding,
+                 std::string("What the depth map's values are: metric (distance: a float map's in metres, a PNG's "
+                             "0..max onto NEAR..FAR) or inverse (1 / distance, white near: a PNG's 0..max, or a float "
+                             "map's 0..its largest, onto 1/FAR..1/NEAR) [") +
+                     content::kDefaultDepthEncoding + "]");
+  app.add_option("--depth-range", depthRange,
+                 std::string("NEAR,FAR in metres: the distances a normalised depth map spans (a PNG's, or an inverse "
+                             "float map's) [") +
+                     content::kDefaultDepthRange + "]");
   auto* quality = app.add_subcommand("quality",
                                      "Headless: every DoF implementation against a lens (the scene rendered over "
                                      "the aperture) and a scattering ground truth on every scene at several focal "
@@ -292,9 +324,17 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
         check(name, setLiveOption(o, name, live[name]));
       }
     }
-    if (std::find(sceneNames.begin(), sceneNames.end(), o.scene) == sceneNames.end())
+    if (!content::isSceneFile(o.scene) && std::find(sceneNames.begin(), sceneNames.end(), o.scene) == sceneNames.end())
       throw CLI::ValidationError("--scene", "no scene " + quoteForMessage(o.scene) + "; valid: " +
-                                                satdof::joinNames(sceneNames));
+                                                satdof::joinNames(sceneNames) + ", or a .gltf / .glb file");
+    if (given("depth-encoding")) {
+      if (depthEncoding != "metric" && depthEncoding != "inverse")
+        throw CLI::ValidationError("--depth-encoding", "no encoding " + quoteForMessage(depthEncoding) +
+                                                           "; valid: metric, inverse");
+    }
+    o.depthMapping.encoding = depthEncoding == "inverse" ? content::DepthEncoding::Inverse : content::DepthEncoding::Metric;
+    if (auto why = readDepthRange(depthRange, o.depthMapping)) throw CLI::ValidationError("--depth-range", *why);
+    o.depthMapping.rangeGiven = given("depth-range");
     if (o.focalDistance)  // the focus a thin lens can reach (the camera's own rule, coc.h)
       if (const char* why = reference::whyNotACamera(dofParamsOf(o, *o.focalDistance)))
         throw CLI::ValidationError("--" + std::string(opt::focal.name), why);

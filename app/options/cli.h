@@ -10,6 +10,7 @@
 
 #include "basic_types.h"
 #include "backends/compute_backend.h"
+#include "content/photo.h"
 #include "pipeline/pipeline_config.h"
 #include "focus_controller.h"
 #include "passes/bokeh_pass.h"
@@ -40,7 +41,9 @@ struct Options {
   std::map<std::string, BackendSelections> savedSelections;
   std::string dof;               // --dof: empty: the registry's default
   std::string satFormat;         // --sat-format: empty: the default format
-  std::string scene = "teapots";  // --scene: scene/scenes.h
+  std::string scene = "teapots";  // --scene: scene/scenes.h, or a .gltf / .glb file
+  std::string photo, depth;       // --photo IMAGE --depth DEPTH: an RGB-D photo (content/photo.h)
+  content::DepthMapping depthMapping;  // --depth-encoding, --depth-range (a dropped photo's too)
   BokehSettings bokeh;            // --bokeh, --bokeh-threshold, --bokeh-shape, ...
   bool quality = false;           // `satdof quality`
   std::string qualityCsv;         // quality --csv FILE

@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <system_error>
 
+#include "content/content.h"
+#include "content/content_error.h"
 #include "dof/dof_implementation.h"
 #include "options/live_options.h"
 #include "parse.h"
@@ -16,14 +18,7 @@ namespace satdof {
 namespace {
 
 // Paths in full (a cut path does not say where), control bytes escaped.
-std::string quoted(const std::filesystem::path& p) {
-  std::string s;
-  for (std::size_t i = 0; i < p.native().size(); i += 40) {
-    const std::string q = quoteForMessage(p.native().substr(i, 40));  // '...' around 40 or fewer
-    s += q.substr(1, q.size() - 2);
-  }
-  return "'" + s + "'";
-}
+std::string quoted(const std::filesystem::path& p) { return content::quotedPath(p); }
 
 bool given(const Options& o, const char* name) { return o.given.count(name) > 0; }
 
@@ -67,6 +62,26 @@ std::optional<std::string> checkCombination(const Options& o) {
   }
   if (given(o, "compare") && o.view.mode != ViewMode::Split && o.view.mode != ViewMode::Difference)
     return "--compare: applies only to --view split or diff (configuration B is not run otherwise)";
+  return checkContent(o);
+}
+
+std::optional<std::string> checkContent(const Options& o) {
+  const bool photo = !o.photo.empty(), sceneFile = content::isSceneFile(o.scene);
+  if (photo && o.depth.empty()) return std::string("--photo: needs --depth DEPTH (the photo's depth map, of its size)");
+  if (!photo && !o.depth.empty()) return std::string("--depth: needs --photo IMAGE (the photo it belongs to)");
+  if (photo && given(o, "scene")) return std::string("--scene: not with --photo (one content at a time)");
+  // A window applies them to photos dropped on it too.
+  for (const char* flag : {"depth-encoding", "depth-range"})
+    if (given(o, flag) && !photo && runsHeadless(o))
+      return "--" + std::string(flag) + ": applies only to a --photo (or, in a window, to photos dropped on it)";
+  const std::string what = photo ? "a photo" : "a glTF scene";
+  if (photo || sceneFile) {
+    if (o.quality) return "quality: renders its own scenes at known focal distances, not " + what;
+    if (o.resizeStorm) return "resize-storm: runs the built-in scene, not " + what;
+    if (given(o, "animate") && o.animate) return "--animate: turns the built-in scenes' teapots; " + what + " has none";
+  }
+  if (photo && given(o, std::string(opt::msaa.name).c_str()))
+    return "--msaa: a photo is not drawn, so there is nothing to anti-alias";
   return std::nullopt;
 }
 

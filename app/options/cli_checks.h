@@ -18,6 +18,10 @@ namespace satdof {
 bool runsHeadless(const Options& o);
 
 std::optional<std::string> checkCombination(const Options& o);
+// What the content flags (--scene FILE, --photo, --depth, --depth-encoding, --depth-range)
+// need and where they apply; the files themselves are read before any window
+// (content/content.h), each problem one line naming the file.
+std::optional<std::string> checkContent(const Options& o);
 // Whether the options make a camera and a blur the SAT format sums exactly, whoever set
 // them (the settings file's values are checked with it, one by one): the reason, or nullopt.
 std::optional<std::string> whyNotRunnable(const Options& o);

@@ -24,24 +24,17 @@ void checkComplete(GLuint fb, const char* what) {
 }  // namespace
 namespace {
 
-// A two-tone checker with mipmaps, made at start-up (no asset file needed).
-gl::Texture makeCheckerTexture() {
-  constexpr int kSize = 256, kCell = 32;
-  std::vector<unsigned char> pixels(kSize * kSize * 4);
-  for (int y = 0; y < kSize; ++y)
-    for (int x = 0; x < kSize; ++x) {
-      const bool light = ((x / kCell) + (y / kCell)) % 2 == 0;
-      unsigned char* p = &pixels[(y * kSize + x) * 4];
-      p[0] = light ? 235 : 60;
-      p[1] = light ? 228 : 70;
-      p[2] = light ? 210 : 95;
-      p[3] = 255;
-    }
+// A scene texture with mipmaps, repeated (the built-in checker: linear RGBA8; a glTF base
+// colour: sRGB, so that the shader samples linear values).
+gl::Texture uploadTexture(const scene::Texture& texture) {
+  int levels = 1;
+  while ((std::max(texture.width, texture.height) >> levels) > 0) ++levels;
   GLuint n = 0;
   glCreateTextures(GL_TEXTURE_2D, 1, &n);
   gl::Texture t(n);
-  glTextureStorage2D(n, 9, GL_RGBA8, kSize, kSize);
-  glTextureSubImage2D(n, 0, 0, 0, kSize, kSize, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+  glTextureStorage2D(n, levels, texture.srgb ? GL_SRGB8_ALPHA8 : GL_RGBA8, texture.width, texture.height);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glTextureSubImage2D(n, 0, 0, 0, texture.width, texture.height, GL_RGBA, GL_UNSIGNED_BYTE, texture.rgba.data());
   glGenerateTextureMipmap(n);
   glTextureParameteri(n, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
   glTextureParameteri(n, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
@@ -56,8 +49,8 @@ gl::Texture makeCheckerTexture() {
 
 ScenePass::ScenePass(const std::filesystem::path& shaderDir, const scene::Scene& scene)
     : program_(gl::loadProgram(shaderDir, kScenePassStages)),
-      resolve_(gl::loadProgram(shaderDir, kResolveStages)),
-      floorTexture_(makeCheckerTexture()) {
+      resolve_(gl::loadProgram(shaderDir, kResolveStages)) {
+  for (const scene::Texture& texture : scene.textures) textures_.push_back(uploadTexture(texture));
   for (const scene::Mesh& mesh : scene.meshes) {
     GpuMesh m;
     m.vertices = gl::createBuffer(GLsizeiptr(mesh.vertices.size() * sizeof(scene::Vertex)),
@@ -166,13 +159,17 @@ void ScenePass::draw(const scene::Scene& scene, const glm::mat4& view, const glm
   glUniformMatrix4fv(2, 1, GL_FALSE, glm::value_ptr(projection));
   glUniform3fv(4, 1, glm::value_ptr(scene.lightDirection));
   glUniformMatrix4fv(6, 1, GL_FALSE, glm::value_ptr(view));
-  glBindTextureUnit(0, floorTexture_.get());
   for (const scene::Instance& instance : scene.instances) {
     const GpuMesh& m = meshes_.at(std::size_t(instance.mesh));
     glUniformMatrix4fv(0, 1, GL_FALSE, glm::value_ptr(instance.model));
     glUniform3fv(3, 1, glm::value_ptr(instance.albedo));
-    glUniform1i(5, instance.mesh == scene::FloorMesh ? 1 : 0);
+    const bool textured = instance.texture >= 0;
+    glUniform1i(5, textured ? 1 : 0);
+    if (textured) glBindTextureUnit(0, textures_.at(std::size_t(instance.texture)).get());
     glUniform1i(7, instance.emissive ? 1 : 0);
+    glUniform1f(8, instance.diffuse);
+    glUniform3fv(9, 1, glm::value_ptr(instance.specular));
+    glUniform1f(10, instance.shininess);
     glBindVertexArray(m.layout.get());
     glDrawElements(GL_TRIANGLES, m.indexCount, GL_UNSIGNED_INT, nullptr);
   }

@@ -51,7 +51,7 @@ class ScenePass {
   gl::Program program_;
   gl::Program resolve_;
   std::vector<GpuMesh> meshes_;
-  gl::Texture floorTexture_;
+  std::vector<gl::Texture> textures_;  // Scene::textures, in order
   Extent extent_;
   gl::Renderbuffer depth_;
   gl::Framebuffer framebuffer_;  // what the scene is drawn into

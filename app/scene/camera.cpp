@@ -70,7 +70,7 @@ void Camera::orbit(float dxPixels, float dyPixels) {
 }
 
 void Camera::zoom(float wheel) {
-  distance = std::clamp(distance * std::pow(kZoomStep, wheel), kMinDistance, kMaxDistance);
+  distance = std::clamp(distance * std::pow(kZoomStep, wheel), minDistance, maxDistance);
 }
 
 void Camera::pan(float dxPixels, float dyPixels) {

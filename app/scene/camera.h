@@ -11,7 +11,7 @@
 namespace satdof::scene {
 
 struct Camera {
-  // Limits applied by orbit() and zoom().
+  // Limits applied by orbit() and, by default, zoom().
   static constexpr float kMinPitch = -1.45f;  // radians (about -83 degrees)
   static constexpr float kMaxPitch = 1.45f;
   static constexpr float kMinDistance = 0.5f;
@@ -27,6 +27,8 @@ struct Camera {
   float fovY = glm::radians(40.0f);  // vertical field of view, radians
   float nearPlane = 0.1f;
   float farPlane = 100.0f;
+  // zoom()'s range (a loaded scene sets its own for its size).
+  float minDistance = kMinDistance, maxDistance = kMaxDistance;
 
   // Eye position in world space.
   glm::vec3 position() const;

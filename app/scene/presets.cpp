@@ -25,17 +25,23 @@ const Preset* findPreset(std::string_view name) {
   return nullptr;
 }
 
-float applyPreset(const Preset& preset, Scene& scene) {
+PresetPose applyPreset(const Preset& preset, Scene& scene) {
   Camera& c = scene.camera;
   const std::vector<int> teapots = teapotsByDepth(scene);
+  float scale = 1;
   if (!teapots.empty()) {
-    const int pick = teapots[std::size_t(std::clamp(preset.teapot, 0, int(teapots.size()) - 1))];
-    c.target = instanceCentre(scene, scene.instances[std::size_t(pick)]);
+    const Instance& pick = scene.instances[std::size_t(teapots[std::size_t(std::clamp(preset.teapot, 0, int(teapots.size()) - 1))])];
+    c.target = instanceCentre(scene, pick);
+    if (scene.presetsFollowSubjectSize) {
+      const Bounds b = computeBounds(scene.meshes.at(std::size_t(pick.mesh)));
+      const glm::vec3 lo(pick.model * glm::vec4(b.lo, 1.0f)), hi(pick.model * glm::vec4(b.hi, 1.0f));
+      scale = std::max(0.5f * glm::length(hi - lo), 1e-4f);
+    }
   }
-  c.distance = preset.distance;
+  c.distance = std::clamp(preset.distance * scale, c.minDistance, c.maxDistance);
   c.yaw = preset.yaw;
   c.pitch = preset.pitch;
-  return c.viewDepth(c.target);
+  return {c.viewDepth(c.target), scale};
 }
 
 }  // namespace satdof::scene

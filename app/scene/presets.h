@@ -22,8 +22,14 @@ struct Preset {
 std::span<const Preset> presets();
 const Preset* findPreset(std::string_view name);
 
-// Sets the camera of `scene`; returns the view depth of the orbit target (the teapot's
-// centre; the app focuses on the surface in front of it).
-float applyPreset(const Preset& preset, Scene& scene);
+// Sets the camera of `scene`. The pose's distances (and the preset's focal range) are in
+// scene units times `scale`: 1 for the built-in scenes, the subject's bounding radius for
+// a loaded scene (Scene::presetsFollowSubjectSize).
+struct PresetPose {
+  float targetDepth = 0;  // view depth of the orbit target (the subject's centre; the app
+                          // focuses on the surface in front of it)
+  float scale = 1;
+};
+PresetPose applyPreset(const Preset& preset, Scene& scene);
 
 }  // namespace satdof::scene

@@ -59,8 +59,10 @@ Scene makeDefaultScene() {
   cam.farPlane = 100.0f;
 
   // The floor reaches 50 units ahead of the target and 30 behind it.
-  scene.instances.push_back(
-      {FloorMesh, glm::translate(glm::mat4(1.0f), {0.0f, 0.0f, -10.0f}), {0.8f, 0.8f, 0.8f}});
+  scene.textures.push_back(makeCheckerTexture());
+  Instance floor{FloorMesh, glm::translate(glm::mat4(1.0f), {0.0f, 0.0f, -10.0f}), {0.8f, 0.8f, 0.8f}};
+  floor.texture = 0;
+  scene.instances.push_back(floor);
 
   const Bounds teapotBounds = computeBounds(scene.meshes[TeapotMesh]);
   const TeapotPlacement teapots[] = {
@@ -70,8 +72,10 @@ Scene makeDefaultScene() {
       {22.0f, -3.0f, 40.0f, {0.90f, 0.65f, 0.10f}},   // gold, left
       {32.0f, 0.3f, -20.0f, {0.60f, 0.20f, 0.75f}},   // purple, far, centre
   };
-  for (const TeapotPlacement& p : teapots)
-    scene.instances.push_back({TeapotMesh, placeTeapot(cam, teapotBounds, p), p.albedo});
+  for (const TeapotPlacement& p : teapots) {
+    Instance& teapot = scene.instances.emplace_back(Instance{TeapotMesh, placeTeapot(cam, teapotBounds, p), p.albedo});
+    teapot.subject = teapot.turns = true;
+  }
 
   // Extras off the row: they add depth cues between the teapots without hiding them.
   scene.instances.push_back(
@@ -98,6 +102,21 @@ Scene makeDefaultScene() {
   return scene;
 }
 
+Texture makeCheckerTexture() {
+  constexpr int kSize = 256, kCell = 32;
+  Texture t{kSize, kSize, std::vector<std::uint8_t>(kSize * kSize * 4), false};
+  for (int y = 0; y < kSize; ++y)
+    for (int x = 0; x < kSize; ++x) {
+      const bool light = ((x / kCell) + (y / kCell)) % 2 == 0;
+      std::uint8_t* p = &t.rgba[std::size_t(y * kSize + x) * 4];
+      p[0] = light ? 235 : 60;
+      p[1] = light ? 228 : 70;
+      p[2] = light ? 210 : 95;
+      p[3] = 255;
+    }
+  return t;
+}
+
 glm::vec3 instanceCentre(const Scene& scene, const Instance& instance) {
   const Bounds b = computeBounds(scene.meshes.at(std::size_t(instance.mesh)));
   return glm::vec3(instance.model * glm::vec4(b.centre(), 1.0f));
@@ -107,7 +126,7 @@ std::vector<int> teapotsByDepth(const Scene& scene) {
   std::vector<int> order;
   std::vector<float> depth(scene.instances.size(), 0.0f);
   for (std::size_t i = 0; i < scene.instances.size(); ++i) {
-    if (scene.instances[i].mesh != TeapotMesh) continue;
+    if (!scene.instances[i].subject) continue;
     depth[i] = scene.camera.viewDepth(instanceCentre(scene, scene.instances[i]));
     order.push_back(int(i));
   }

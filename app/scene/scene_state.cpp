@@ -18,7 +18,7 @@ void SceneState::animate(float seconds) {
   animationTime += seconds;
   for (std::size_t i = 0; i < scene.instances.size(); ++i) {
     Instance& inst = scene.instances[i];
-    if (inst.mesh != TeapotMesh) continue;
+    if (!inst.turns) continue;
     // Turn about the teapot's own vertical axis (through its bounding-box centre).
     const glm::vec3 centre = glm::vec3(baseModels[i] * glm::vec4(0, 0, 0, 1));
     const float angle = kTurnRadiansPerSecond * animationTime * (i % 2 ? 1.0f : -1.0f);

@@ -12,7 +12,9 @@ namespace {
 // an eye on the +z axis looking down -z.
 Instance wallAt(float z) {
   const glm::mat4 m = glm::rotate(glm::translate(glm::mat4(1.0f), {0.0f, 0.0f, z}), glm::radians(90.0f), {1, 0, 0});
-  return {FloorMesh, m, {0.85f, 0.85f, 0.85f}};
+  Instance wall{FloorMesh, m, {0.85f, 0.85f, 0.85f}};
+  wall.texture = 0;  // the checker (wallAndTeapot)
+  return wall;
 }
 
 // A teapot whose bounding-box centre sits at `centre`, scaled by `scale`.
@@ -22,7 +24,9 @@ Instance teapotAt(const Scene& s, glm::vec3 centre, float scale, float yawDegree
   m = glm::rotate(m, glm::radians(yawDegrees), {0, 1, 0});
   m = glm::scale(m, glm::vec3(scale));
   m = glm::translate(m, -b.centre());
-  return {TeapotMesh, m, albedo};
+  Instance teapot{TeapotMesh, m, albedo};
+  teapot.subject = teapot.turns = true;
+  return teapot;
 }
 
 // Floor-mesh slot for the wall, the teapot, and an eye at (0, 0, eyeZ) looking down -z.
@@ -31,6 +35,7 @@ Scene wallAndTeapot(float eyeZ) {
   s.meshes.resize(2);
   s.meshes[FloorMesh] = makeFloor(40.0f, 40.0f);
   s.meshes[TeapotMesh] = makeTeapot(48);
+  s.textures.push_back(makeCheckerTexture());
   s.camera.target = {0.0f, 0.0f, 0.0f};
   s.camera.distance = eyeZ;
   s.camera.fovY = glm::radians(40.0f);

@@ -111,8 +111,9 @@ void scanNote(const UiState& s) {
   draw->AddText(at, IM_COL32(255, 220, 110, 255), s.scanNote.c_str());
 }
 
-void scene(UiState& s) {
-  if (!widgets::header("Scene", "Scene")) return;
+namespace {
+
+void sceneControls(UiState& s) {
   widgets::label("preset", "A camera pose and focus that make a classic picture (P cycles them)");
   if (ImGui::BeginCombo("##preset", "choose...")) {
     for (const scene::Preset& p : scene::presets()) {
@@ -131,6 +132,21 @@ void scene(UiState& s) {
     ImGui::EndCombo();
   }
   widgets::tooltip("Scene samples per pixel, resolved before the SAT (1: none)");
+}
+
+}  // namespace
+
+void scene(UiState& s) {
+  if (!widgets::header("Scene", "Scene")) return;
+  constexpr const char* kContentTip = "What is shown: drop a glTF file, or a photo with its depth map beside it, on "
+                                      "the window to show another";
+  for (const std::string& line : s.contentSummary) widgets::label(line.c_str(), kContentTip);
+  if (!s.contentProblem.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
+    ImGui::TextWrapped("%s", s.contentProblem.c_str());
+    ImGui::PopStyleColor();
+  }
+  if (!s.photo) sceneControls(s);  // presets, the animation and MSAA are for drawn scenes
   widgets::optionSlider(opt::renderScale, &s.renderScale);
   if (!s.renderScaleNote.empty()) ImGui::TextDisabled("%s", s.renderScaleNote.c_str());
 }

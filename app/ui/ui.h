@@ -64,7 +64,10 @@ struct UiState {
   Autofocus autofocus = Autofocus::Off;  // a panel may change it
   std::optional<float> hoverDepth;       // depth under the cursor (nullopt: not over the image)
   bool focusAnimating = false;
-  // Scene.
+  // Scene: what is shown (content/content.h), why a drop was refused (empty: it was not).
+  std::vector<std::string> contentSummary;
+  std::string contentProblem;
+  bool photo = false;    // a photo: no presets, nothing turns, nothing to anti-alias
   bool animate = false;  // a panel may change these
   int msaa = 1;
   float renderScale = 1;

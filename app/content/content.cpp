@@ -1,0 +1,143 @@
+// app/content/content.cpp — see content.h.
+#include "content/content.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <span>
+
+#include "content/content_error.h"
+#include "content/gltf_scene.h"
+#include "content/image_files.h"
+#include "scene/scenes.h"
+
+namespace satdof::content {
+namespace {
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return s;
+}
+
+std::string number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", v);
+  return text;
+}
+
+std::string vec(const glm::vec3& v) { return "(" + number(v.x) + ", " + number(v.y) + ", " + number(v.z) + ")"; }
+
+std::string withThousands(std::size_t n) {
+  std::string s = std::to_string(n);
+  for (int i = int(s.size()) - 3; i > 0; i -= 3) s.insert(std::size_t(i), ",");
+  return s;
+}
+
+// The depth-map suffixes a photo's depth is looked for by, and a photo's extensions.
+constexpr const char* kDepthSuffixes[] = {"_depth", ".depth"};
+constexpr const char* kDepthExtensions[] = {".png", ".exr", ".PNG", ".EXR"};
+constexpr const char* kPhotoExtensions[] = {".png", ".jpg", ".jpeg", ".PNG", ".JPG", ".JPEG"};
+
+std::optional<std::filesystem::path> firstExisting(const std::filesystem::path& folder, const std::string& stem,
+                                                   std::span<const char* const> suffixes,
+                                                   std::span<const char* const> extensions) {
+  std::error_code ec;
+  for (const char* s : suffixes)
+    for (const char* e : extensions)
+      if (const auto p = folder / (stem + s + e); std::filesystem::is_regular_file(p, ec)) return p;
+  return std::nullopt;
+}
+
+// The stem of a depth map's name without its depth suffix, or nullopt when it has none.
+std::optional<std::string> photoStemOfDepth(const std::filesystem::path& p) {
+  const std::string stem = p.stem().string();
+  for (const char* s : kDepthSuffixes) {
+    const std::string suffix = s;
+    if (stem.size() > suffix.size() && lower(stem).ends_with(suffix)) return stem.substr(0, stem.size() - suffix.size());
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+bool isSceneFile(const std::string& scene) {
+  const std::string s = lower(scene);
+  return s.ends_with(".gltf") || s.ends_with(".glb");
+}
+
+Content loadContent(const ContentRequest& request) {
+  Content c;
+  if (!request.photo.empty()) {
+    c.kind = ContentKind::Photo;
+    c.name = request.photo.filename().string();
+    c.photo = loadPhoto(request.photo, request.depth, request.depthMapping);
+    const Photo& p = *c.photo;
+    c.focalDistance = p.median;
+    c.summary = {"photo " + c.name + ", " + std::to_string(p.colour.width) + "x" + std::to_string(p.colour.height),
+                 "depth " + request.depth.filename().string() + " (" + p.depthDescription + ")",
+                 "distances " + number(p.nearest) + ".." + number(p.farthest) + " m, median " + number(p.median) + " m"};
+    return c;
+  }
+  if (isSceneFile(request.scene)) {
+    GltfScene g = loadGltfScene(request.scene);
+    c.kind = ContentKind::Gltf;
+    c.name = std::filesystem::path(request.scene).filename().string();
+    c.focalDistance = g.focalDistance;
+    c.focalRange = g.focalRange;
+    c.summary = {"glTF " + c.name, withThousands(g.triangles) + " triangles, " + std::to_string(g.scene.instances.size()) +
+                                       " instances of " + std::to_string(g.scene.meshes.size()) + " meshes",
+                 "bounds " + vec(g.bounds.lo) + " .. " + vec(g.bounds.hi), "camera: " + g.cameraNote};
+    c.scene = std::move(g.scene);
+    return c;
+  }
+  const scene::SceneEntry* entry = scene::findScene(request.scene);
+  if (!entry) throw ContentError(request.scene, "is neither a built-in scene nor a .gltf / .glb file");
+  c.kind = ContentKind::BuiltIn;
+  c.name = std::string(entry->name);
+  c.scene = entry->make();
+  c.focalDistance = entry->focalDistances(*c.scene).front();
+  std::size_t triangles = 0;
+  for (const scene::Instance& i : c.scene->instances) triangles += c.scene->meshes[std::size_t(i.mesh)].indices.size() / 3;
+  c.summary = {"built-in scene " + c.name + ", " + withThousands(triangles) + " triangles"};
+  return c;
+}
+
+ContentRequest dropRequest(const std::vector<std::filesystem::path>& files, const DepthMapping& mapping) {
+  ContentRequest r;
+  r.depthMapping = mapping;
+  if (files.empty()) throw ContentError("", "nothing was dropped");
+  if (files.size() == 1 && isSceneFile(files[0].string())) {
+    r.scene = files[0].string();
+    return r;
+  }
+  if (files.size() > 2) throw ContentError(files[0], "dropped with " + std::to_string(files.size() - 1) +
+                                                         " other files: drop one scene, or a photo (and its depth map)");
+  for (const auto& f : files) {
+    checkReadableFile(f);
+    if (isSceneFile(f.string())) throw ContentError(f, "a glTF scene is dropped alone");
+    if (!looksLikeImage(f)) throw ContentError(f, "is neither a glTF scene (.gltf, .glb) nor an image (PNG, JPEG, EXR)");
+  }
+  if (files.size() == 2) {  // the one with a depth suffix is the depth map
+    const bool firstIsDepth = photoStemOfDepth(files[0]).has_value();
+    r.photo = files[firstIsDepth ? 1 : 0];
+    r.depth = files[firstIsDepth ? 0 : 1];
+    return r;
+  }
+  const std::filesystem::path& f = files[0];
+  if (const auto stem = photoStemOfDepth(f)) {  // a depth map: its photo beside it
+    constexpr const char* kNoSuffix[] = {""};
+    const auto photo = firstExisting(f.parent_path(), *stem, kNoSuffix, kPhotoExtensions);
+    if (!photo) throw ContentError(f, "is a depth map with no photo beside it (" + *stem + ".png or " + *stem + ".jpg)");
+    r.photo = *photo;
+    r.depth = f;
+    return r;
+  }
+  const std::string stem = f.stem().string();
+  const auto depth = firstExisting(f.parent_path(), stem, kDepthSuffixes, kDepthExtensions);
+  if (!depth) throw ContentError(f, "has no depth map beside it (" + stem + "_depth.png or " + stem + ".depth.png)");
+  r.photo = f;
+  r.depth = *depth;
+  return r;
+}
+
+}  // namespace satdof::content

@@ -1,0 +1,55 @@
+// app/content/content.h — what the frame shows, from one of three sources:
+//   built-in   a scene of the registry (scene/scenes.h: teapots, sharp-front, blurred-front)
+//   glTF       a .gltf / .glb file (gltf_scene.h): meshes drawn by the scene pass
+//   photo      an RGB-D photo (photo.h): its colour and depth written into the same targets
+// Each gives the scene colour and linear depth the frame consumes, so the SAT, DoF, bokeh,
+// views, comparisons and race run on it unchanged. Loaded before any window (--scene,
+// --photo/--depth; a bad file is one line and exit 2), or from files dropped on the
+// window (dropRequest: the same loaders, the same lines, shown in the panel).
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "content/photo.h"
+#include "scene/scene.h"
+
+namespace satdof::content {
+
+enum class ContentKind { BuiltIn, Gltf, Photo };
+
+// What to load, as the command line (or a drop) names it.
+struct ContentRequest {
+  std::string scene = "teapots";      // a built-in scene's name, or a .gltf / .glb file
+  std::filesystem::path photo, depth;  // both, or neither
+  DepthMapping depthMapping;
+};
+
+struct Content {
+  ContentKind kind = ContentKind::BuiltIn;
+  std::string name;                   // the scene's name, or the file's name
+  std::optional<scene::Scene> scene;  // built-in and glTF
+  std::optional<Photo> photo;
+  float focalDistance = 1;            // where the focus starts
+  std::optional<float> focalRange;    // the linear camera's range for its size (a glTF scene's),
+                                      // where the user chose none
+  std::vector<std::string> summary;   // the panel's lines: file, triangles, bounds, size, depth
+};
+
+// True for a --scene value that names a file rather than a built-in scene (.gltf, .glb).
+bool isSceneFile(const std::string& scene);
+
+// Throws ContentError (content_error.h) for a bad file; a built-in name must exist (the
+// command line checks it).
+Content loadContent(const ContentRequest& request);
+
+// Files dropped on the window: one .gltf / .glb; or a colour image, with its depth map
+// beside it (NAME_depth.png, NAME.depth.png, or .exr; a depth map dropped alone finds its
+// photo the same way: NAME.png, .jpg, .jpeg); or a photo and its depth map together.
+// `mapping` is the run's --depth-encoding and --depth-range. Throws ContentError.
+ContentRequest dropRequest(const std::vector<std::filesystem::path>& files, const DepthMapping& mapping);
+
+}  // namespace satdof::content

@@ -1,0 +1,20 @@
+// app/content/content_error.h — what goes wrong reading the user's files, as one line that
+// names the file and the problem ("'photo.png': not an image ..."). The command line
+// prints it and exits 2 before any window opens; a file dropped on the window shows it in
+// the panel and keeps what was shown.
+#pragma once
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+
+namespace satdof::content {
+
+struct ContentError : std::runtime_error {
+  ContentError(const std::filesystem::path& file, const std::string& problem);
+};
+
+// A path in quotes, in full, control bytes escaped (for the one-line messages).
+std::string quotedPath(const std::filesystem::path& path);
+
+}  // namespace satdof::content

@@ -1,0 +1,41 @@
+// app/content/gltf_scene.h — a glTF 2.0 file (.gltf with its buffers, or .glb) as a
+// scene::Scene the scene pass draws like the built-in ones, read by Debian's libtinygltf
+// (its images decoded by image_files.h, with the same size limits as a photo's).
+//
+// What is read: the default scene's node tree (matrix or translation/rotation/scale) and
+// the triangles of every mesh primitive (triangles, strips and fans; positions, normals,
+// the first uv set; smooth normals are made where a primitive has none), each placed
+// instance of a primitive an Instance with its material:
+//   base colour factor x base colour texture (sRGB)      -> albedo, texture
+//   metallic m, roughness r                              -> diffuse 1 - m, highlight colour
+//       mix(0.35, base colour, m) x (1 - 0.75 r), exponent 4 + 252 (1 - r)^2
+// (at m = 0, r about 0.57 the built-in scenes' 0.35 and 48). Not read: skins, morph
+// targets, animations, lights, emission, alpha, and the other uv sets.
+// The camera: the file's first camera, where a node places it and it is a perspective one
+// (its position and view direction become the orbit camera's, its roll is dropped; its
+// vertical field of view and clip planes are kept); otherwise one that frames the bounds
+// (every corner in a 16:9 view).
+// Every instance is a subject: presets orbit them at distances scaled by their size.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+
+#include "scene/scene.h"
+
+namespace satdof::content {
+
+struct GltfScene {
+  scene::Scene scene;
+  std::size_t triangles = 0;
+  scene::Bounds bounds;       // world space
+  float focalDistance = 0;    // the view depth of the bounds' centre: the start focus
+  float focalRange = 0;       // the linear camera's range for its size: half the bounds' radius
+  std::string cameraNote;     // which camera is used ("the file's camera 'Cam'", "framed")
+};
+
+// Throws ContentError (content_error.h): not glTF, a missing buffer, no triangles, ...
+GltfScene loadGltfScene(const std::filesystem::path& path);
+
+}  // namespace satdof::content

@@ -1,0 +1,184 @@
+// app/content/image_files.cpp — see image_files.h. stb_image (Debian's libstb) decodes PNG
+// and JPEG, tinyexr (Debian's libtinyexr) float OpenEXR; both are asked for the size first.
+#include "content/image_files.h"
+
+#include <stb/stb_image.h>
+#include <tinyexr.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <system_error>
+
+#include "content/content_error.h"
+#include "parse.h"
+
+namespace satdof::content {
+
+ContentError::ContentError(const std::filesystem::path& file, const std::string& problem)
+    : std::runtime_error(quotedPath(file) + ": " + problem) {}
+
+std::string quotedPath(const std::filesystem::path& p) {
+  std::string s;
+  for (std::size_t i = 0; i < p.native().size(); i += 40) {
+    const std::string q = quoteForMessage(p.native().substr(i, 40));  // '...' around 40 or fewer
+    s += q.substr(1, q.size() - 2);
+  }
+  return "'" + s + "'";
+}
+
+namespace {
+
+struct StbFree {
+  void operator()(void* p) const { stbi_image_free(p); }
+};
+
+std::string stbReason() {
+  const char* why = stbi_failure_reason();
+  return why ? why : "unknown";
+}
+
+// The size a PNG's or JPEG's header states, read before any decoder sees the file: stb
+// refuses to even describe an image over 1 GiB decoded, which would hide why.
+std::optional<std::pair<int, int>> statedSize(const std::uint8_t* b, std::size_t n) {
+  auto be16 = [&](std::size_t i) { return int(b[i]) << 8 | int(b[i + 1]); };
+  auto be32 = [&](std::size_t i) { return std::uint32_t(be16(i)) << 16 | std::uint32_t(be16(i + 2)); };
+  if (n >= 24 && std::memcmp(b, "\x89PNG\r\n\x1a\n", 8) == 0 && std::memcmp(b + 12, "IHDR", 4) == 0)
+    return std::pair{int(std::min<std::uint32_t>(be32(16), 1u << 30)), int(std::min<std::uint32_t>(be32(20), 1u << 30))};
+  if (n < 4 || b[0] != 0xff || b[1] != 0xd8) return std::nullopt;
+  for (std::size_t i = 2; i + 9 < n;) {  // JPEG: the segments up to the first start of frame
+    if (b[i] != 0xff) return std::nullopt;
+    const int marker = b[i + 1];
+    if (marker >= 0xc0 && marker <= 0xcf && marker != 0xc4 && marker != 0xc8 && marker != 0xcc)
+      return std::pair{be16(i + 7), be16(i + 5)};
+    i += 2 + std::size_t(be16(i + 2));
+  }
+  return std::nullopt;
+}
+
+std::optional<std::pair<int, int>> statedSize(const std::filesystem::path& path) {
+  std::uint8_t head[1 << 16];
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return std::nullopt;
+  const std::size_t n = std::fread(head, 1, sizeof head, f);
+  std::fclose(f);
+  return statedSize(head, n);
+}
+
+}  // namespace
+
+void checkReadableFile(const std::filesystem::path& path) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status)) throw ContentError(path, "no such file");
+  if (std::filesystem::is_directory(status)) throw ContentError(path, "is a folder, not a file");
+  if (!std::filesystem::is_regular_file(status)) throw ContentError(path, "is not a regular file");
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) throw ContentError(path, "cannot be read: " + std::generic_category().message(errno));
+  std::fclose(f);
+}
+
+void checkImageSize(const std::filesystem::path& name, int width, int height) {
+  const std::string size = std::to_string(width) + "x" + std::to_string(height);
+  if (width <= 0 || height <= 0) throw ContentError(name, "has no pixels (" + size + ")");
+  if (width > kMaxImageSide || height > kMaxImageSide)
+    throw ContentError(name, "is " + size + ": larger than " + std::to_string(kMaxImageSide) + " pixels a side");
+  if (std::int64_t(width) * height > kMaxImagePixels)
+    throw ContentError(name, "is " + size + ": more than " + std::to_string(kMaxImagePixels >> 20) + " megapixels");
+}
+
+bool looksLikeImage(const std::filesystem::path& path) {
+  int w = 0, h = 0, channels = 0;
+  return IsEXR(path.c_str()) == TINYEXR_SUCCESS || stbi_info(path.c_str(), &w, &h, &channels) != 0;
+}
+
+ColourImage readColourImage(const std::filesystem::path& path) {
+  checkReadableFile(path);
+  if (IsEXR(path.c_str()) == TINYEXR_SUCCESS)
+    throw ContentError(path, "is an OpenEXR image: a colour photo must be a PNG or JPEG");
+  if (const auto stated = statedSize(path)) checkImageSize(path, stated->first, stated->second);
+  int w = 0, h = 0, channels = 0;
+  if (!stbi_info(path.c_str(), &w, &h, &channels))
+    throw ContentError(path, "is not an image this build reads (PNG or JPEG): " + stbReason());
+  checkImageSize(path, w, h);
+  std::unique_ptr<stbi_uc, StbFree> pixels(stbi_load(path.c_str(), &w, &h, &channels, 4));
+  if (!pixels) throw ContentError(path, "cannot be decoded: " + stbReason());
+  ColourImage image{w, h, {}};
+  image.rgba.assign(pixels.get(), pixels.get() + std::size_t(w) * std::size_t(h) * 4);
+  return image;
+}
+
+ColourImage decodeColourImage(const std::filesystem::path& name, const std::uint8_t* bytes, std::size_t size) {
+  int w = 0, h = 0, channels = 0;
+  if (size > std::size_t(1) << 30) throw ContentError(name, "is larger than 1 GiB");
+  if (const auto stated = statedSize(bytes, size)) checkImageSize(name, stated->first, stated->second);
+  if (!stbi_info_from_memory(bytes, int(size), &w, &h, &channels))
+    throw ContentError(name, "is not an image this build reads (PNG or JPEG): " + stbReason());
+  checkImageSize(name, w, h);
+  std::unique_ptr<stbi_uc, StbFree> pixels(stbi_load_from_memory(bytes, int(size), &w, &h, &channels, 4));
+  if (!pixels) throw ContentError(name, "cannot be decoded: " + stbReason());
+  ColourImage image{w, h, {}};
+  image.rgba.assign(pixels.get(), pixels.get() + std::size_t(w) * std::size_t(h) * 4);
+  return image;
+}
+
+namespace {
+
+DepthSamples readExrDepth(const std::filesystem::path& path) {
+  EXRVersion version;
+  if (ParseEXRVersionFromFile(&version, path.c_str()) != TINYEXR_SUCCESS)
+    throw ContentError(path, "is not a readable OpenEXR file");
+  if (version.multipart || version.non_image) throw ContentError(path, "is a multi-part or deep OpenEXR file: one image is read");
+  EXRHeader header;
+  InitEXRHeader(&header);
+  const char* err = nullptr;
+  if (ParseEXRHeaderFromFile(&header, &version, path.c_str(), &err) != TINYEXR_SUCCESS) {
+    const std::string why = err ? err : "bad header";
+    FreeEXRErrorMessage(err);
+    throw ContentError(path, "is not a readable OpenEXR file: " + why);
+  }
+  const int w = header.data_window.max_x - header.data_window.min_x + 1;
+  const int h = header.data_window.max_y - header.data_window.min_y + 1;
+  FreeEXRHeader(&header);
+  checkImageSize(path, w, h);
+  float* rgba = nullptr;
+  int width = 0, height = 0;
+  if (LoadEXR(&rgba, &width, &height, path.c_str(), &err) != TINYEXR_SUCCESS) {
+    const std::string why = err ? err : "cannot decode it";
+    FreeEXRErrorMessage(err);
+    throw ContentError(path, "cannot be decoded: " + why);
+  }
+  std::unique_ptr<float, decltype(&std::free)> owned(rgba, &std::free);
+  DepthSamples d{width, height, std::vector<float>(std::size_t(width) * std::size_t(height)), 32};
+  for (std::size_t i = 0; i < d.values.size(); ++i) d.values[i] = rgba[i * 4];  // R (a single channel is copied there)
+  return d;
+}
+
+}  // namespace
+
+DepthSamples readDepthImage(const std::filesystem::path& path) {
+  checkReadableFile(path);
+  if (IsEXR(path.c_str()) == TINYEXR_SUCCESS) return readExrDepth(path);
+  if (const auto stated = statedSize(path)) checkImageSize(path, stated->first, stated->second);
+  int w = 0, h = 0, channels = 0;
+  if (!stbi_info(path.c_str(), &w, &h, &channels))
+    throw ContentError(path, "is not a depth image this build reads (8- or 16-bit PNG, or float OpenEXR): " + stbReason());
+  checkImageSize(path, w, h);
+  DepthSamples d{w, h, std::vector<float>(std::size_t(w) * std::size_t(h)), 8};
+  if (stbi_is_16_bit(path.c_str())) {
+    std::unique_ptr<stbi_us, StbFree> pixels(stbi_load_16(path.c_str(), &w, &h, &channels, 1));
+    if (!pixels) throw ContentError(path, "cannot be decoded: " + stbReason());
+    for (std::size_t i = 0; i < d.values.size(); ++i) d.values[i] = float(pixels.get()[i]);
+    d.bits = 16;
+  } else {
+    std::unique_ptr<stbi_uc, StbFree> pixels(stbi_load(path.c_str(), &w, &h, &channels, 1));
+    if (!pixels) throw ContentError(path, "cannot be decoded: " + stbReason());
+    for (std::size_t i = 0; i < d.values.size(); ++i) d.values[i] = float(pixels.get()[i]);
+  }
+  return d;
+}
+
+}  // namespace satdof::content

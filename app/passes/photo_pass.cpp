@@ -1,0 +1,68 @@
+// app/passes/photo_pass.cpp — see photo_pass.h.
+#include "passes/photo_pass.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "gl/program.h"
+#include "passes/scene_pass.h"
+
+namespace satdof {
+namespace {
+const std::vector<gl::ShaderStage> kPhotoStages = {{GL_COMPUTE_SHADER, "photo.comp"}};
+}  // namespace
+
+PhotoPass::PhotoPass(const std::filesystem::path& shaderDir, const content::Photo& photo)
+    : program_(gl::loadProgram(shaderDir, kPhotoStages)), photo_{photo.colour.width, photo.colour.height} {
+  const int w = photo_.width, h = photo_.height;
+  int levels = 1;
+  while ((std::max(w, h) >> levels) > 0) ++levels;
+  GLuint n = 0;
+  glCreateTextures(GL_TEXTURE_2D, 1, &n);
+  colour_ = gl::Texture(n);
+  glTextureStorage2D(n, levels, GL_RGBA8, w, h);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glTextureSubImage2D(n, 0, 0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, photo.colour.pixels.data());
+  glGenerateTextureMipmap(n);
+  glTextureParameteri(n, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+  glTextureParameteri(n, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  glTextureParameteri(n, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTextureParameteri(n, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  depth_ = gl::createTexture2D(GL_R32F, w, h);
+  glTextureSubImage2D(depth_.get(), 0, 0, 0, w, h, GL_RED, GL_FLOAT, photo.depth.pixels.data());
+}
+
+void PhotoPass::reloadShaders(const std::filesystem::path& shaderDir) { program_ = gl::loadProgram(shaderDir, kPhotoStages); }
+
+void PhotoPass::attach(const Targets& targets) {
+  targetColour_ = targets.sceneColour;
+  targetDepth_ = targets.depth;
+  extent_ = targets.extent;
+}
+
+void PhotoPass::run(Profiler& profiler) {
+  auto timed = profiler.section(profiler.gl(), "scene");
+  glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 1, -1, "photo");
+  // Photo texels per target pixel, the same both ways (the photo keeps its shape), and the
+  // target pixel where the photo starts.
+  const float s = std::max(float(photo_.width) / float(extent_.width), float(photo_.height) / float(extent_.height));
+  const float x0 = 0.5f * (float(extent_.width) - float(photo_.width) / s);
+  const float y0 = 0.5f * (float(extent_.height) - float(photo_.height) / s);
+  glUseProgram(program_.get());
+  glUniform4f(0, x0, y0, s, s);
+  glUniform1f(1, ScenePass::kSkyDepth);
+  glUniform3f(2, 0.08f, 0.08f, 0.1f);  // the window's background beside the image
+  glBindTextureUnit(0, colour_.get());
+  glBindTextureUnit(1, depth_.get());
+  glBindImageTexture(0, targetColour_, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+  glBindImageTexture(1, targetDepth_, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R32F);
+  glDispatchCompute(GLuint(extent_.width + 15) / 16, GLuint(extent_.height + 15) / 16, 1);
+  glBindImageTexture(0, 0, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+  glBindImageTexture(1, 0, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R32F);
+  // Whatever reads the targets next (texture fetches, read-backs, CUDA's mapping, the
+  // compute backends) sees the stores.
+  glMemoryBarrier(GL_ALL_BARRIER_BITS);
+  glPopDebugGroup();
+}
+
+}  // namespace satdof
