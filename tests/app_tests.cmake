@@ -18,3 +18,6 @@ satdof_app_test(test_race test_race.cpp)
 # The window's input at a slow frame rate (xdotool's synthetic events under Xvfb).
 satdof_app_test(test_app_input test_app_input.cpp)
 target_link_libraries(test_app_input PRIVATE satdof_app)
+# The user's content (glTF scenes, RGB-D photos), files made by the test (content_files.h).
+satdof_app_test(test_app_content test_app_content.cpp)
+target_link_libraries(test_app_content PRIVATE satdof_content_files)

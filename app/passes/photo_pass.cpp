@@ -54,14 +54,7 @@ void PhotoPass::run(Profiler& profiler) {
   glUniform3f(2, 0.08f, 0.08f, 0.1f);  // the window's background beside the image
   glBindTextureUnit(0, colour_.get());
   glBindTextureUnit(1, depth_.get());
-  glBindImageTexture(0, targetColour_, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
-  glBindImageTexture(1, targetDepth_, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R32F);
-  glDispatchCompute(GLuint(extent_.width + 15) / 16, GLuint(extent_.height + 15) / 16, 1);
-  glBindImageTexture(0, 0, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
-  glBindImageTexture(1, 0, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R32F);
-  // Whatever reads the targets next (texture fetches, read-backs, CUDA's mapping, the
-  // compute backends) sees the stores.
-  glMemoryBarrier(GL_ALL_BARRIER_BITS);
+  dispatchOverSceneTargets(targetColour_, targetDepth_, extent_);
   glPopDebugGroup();
 }
 

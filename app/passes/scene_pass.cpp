@@ -190,15 +190,19 @@ void ScenePass::resolve(Profiler& profiler) {
   glUniform1i(0, samples_);
   glBindTextureUnit(0, msColour_.get());
   glBindTextureUnit(1, msDistance_.get());
-  glBindImageTexture(0, resolvedColour_, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
-  glBindImageTexture(1, resolvedDistance_, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R32F);
-  glDispatchCompute(GLuint(extent_.width + 15) / 16, GLuint(extent_.height + 15) / 16, 1);
+  dispatchOverSceneTargets(resolvedColour_, resolvedDistance_, extent_);
+  glPopDebugGroup();
+}
+
+void dispatchOverSceneTargets(GLuint colour, GLuint distance, Extent extent) {
+  glBindImageTexture(0, colour, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+  glBindImageTexture(1, distance, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R32F);
+  glDispatchCompute(GLuint(extent.width + 15) / 16, GLuint(extent.height + 15) / 16, 1);
   glBindImageTexture(0, 0, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
   glBindImageTexture(1, 0, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R32F);
   // Whatever reads the targets next (texture fetches, image loads, read-backs, CUDA's
   // mapping, the compute backends) sees the stores.
   glMemoryBarrier(GL_ALL_BARRIER_BITS);
-  glPopDebugGroup();
 }
 
 }  // namespace satdof

@@ -62,4 +62,9 @@ class ScenePass {
   GLuint resolvedColour_ = 0, resolvedDistance_ = 0;
 };
 
+// The bound compute program (16 x 16 work groups) over every pixel of the scene colour
+// (image unit 0, RGBA8) and linear depth (unit 1, R32F) targets, then a barrier so that
+// every later reader sees the stores: the MSAA resolve's and the photo pass's dispatch.
+void dispatchOverSceneTargets(GLuint colour, GLuint distance, Extent extent);
+
 }  // namespace satdof
