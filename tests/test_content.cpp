@@ -206,9 +206,9 @@ TEST_F(ContentFiles, BadGltfFilesAreOneLineNamingTheFile) {
                             R"({"asset":{"version":"2.0"},"buffers":[{"byteLength":12,"uri":"gone.bin"}]})");
   content_files::writeBytes(dir / "text.glb", "not a binary gltf");
   const std::pair<const char*, const char*> cases[] = {{"nomesh.gltf", "has no mesh"},
-                                                       {"garbage.gltf", "is not a glTF 2.0 file"},
-                                                       {"lost.gltf", "is not a glTF 2.0 file"},
-                                                       {"text.glb", "is not a glTF 2.0 file"},
+                                                       {"garbage.gltf", "cannot be read as glTF 2.0"},
+                                                       {"lost.gltf", "cannot be read as glTF 2.0"},
+                                                       {"text.glb", "cannot be read as glTF 2.0"},
                                                        {"missing.gltf", "no such file"}};
   for (const auto& [file, words] : cases) {
     SCOPED_TRACE(file);

@@ -423,7 +423,7 @@ GltfScene loadGltfScene(const std::filesystem::path& path) {
     std::string why = err.empty() ? "unknown error" : err;
     std::replace(why.begin(), why.end(), '\n', ' ');
     while (!why.empty() && why.back() == ' ') why.pop_back();
-    throw ContentError(path, "is not a glTF 2.0 file this build reads: " + why);
+    throw ContentError(path, "cannot be read as glTF 2.0: " + why);
   }
   Builder builder(model, path);
   if (!model.scenes.empty()) {
