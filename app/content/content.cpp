@@ -25,11 +25,19 @@ std::string number(double v) {
   return text;
 }
 
-std::string vec(const glm::vec3& v) { return "(" + number(v.x) + ", " + number(v.y) + ", " + number(v.z) + ")"; }
+std::string vec(const glm::vec3& v) {
+  char text[96];
+  std::snprintf(text, sizeof text, "(%.3g, %.3g, %.3g)", double(v.x), double(v.y), double(v.z));
+  return text;
+}
 
 std::string withThousands(std::size_t n) {
-  std::string s = std::to_string(n);
-  for (int i = int(s.size()) - 3; i > 0; i -= 3) s.insert(std::size_t(i), ",");
+  const std::string digits = std::to_string(n);
+  std::string s;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) s.push_back(',');
+    s.push_back(digits[i]);
+  }
   return s;
 }
 
