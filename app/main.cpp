@@ -54,6 +54,8 @@ int main(int argc, char** argv) {
     // Headless, a photo is rendered at its own size unless --size says otherwise.
     if (content.photo && runsHeadless(options) && !options.given.count("size"))
       options.size = {content.photo->colour.width, content.photo->colour.height};
+    // Before any GL: the soak's software-GL setting (tools/tools.h).
+    if (options.soak) prepareSoakEnvironment();
     App app(options, ui, std::move(content));
     const int code = options.quality       ? runQuality(app)
                      : options.precision   ? runPrecision(app)

@@ -6,6 +6,7 @@
 // satdof process to compare the image byte for byte. A failed switch that was not refused
 // with a reason, a mismatch, or memory that keeps growing fails the run (exit 1).
 #include <algorithm>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -83,8 +84,21 @@ Measured measureInDefaultConfiguration(App& app) {
 
 }  // namespace
 
+void prepareSoakEnvironment() {
+  // Only Mesa's llvmpipe reads it (not the NVIDIA driver, not the CPU backend's threads).
+  // Its rasterizer threads keep each binned scene's 64 KiB blocks until that scene is
+  // reused, so a reading holds 17-20 MiB more at one check than at the next with the same
+  // settings; rasterizing on the calling thread, one scene, the readings move by ~1 MiB.
+  if (!std::getenv("LP_NUM_THREADS")) setenv("LP_NUM_THREADS", "0", 1);
+}
+
 int runSoak(App& app) {
   const Options& options = app.options();
+  if (const char* threads = std::getenv("LP_NUM_THREADS"); threads && app.context().softwareRenderer())
+    std::printf("satdof soak: the software GL rasterizes with LP_NUM_THREADS=%s%s\n", threads,
+                std::string(threads) == "0" ? " (on this thread: its threads' binning pool would swing the memory "
+                                              "readings by up to 20 MiB; set LP_NUM_THREADS to soak with them)"
+                                            : "");
   Pipeline& pipeline = app.pipeline();
   FrameSettings& settings = app.settings();
   FilterSettings& filter = settings.filter;
@@ -204,8 +218,9 @@ int runSoak(App& app) {
   // pools that fill as new configurations are seen), the default configuration's memory
   // shows no trend: the least-squares line through the checks rises less than kFlatKiB
   // from the first to the last, resident and (where GL reports it) on the GPU. A leak is
-  // a trend; what Mesa's software GL holds one check and not the next (up to ~20 MiB of
-  // resident memory with the same settings, docs/PERFORMANCE.md) is not.
+  // a trend; what Mesa's software GL holds one check and not the next (with its rasterizer
+  // threads, up to ~20 MiB of resident memory with the same settings: prepareSoakEnvironment)
+  // is not.
   // A trend needs points: at least kTrendChecks after the warm-up (fewer: no verdict, said).
   constexpr double kFlatKiB = 16 * 1024;
   constexpr std::size_t kTrendChecks = 4;

@@ -14,6 +14,11 @@ class App;
 int runQuality(App& app);       // quality.cpp
 int runPrecision(App& app);     // precision_tool.cpp
 int runSoak(App& app);          // soak.cpp
+// Before the GL context exists: a soak on Mesa's llvmpipe rasterizes on the calling thread
+// (LP_NUM_THREADS=0) unless the user set LP_NUM_THREADS, so that its memory readings show
+// the app's and not the rasterizer threads' binning pool (docs/PERFORMANCE.md); the soak
+// says so when it runs there.
+void prepareSoakEnvironment();
 int runResizeStorm(App& app);   // resize_storm.cpp
 int runRace(App& app);          // race.cpp: every SAT and convolution of the backend, timed and checked
 

@@ -55,14 +55,19 @@ void timings(const UiState& s) {
     plot(s, name);
   }
   ImGui::PopTextWrapPos();
+  const bool cuda = s.backend->name() == "cuda";
   if (const auto b = s.history->budget("frame", true); b && b->overhead() >= 0) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::Text("lost between stages %.3f ms", b->overhead());
+    const float share = b->frame > 0 ? 100.0f * b->overhead() / b->frame : 0.0f;
+    ImGui::Text("%s %.3f ms (%.0f %% of the frame)", cuda ? "GL-CUDA hand-over" : "lost between stages",
+                b->overhead(), share);
     ImGui::PopTextWrapPos();
-    widgets::tooltip("frame time minus the stages' own work: interop map/unmap, hand-overs, waits");
+    widgets::tooltip(cuda ? "frame time minus the stages' own work. On the cuda backend it is the GPU switching "
+                            "from the GL context to the CUDA context and back, twice a frame (docs/PERFORMANCE.md: "
+                            "the hand-over's timeline); the gl-compute backend has none"
+                          : "frame time minus the stages' own work: gaps between the stages");
   }
   ImGui::PushTextWrapPos(0.0f);
-  const bool cuda = s.backend->name() == "cuda";
   ImGui::TextDisabled("%s", cpu    ? "scene, copy sat, dof: GPU times (GL timer queries); the CPU backend's "
                                      "other stages: host wall times (wait for GL: the GPU work before the read "
                                      "back, mostly the scene; read back: the transfer alone)"
