@@ -35,17 +35,18 @@ scene::Scene wallScene(float wallDepth, float lampDepth = 0, float lampSize = 0,
                        bool dark = false) {
   scene::Scene s;
   s.meshes = {scene::makeFloor(40.0f, 40.0f)};
+  s.textures = {scene::makeCheckerTexture()};
   s.camera.target = {0, 0, 0};
   s.camera.distance = wallDepth;
   s.camera.fovY = glm::radians(40.0f);
   s.lightDirection = glm::normalize(glm::vec3(-0.3f, 0.6f, 1.0f));
   const glm::mat4 stand = glm::rotate(glm::mat4(1.0f), glm::radians(90.0f), {1, 0, 0});
-  s.instances.push_back({0, stand, glm::vec3(dark ? 0.0f : 0.85f), false});
+  s.instances.push_back({0, stand, glm::vec3(dark ? 0.0f : 0.85f), false, 0});  // the checker
   if (dark) s.lightDirection = {0.0f, 0.0f, -1.0f};
   if (lampSize > 0) {
     const glm::mat4 lamp = glm::scale(glm::translate(glm::mat4(1.0f), {lampAt, wallDepth - lampDepth}),
                                       glm::vec3(lampSize / 80.0f));  // the floor mesh is 80 units wide
-    s.instances.push_back({0, lamp * stand, {1.0f, 1.0f, 1.0f}, true});
+    s.instances.push_back({0, lamp * stand, {1.0f, 1.0f, 1.0f}, true, 0});
   }
   return s;
 }
