@@ -7,6 +7,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iterator>
 #include <filesystem>
 #include <string>
 #include <unistd.h>
@@ -217,6 +220,44 @@ TEST_F(ContentFiles, BadGltfFilesAreOneLineNamingTheFile) {
     EXPECT_NE(e.find(std::string(file) + "': "), std::string::npos) << e;
     EXPECT_NE(e.find(words), std::string::npos) << e;
   }
+}
+
+// What fuzz/fuzz_gltf and fuzz/fuzz_depth_map found: a camera node at infinity gave an
+// infinite focus; a corrupt EXR's message ended in tinyexr's newline; a data window whose
+// corners overflow an int was computed in int.
+TEST_F(ContentFiles, FuzzedFilesStayOneLineAndFinite) {
+  content_files::GltfBuilder g;
+  std::vector<float> p, n, uv;
+  std::vector<std::uint32_t> idx;
+  content_files::box(p, n, uv, idx);
+  // Each translation a float, their sum past the largest: the camera's place is +inf.
+  const int camera = g.node(-1, {0.0f, 1.0f, 3e38f}, {1, 1, 1}, g.camera(0.7f, 0.1f, 100.0f));
+  g.roots = {g.node(g.mesh(p, n, uv, idx, -1), {0.0f, 0.0f, -4.0f}), g.node(-1, {0.0f, 0.0f, 3e38f}, {1, 1, 1}, -1, {camera})};
+  g.write(dir / "far_camera.gltf");
+  const GltfScene far = loadGltfScene(dir / "far_camera.gltf");
+  EXPECT_TRUE(std::isfinite(far.focalDistance) && std::isfinite(far.scene.camera.distance));
+  EXPECT_NE(far.cameraNote.find("no finite place"), std::string::npos) << far.cameraNote;
+
+  content_files::writeExr(dir / "whole.exr", 8, 6, std::vector<float>(48, 3.0f));
+  std::ifstream in(dir / "whole.exr", std::ios::binary);
+  const std::string exr((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Cut inside the header: tinyexr's message ends in a newline.
+  content_files::writeBytes(dir / "cut.exr", exr.substr(0, 40));
+  // The data window's min_x set to INT_MIN: the width overflows an int.
+  std::string overflow = exr;
+  const std::size_t window = overflow.find("dataWindow");
+  ASSERT_NE(window, std::string::npos);
+  const std::size_t minX = window + std::strlen("dataWindow") + 1 + std::strlen("box2i") + 1 + 4;
+  overflow.replace(minX, 4, std::string("\x00\x00\x00\x80", 4));
+  content_files::writeBytes(dir / "overflow.exr", overflow);
+  for (const char* file : {"cut.exr", "overflow.exr"}) {
+    SCOPED_TRACE(file);
+    const std::string e = errorOf([&] { readDepthImage(dir / file); });
+    EXPECT_NE(e, "");
+    EXPECT_EQ(e.find('\n'), std::string::npos) << e;
+    EXPECT_NE(e.find(std::string(file) + "': "), std::string::npos) << e;
+  }
+  EXPECT_NE(errorOf([&] { readDepthImage(dir / "overflow.exr"); }).find("a side must be 1 to 16384"), std::string::npos);
 }
 
 TEST_F(ContentFiles, DroppedFilesFindTheirDepthMapsBesideThem) {

@@ -10,6 +10,7 @@
 
 namespace satdof::content {
 
+// The problem is made one line (a loader's multi-line message too).
 struct ContentError : std::runtime_error {
   ContentError(const std::filesystem::path& file, const std::string& problem);
 };

@@ -382,14 +382,18 @@ std::string placeCamera(const tinygltf::Model& model, const std::optional<glm::m
   else if (fileCamera) {
     const glm::vec3 eye(*pose * glm::vec4(0, 0, 0, 1));
     const glm::vec3 dir = glm::vec3(*pose * glm::vec4(0, 0, -1, 0));
-    if (glm::length(dir) > 0.0f) {
+    const auto finite = [](glm::vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); };
+    if (!finite(eye) || !finite(dir) || !std::isfinite(glm::length(centre - eye))) {
+      note = "framed: the node that places the file's first camera puts it at no finite place";
+    } else if (glm::length(dir) > 0.0f) {
       const glm::vec3 f = glm::normalize(dir);
       const float along = glm::dot(centre - eye, f);
       cam.distance = along > 0.01f * radius ? along : radius;
       cam.target = eye + f * cam.distance;
       cam.pitch = std::clamp(std::asin(std::clamp(-f.y, -1.0f, 1.0f)), scene::Camera::kMinPitch, scene::Camera::kMaxPitch);
       cam.yaw = std::atan2(-f.x, -f.z);
-      if (fileCamera->perspective.yfov > 0.0) cam.fovY = float(fileCamera->perspective.yfov);
+      if (fileCamera->perspective.yfov > 0.0 && fileCamera->perspective.yfov < 3.1)  // radians, under 180 degrees
+        cam.fovY = float(fileCamera->perspective.yfov);
       note = "the file's camera" + (fileCamera->name.empty() ? std::string() : " '" + fileCamera->name + "'");
     }
   }
@@ -397,9 +401,10 @@ std::string placeCamera(const tinygltf::Model& model, const std::optional<glm::m
   cam.maxDistance = std::max(cam.distance * 8.0f, radius * 4.0f);
   cam.nearPlane = std::max(radius * 1e-3f, cam.minDistance * 0.02f);
   cam.farPlane = cam.maxDistance + 2.0f * radius;
-  if (fileCamera && pose && fileCamera->type == "perspective") {
-    if (fileCamera->perspective.znear > 0.0) cam.nearPlane = float(fileCamera->perspective.znear);
-    if (fileCamera->perspective.zfar > fileCamera->perspective.znear)
+  if (fileCamera && pose && fileCamera->type == "perspective" && note.starts_with("the file's camera")) {
+    if (fileCamera->perspective.znear > 0.0 && std::isfinite(float(fileCamera->perspective.znear)))
+      cam.nearPlane = float(fileCamera->perspective.znear);
+    if (fileCamera->perspective.zfar > fileCamera->perspective.znear && std::isfinite(float(fileCamera->perspective.zfar)))
       cam.farPlane = std::max(cam.farPlane, float(fileCamera->perspective.zfar));
   }
   return note;
@@ -420,10 +425,7 @@ GltfScene loadGltfScene(const std::filesystem::path& path) {
                                 : loader.LoadASCIIFromFile(&model, &err, &warn, path.string());
   if (images.error) throw ContentError(path, *images.error);
   if (!ok) {
-    std::string why = err.empty() ? "unknown error" : err;
-    std::replace(why.begin(), why.end(), '\n', ' ');
-    while (!why.empty() && why.back() == ' ') why.pop_back();
-    throw ContentError(path, "cannot be read as glTF 2.0: " + why);
+    throw ContentError(path, "cannot be read as glTF 2.0: " + (err.empty() ? std::string("unknown error") : err));
   }
   Builder builder(model, path);
   if (!model.scenes.empty()) {
@@ -446,11 +448,15 @@ GltfScene loadGltfScene(const std::filesystem::path& path) {
   out.bounds = worldBounds(out.scene);
   if (!std::isfinite(out.bounds.lo.x + out.bounds.lo.y + out.bounds.lo.z + out.bounds.hi.x + out.bounds.hi.y + out.bounds.hi.z))
     throw ContentError(path, "has positions that are not finite numbers");
+  if (!std::isfinite(glm::length(out.bounds.size())))
+    throw ContentError(path, "spans more than a float can measure: its positions or node transforms are too large");
   out.cameraNote = placeCamera(model, builder.cameraPose, out.bounds, out.scene.camera);
   out.scene.lightDirection = glm::normalize(glm::vec3(-0.4f, 1.0f, 0.5f));
   out.scene.presetsFollowSubjectSize = true;
   out.focalRange = std::max(0.25f * glm::length(out.bounds.size()), 1e-3f);
   out.focalDistance = std::max(out.scene.camera.viewDepth(out.bounds.centre()), out.scene.camera.nearPlane * 2.0f);
+  if (!std::isfinite(out.focalDistance) || !std::isfinite(out.focalRange))
+    throw ContentError(path, "gives no finite place to focus: its positions or node transforms are too large");
   return out;
 }
 

@@ -18,8 +18,24 @@
 
 namespace satdof::content {
 
+namespace {
+
+// The loaders' own messages (tinyexr's end in a newline, tinygltf's hold several lines)
+// made into one line: control characters become spaces, runs of spaces one, none at the ends.
+std::string oneLine(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    const char d = static_cast<unsigned char>(c) < 0x20 || c == 0x7f ? ' ' : c;
+    if (d != ' ' || (!out.empty() && out.back() != ' ')) out += d;
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+}  // namespace
+
 ContentError::ContentError(const std::filesystem::path& file, const std::string& problem)
-    : std::runtime_error(quotedPath(file) + ": " + problem) {}
+    : std::runtime_error(quotedPath(file) + ": " + oneLine(problem)) {}
 
 std::string quotedPath(const std::filesystem::path& p) {
   std::string s;
@@ -138,12 +154,17 @@ DepthSamples readExrDepth(const std::filesystem::path& path) {
   if (ParseEXRHeaderFromFile(&header, &version, path.c_str(), &err) != TINYEXR_SUCCESS) {
     const std::string why = err ? err : "bad header";
     FreeEXRErrorMessage(err);
+    FreeEXRHeader(&header);  // what it read before it failed
     throw ContentError(path, "is not a readable OpenEXR file: " + why);
   }
-  const int w = header.data_window.max_x - header.data_window.min_x + 1;
-  const int h = header.data_window.max_y - header.data_window.min_y + 1;
+  // The window's corners are any ints a file holds: its size in 64 bits.
+  const std::int64_t w = std::int64_t(header.data_window.max_x) - header.data_window.min_x + 1;
+  const std::int64_t h = std::int64_t(header.data_window.max_y) - header.data_window.min_y + 1;
   FreeEXRHeader(&header);
-  checkImageSize(path, w, h);
+  if (w < 1 || h < 1 || w > kMaxImageSide || h > kMaxImageSide)
+    throw ContentError(path, "has a data window of " + std::to_string(w) + "x" + std::to_string(h) +
+                                 " pixels: a side must be 1 to " + std::to_string(kMaxImageSide));
+  checkImageSize(path, int(w), int(h));
   float* rgba = nullptr;
   int width = 0, height = 0;
   if (LoadEXR(&rgba, &width, &height, path.c_str(), &err) != TINYEXR_SUCCESS) {

@@ -1,0 +1,55 @@
+// fuzz/fuzz_depth_map.cpp — the images of an RGB-D photo (app/content/image_files.h) on
+// arbitrary bytes: the first byte picks a depth map read from a .png or an .exr file, or a
+// colour image decoded from memory (a glTF's embedded image). A refused image gives one
+// ContentError line naming it; an accepted one has its size within the limits and as
+// many samples as pixels, a depth map 8-, 16- or 32-bit samples.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "content/content_error.h"
+#include "content/image_files.h"
+#include "fuzz_check.h"
+#include "fuzz_content_file.h"
+
+namespace {
+
+void checkSize(int width, int height) {
+  FUZZ_CHECK(width > 0 && height > 0 && width <= satdof::content::kMaxImageSide &&
+             height <= satdof::content::kMaxImageSide &&
+             std::int64_t(width) * height <= satdof::content::kMaxImagePixels);
+}
+
+void checkError(const satdof::content::ContentError& e, const char* name) {
+  const std::string what = e.what();
+  FUZZ_CHECK(what.find('\n') == std::string::npos);
+  FUZZ_CHECK(what.find(name) != std::string::npos);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  const std::uint8_t kind = data[0] % 3;
+  ++data, --size;
+  try {
+    if (kind == 2) {
+      const satdof::content::ColourImage c = satdof::content::decodeColourImage("embedded.png", data, size);
+      checkSize(c.width, c.height);
+      FUZZ_CHECK(c.rgba.size() == std::size_t(c.width) * std::size_t(c.height) * 4);
+      return 0;
+    }
+    const FuzzFile file("fuzz_depth", kind == 0 ? ".png" : ".exr", data, size);
+    try {
+      const satdof::content::DepthSamples d = satdof::content::readDepthImage(file.path());
+      checkSize(d.width, d.height);
+      FUZZ_CHECK(d.values.size() == std::size_t(d.width) * std::size_t(d.height));
+      FUZZ_CHECK(d.bits == 8 || d.bits == 16 || d.bits == 32);
+    } catch (const satdof::content::ContentError& e) {
+      checkError(e, "fuzz_depth_");
+    }
+  } catch (const satdof::content::ContentError& e) {
+    checkError(e, "embedded.png");
+  }
+  return 0;
+}
