@@ -3,6 +3,7 @@
 // frame), its progress, and the result as one bar per entry (bandwidth, the fastest the
 // full bar; the copy of the same size in its line and each row's tooltip), the current
 // choice highlighted, differing results in red. A click on a row makes it the app's choice.
+// A race that starts opens the section and scrolls the panel to it (kept there while it runs).
 #include <imgui.h>
 
 #include <algorithm>
@@ -71,8 +72,23 @@ void rows(UiState& s, const Race& race) {
 }  // namespace
 
 void race(UiState& s) {
-  if (!widgets::header("Race of the kernels", "Race")) return;
   const Race* race = s.race;
+  // A race just started (the button, the script's race) opens its section, and the panel
+  // keeps the section at its top while the race runs and for two frames after (a scroll
+  // is clamped to the content of the frame before), so that its bars are in view; ImGui's
+  // storage for the panel remembers which race that was.
+  ImGuiStorage* storage = ImGui::GetStateStorage();
+  const ImGuiID shownId = ImGui::GetID("race shown"), scrollId = ImGui::GetID("race scroll frames");
+  if (race && storage->GetVoidPtr(shownId) != race) {
+    ImGui::SetNextItemOpen(true);
+    storage->SetVoidPtr(shownId, const_cast<Race*>(race));
+    storage->SetInt(scrollId, 3);
+  }
+  if (!widgets::header("Race of the kernels", "Race")) return;
+  if (const int frames = storage->GetInt(scrollId); race && frames > 0) {
+    ImGui::SetScrollHereY(0.0f);
+    if (race->done()) storage->SetInt(scrollId, frames - 1);
+  }
   const bool running = race && !race->done();
   if (!running) {
     if (ImGui::Button(race ? "race again" : "start race")) s.raceStart = true;
