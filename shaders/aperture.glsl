@@ -9,7 +9,7 @@ layout(location = 7) uniform int uAperture;  // 0: box, 1: disc (reference::Aper
 const int kDiscPairs = 2;  // reference::kDiscPairs
 const int kApertureBoxes = 2 * kDiscPairs + 1;
 // reference::discEdgeThousandths(kDiscPairs, j): slab j's outer edge, thousandths of r.
-const int kDiscEdges[kDiscPairs + 1] = int[](500, 750, 925);
+int discEdgeThousandths(int j) { return j == 0 ? 500 : j == 1 ? 750 : 925; }
 
 // floor(sqrt(n)), exactly: a rounded square root corrected in integers.
 int isqrtExact(int n) {
@@ -20,7 +20,7 @@ int isqrtExact(int n) {
 }
 
 int discEdge(int r, int j) {
-  int e = (kDiscEdges[j] * r + 500) / 1000;
+  int e = (discEdgeThousandths(j) * r + 500) / 1000;
   if (e > r - (kDiscPairs - j)) e = r - (kDiscPairs - j);
   return e > 0 ? e : 0;
 }

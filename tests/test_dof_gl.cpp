@@ -69,10 +69,6 @@ ref::ImageRgba8 runDof(const satdof::DofEntry& entry, const ref::ImageRgba8& col
   return satdof::readTexture(targets.targets().dofOutput, colour.width, colour.height);
 }
 
-ref::ImageRgba8 runDof(const ref::ImageRgba8& colour, const ref::ImageR32F& depth, const ref::DofParams& params) {
-  return runDof(satdof::defaultDofImplementation(), colour, depth, params);
-}
-
 ref::DofParams linear(float focus, float range, float maxRadius) {
   ref::DofParams p;
   p.focalDistance = focus;

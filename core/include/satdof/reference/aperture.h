@@ -31,13 +31,17 @@ inline constexpr int kDiscPairs = 2;                      // slabs above (and be
 inline constexpr int kApertureBoxes = 2 * kDiscPairs + 1;  // the most boxes an aperture reads
 
 // The slab edges as thousandths of r for 0..3 pairs (1, 3, 5, 7 boxes), outermost last:
-// each set minimises the mean difference to the disc over r = 1..60 (rounded to 0.025;
-// bench/disc_shapes.cpp measures them).
+// each set minimises the mean difference to the disc over r = 1..60 (on a grid of 0.025;
+// bench/disc_shapes.cpp measures them). A table written as a switch, so that device code
+// keeps it in registers (an array would live in local memory).
 inline constexpr int kMaxDiscPairs = 3;
 SATDOF_HD inline int discEdgeThousandths(int pairs, int j) {
-  constexpr int kEdges[kMaxDiscPairs + 1][kMaxDiscPairs + 1] = {
-      {850, 0, 0, 0}, {625, 925, 0, 0}, {500, 750, 925, 0}, {425, 675, 850, 950}};
-  return kEdges[pairs][j];
+  switch (pairs) {
+    case 0: return 850;
+    case 1: return j == 0 ? 625 : 925;
+    case 2: return j == 0 ? 500 : j == 1 ? 750 : 925;
+    default: return j == 0 ? 425 : j == 1 ? 675 : j == 2 ? 850 : 950;
+  }
 }
 
 // floor(sqrt(n)) for n >= 0, exactly (a rounded square root, corrected in integers).
