@@ -196,35 +196,39 @@ TEST(App, CudaFilterGivesTheCpuReferenceImage) {
   EXPECT_TRUE(a.rgba == b.rgba) << "filtered images differ between CUDA and the CPU reference";
 }
 
-// Every DoF implementation the CUDA backend can run, in every SAT format and with the thin
-// lens, gives the CPU backend's image byte for byte: fragment, compute and cuda the CPU
-// backend's fragment pass; layered (CUDA split and SATs there) the CPU backend's layered.
+// Every DoF implementation the CUDA backend can run, in every SAT format, with the thin
+// lens and with each aperture (box, disc), gives the CPU backend's image byte for byte:
+// fragment, compute and cuda the CPU backend's fragment pass; layered (CUDA split and SATs
+// there) the CPU backend's layered.
 TEST(App, EveryDofImplementationAndFormatGivesTheCpuImage) {
-  const std::string common = " --headless --frames 2 --size 400x224 --camera thin-lens --focal-length 135";
-  std::map<std::string, Png> uint32Images;  // uint21x3 must give these bytes (radius 12 here)
-  for (const char* format : {"uint32", "float32", "float32-offset", "uint21x3"}) {
-    std::map<std::string, Png> cpuImages;
-    for (const char* dof : {"fragment", "layered"}) {
-      const fs::path cpu = freshDir(std::string("dof_cpu_") + dof + "_" + format);
-      const RunResult rp = run("--backend cpu --dof " + std::string(dof) + " --sat-format " + std::string(format) +
-                               " --out " + cpu.string() + common);
-      ASSERT_EQ(rp.exitCode, 0) << rp.err;
-      cpuImages[dof] = loadPng(cpu / "frame_0001.png");
-      expectNotBlank(cpuImages[dof]);
-      if (std::string(format) == "uint32") uint32Images[dof] = cpuImages[dof];
-      if (std::string(format) == "uint21x3") {
-        EXPECT_TRUE(cpuImages[dof].rgba == uint32Images[dof].rgba) << dof << ": uint21x3 differs from uint32";
+  for (const char* aperture : {"box", "disc"}) {
+    const std::string common = " --headless --frames 2 --size 400x224 --camera thin-lens --focal-length 135"
+        " --aperture " + std::string(aperture);
+    std::map<std::string, Png> uint32Images;  // uint21x3 must give these bytes (radius 12 here)
+    for (const char* format : {"uint32", "float32", "float32-offset", "uint21x3"}) {
+      std::map<std::string, Png> cpuImages;
+      for (const char* dof : {"fragment", "layered"}) {
+        const fs::path cpu = freshDir(std::string("dof_cpu_") + dof + "_" + format + "_" + aperture);
+        const RunResult rp = run("--backend cpu --dof " + std::string(dof) + " --sat-format " + std::string(format) +
+                                 " --out " + cpu.string() + common);
+        ASSERT_EQ(rp.exitCode, 0) << rp.err;
+        cpuImages[dof] = loadPng(cpu / "frame_0001.png");
+        expectNotBlank(cpuImages[dof]);
+        if (std::string(format) == "uint32") uint32Images[dof] = cpuImages[dof];
+        if (std::string(format) == "uint21x3") {
+          EXPECT_TRUE(cpuImages[dof].rgba == uint32Images[dof].rgba) << dof << ": uint21x3 differs from uint32";
+        }
       }
-    }
-    for (const char* dof : {"fragment", "compute", "cuda", "layered"}) {
-      const Png& expected = cpuImages[std::string(dof) == "layered" ? "layered" : "fragment"];
-      SCOPED_TRACE(std::string(dof) + " / " + format);
-      const fs::path out = freshDir(std::string("dof_") + dof + "_" + format);
-      const RunResult rc = run("--backend cuda --dof " + std::string(dof) + " --sat-format " + format +
-                               " --out " + out.string() + common);
-      if (rc.exitCode == 3) SATDOF_SKIP_WITHOUT_GPU("CUDA backend unavailable: " + rc.err);
-      ASSERT_EQ(rc.exitCode, 0) << rc.err;
-      EXPECT_TRUE(loadPng(out / "frame_0001.png").rgba == expected.rgba) << "differs from the CPU backend's image";
+      for (const char* dof : {"fragment", "compute", "cuda", "layered"}) {
+        const Png& expected = cpuImages[std::string(dof) == "layered" ? "layered" : "fragment"];
+        SCOPED_TRACE(std::string(dof) + " / " + format + " / " + aperture);
+        const fs::path out = freshDir(std::string("dof_") + dof + "_" + format + "_" + aperture);
+        const RunResult rc = run("--backend cuda --dof " + std::string(dof) + " --sat-format " + format +
+                                 " --out " + out.string() + common);
+        if (rc.exitCode == 3) SATDOF_SKIP_WITHOUT_GPU("CUDA backend unavailable: " + rc.err);
+        ASSERT_EQ(rc.exitCode, 0) << rc.err;
+        EXPECT_TRUE(loadPng(out / "frame_0001.png").rgba == expected.rgba) << "differs from the CPU backend's image";
+      }
     }
   }
 }
