@@ -28,6 +28,7 @@ Options App::currentOptions() const {
   o.focalLengthMm = p.focalLengthMm;
   o.fNumber = p.fNumber;
   o.sensorWidthMm = p.sensorWidthMm;
+  o.aperture = p.aperture;
   o.filter = settings_.filter;
   o.view = settings_.view;
   o.compareB = comparison_.fields;
@@ -65,6 +66,7 @@ std::optional<std::string> App::applyOptions(const Options& o) {
   params.focalLengthMm = camera.focalLengthMm;
   params.fNumber = camera.fNumber;
   params.sensorWidthMm = camera.sensorWidthMm;
+  params.aperture = camera.aperture;
   if (o.focalDistance && *o.focalDistance != params.focalDistance) {
     focus_.cancel();
     params.focalDistance = *o.focalDistance;

@@ -82,14 +82,16 @@ std::vector<VerifyLine> verifyFrame(const FrameCopy& f, const VerifyRequest& r) 
                             : VerifyLine{true, "bokeh list: identical to the reference (" + counts + ")"});
   }
 
+  // The disc aperture named beside the implementation (the box, as always, is not).
+  const std::string dof = "DoF (" + r.dofName + (r.params.aperture == reference::Aperture::Disc ? ", disc)" : ")");
   if (r.dofSkipped) {
-    lines.push_back({true, "DoF (" + r.dofName + "): not checked: " + *r.dofSkipped});
+    lines.push_back({true, dof + ": not checked: " + *r.dofSkipped});
   } else if (r.layeredDof) {
     const auto expected = reference::layeredDepthOfField(f.source, f.depth, r.params, r.format);
-    lines.push_back(imageLine("DoF (" + r.dofName + ")", compare(expected.pixels, f.dof.pixels), f.dof.pixels.size(), 1));
+    lines.push_back(imageLine(dof, compare(expected.pixels, f.dof.pixels), f.dof.pixels.size(), 1));
   } else {
     const auto expected = reference::depthOfField(sat, f.depth, r.params, r.showCoc);
-    lines.push_back(imageLine("DoF (" + r.dofName + ")", compare(expected.pixels, f.dof.pixels), f.dof.pixels.size(), 0));
+    lines.push_back(imageLine(dof, compare(expected.pixels, f.dof.pixels), f.dof.pixels.size(), 0));
   }
   return lines;
 }

@@ -50,8 +50,7 @@ ImageRgba8 depthOfField(const Sat& sat, const ImageR32F& depth, const DofParams&
         const std::uint8_t shade = cocShade(r, ramp.maxRadius);
         m = {shade, std::uint8_t(255 - shade), 38};
       } else {
-        const Box b = clipBox({x - r, y - r, x + r, y + r}, sat.width, sat.height);
-        m = satBoxMean(table, b.x0, b.y0, b.x1, b.y1);
+        m = satApertureMean(table, params.aperture, x, y, r, sat.width, sat.height);
       }
       o[0] = m.r;
       o[1] = m.g;

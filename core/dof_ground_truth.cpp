@@ -1,6 +1,8 @@
 // Ground-truth depth of field by scattering (see satdof/reference/dof_ground_truth.h).
 #include "satdof/reference/dof_ground_truth.h"
 
+#include "satdof/reference/aperture.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -27,19 +29,22 @@ ImageRgba8 scatterDepthOfField(const ImageRgba8& colour, const ImageR32F& depth,
   std::vector<double> diff(std::size_t(dw) * (h + 1) * 4);
   for (const auto& [signedRadius, pixels] : layers) {
     const int r = std::abs(signedRadius);
-    const double area = double(2 * r + 1) * double(2 * r + 1);
+    const double area = double(apertureArea(params.aperture, r));
     std::fill(diff.begin(), diff.end(), 0.0);
     for (const int i : pixels) {
       const int x = i % w, y = i / w;
-      const int x0 = std::max(0, x - r), y0 = std::max(0, y - r);
-      const int x1 = std::min(w - 1, x + r) + 1, y1 = std::min(h - 1, y + r) + 1;
       const std::uint8_t* c = colour.at(x, y);
       const double v[4] = {c[0] / area, c[1] / area, c[2] / area, 1.0 / area};
-      for (int k = 0; k < 4; ++k) {
-        diff[(std::size_t(y0) * dw + x0) * 4 + k] += v[k];
-        diff[(std::size_t(y0) * dw + x1) * 4 + k] -= v[k];
-        diff[(std::size_t(y1) * dw + x0) * 4 + k] -= v[k];
-        diff[(std::size_t(y1) * dw + x1) * 4 + k] += v[k];
+      for (int b = 0; b < kApertureBoxes; ++b) {  // the aperture's boxes, clipped
+        ApertureBox box;
+        if (!apertureBox(params.aperture, x, y, r, b, w, h, box)) continue;
+        const int x0 = box.x0, y0 = box.y0, x1 = box.x1 + 1, y1 = box.y1 + 1;
+        for (int k = 0; k < 4; ++k) {
+          diff[(std::size_t(y0) * dw + x0) * 4 + k] += v[k];
+          diff[(std::size_t(y0) * dw + x1) * 4 + k] -= v[k];
+          diff[(std::size_t(y1) * dw + x0) * 4 + k] -= v[k];
+          diff[(std::size_t(y1) * dw + x1) * 4 + k] += v[k];
+        }
       }
     }
     // Integrate (2D prefix sum) and composite this layer under what is in front of it.

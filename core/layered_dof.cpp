@@ -17,12 +17,17 @@ struct BoxSums {
   std::uint32_t area;
 };
 
-BoxSums sumsOver(const Sat& sat, int x, int y, int r) {
-  const Box b = clipBox({x - r, y - r, x + r, y + r}, sat.width, sat.height);
-  BoxSums s;
-  for (int c = 0; c < 3; ++c) s.rgb[c] = boxSum(sat, b, c);
-  s.weight = boxSum(sat, b, 3);
-  s.area = std::uint32_t(b.x1 - b.x0 + 1) * std::uint32_t(b.y1 - b.y0 + 1);
+// Sums over the aperture of radius r around (x, y), clipped to the image (exact: uint32).
+BoxSums sumsOver(const Sat& sat, Aperture aperture, int x, int y, int r) {
+  BoxSums s{{0, 0, 0}, 0, 0};
+  for (int i = 0; i < kApertureBoxes; ++i) {
+    ApertureBox a;
+    if (!apertureBox(aperture, x, y, r, i, sat.width, sat.height, a)) continue;
+    const Box b{a.x0, a.y0, a.x1, a.y1};
+    for (int c = 0; c < 3; ++c) s.rgb[c] += boxSum(sat, b, c);
+    s.weight += boxSum(sat, b, 3);
+    s.area += boxArea(a);
+  }
   return s;
 }
 
@@ -91,7 +96,7 @@ std::vector<std::int32_t> nearReach(const ImageR32F& depth, const CocRamp& ramp,
   return reachPass(reachPass(radius, w, h, split, true), w, h, split, false);
 }
 
-ImageRgba8 composeLayers(const Sat& colourSat, const ImageR32F& depth, const CocRamp& ramp,
+ImageRgba8 composeLayers(const Sat& colourSat, const ImageR32F& depth, const CocRamp& ramp, Aperture aperture,
                          const std::vector<std::int32_t>& reach, const Sat& nearSat, const Sat& farSat) {
   const int w = colourSat.width, h = colourSat.height;
   const SatView colourTable = satView(colourSat);
@@ -100,8 +105,7 @@ ImageRgba8 composeLayers(const Sat& colourSat, const ImageR32F& depth, const Coc
     for (int x = 0; x < w; ++x) {
       const float d = depth.at(x, y);
       const int r = cocRadius(d, ramp);
-      const Box box = clipBox({x - r, y - r, x + r, y + r}, w, h);
-      const Rgb8 textbook = satBoxMean(colourTable, box.x0, box.y0, box.x1, box.y1);
+      const Rgb8 textbook = satApertureMean(colourTable, aperture, x, y, r, w, h);
       std::uint8_t* o = out.at(x, y);
       o[3] = 255;
       if (nearRadiusOf(d, r, ramp) > 0) {  // a blurred near pixel: its own box, once
@@ -111,14 +115,14 @@ ImageRgba8 composeLayers(const Sat& colourSat, const ImageR32F& depth, const Coc
       // What lies behind: the pixel's own box; from r = 2 on, the far field over it.
       float back[3] = {float(textbook.r), float(textbook.g), float(textbook.b)};
       if (farFieldWeight(r) > 0) {
-        const BoxSums f = sumsOver(farSat, x, y, r);
+        const BoxSums f = sumsOver(farSat, aperture, x, y, r);
         if (f.weight > 0)
           for (int c = 0; c < 3; ++c) back[c] = float(f.rgb[c]) * 255.0f / float(f.weight);
       }
       // The near field over the box of the largest near blur that reaches this pixel.
       float nearColour[3] = {0, 0, 0}, coverage = 0;
       if (const int R = reach[std::size_t(y) * w + x]; R > 0) {
-        const BoxSums n = sumsOver(nearSat, x, y, R);
+        const BoxSums n = sumsOver(nearSat, aperture, x, y, R);
         for (int c = 0; c < 3; ++c) nearColour[c] = float(n.rgb[c]) / float(n.area);
         coverage = std::min(1.0f, float(n.weight) / (255.0f * float(n.area)));
       }
@@ -134,7 +138,7 @@ ImageRgba8 layeredDepthOfField(const ImageRgba8& colour, const ImageR32F& depth,
                                SatFormat format) {
   const CocRamp ramp = cocRamp(params, colour.width);
   const LayerSplit split = splitLayers(colour, depth, ramp);
-  return composeLayers(computeSat(colour, format), depth, ramp, nearReach(depth, ramp, split),
+  return composeLayers(computeSat(colour, format), depth, ramp, params.aperture, nearReach(depth, ramp, split),
                        computeSat(split.nearField), computeSat(split.farField));
 }
 

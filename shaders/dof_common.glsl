@@ -1,11 +1,12 @@
-// shaders/dof_common.glsl — the box depth of field, shared by the GLSL implementations
-// dof.frag and dof.comp. Mirrors satdof::reference::depthOfField (dof.cpp) line for line;
-// the tests hold them together byte for byte.
+// shaders/dof_common.glsl — the SAT depth of field (box or disc aperture), shared by the
+// GLSL implementations dof.frag and dof.comp. Mirrors satdof::reference::depthOfField
+// (dof.cpp) line for line; the tests hold them together byte for byte.
 #include "coc.glsl"
 
 layout(location = 6) uniform int uShowCoc;  // 1: visualise the radius instead
 
 #include "sat_format.glsl"
+#include "aperture.glsl"
 
 // The output pixel p, as 8-bit RGBA (alpha 255: the final image is opaque).
 uvec4 depthOfField(ivec2 p, float depth) {
@@ -14,8 +15,7 @@ uvec4 depthOfField(ivec2 p, float depth) {
     uint shade = uMaxRadius > 0 ? uint((r * 255 + uMaxRadius / 2) / uMaxRadius) : 0u;
     return uvec4(shade, 255u - shade, 38u, 255u);
   }
-  // The box [p - r, p + r], clipped to the image, divided by the clipped area.
-  ivec2 lo = max(p - r, ivec2(0));
-  ivec2 hi = min(p + r, uSize - 1);
-  return uvec4(satBoxMean(lo, hi, uSize.x), 255u);
+  // The aperture's boxes around p (the box: [p - r, p + r]), clipped to the image,
+  // divided by their clipped pixel count.
+  return uvec4(satApertureMean(p, r), 255u);
 }

@@ -1,7 +1,9 @@
 // shaders/dof_layered.comp — the layered DoF's composite (reference::composeLayers): a
 // blurred near pixel's own box; elsewhere the near field over the box of the reach R(p),
-// over the far field's weighted blur or the textbook box blur. Four reads of each field's SAT (uint32, exact sums) and of the colour's SAT
-// (the chosen format, through its reader).
+// over the far field's weighted blur or the textbook box blur. Each "box" is the
+// aperture's shape (aperture.glsl: one box, or the disc's slabs), four reads per box of
+// each field's SAT (uint32, exact sums) and of the colour's SAT (the chosen format,
+// through its reader).
 #version 450 core
 
 layout(local_size_x = 16, local_size_y = 16) in;
@@ -14,16 +16,24 @@ layout(std430, binding = 2) readonly buffer FarSat { uvec4 farSat[]; };
 
 #include "dof_layers.glsl"
 #include "sat_format.glsl"
+#include "aperture.glsl"
 
 uvec4 nearAt(int x, int y) { return x < 0 || y < 0 ? uvec4(0u) : nearSat[y * uSize.x + x]; }
 uvec4 farAt(int x, int y) { return x < 0 || y < 0 ? uvec4(0u) : farSat[y * uSize.x + x]; }
 
-// Sums of (premultiplied rgb, weight) over the box of radius r around p, clipped; and its area.
-#define BOX_SUMS(at, p, r, sums, area)                                                   \
-  {                                                                                      \
-    ivec2 lo = max(p - r, ivec2(0)), hi = min(p + r, uSize - 1);                         \
-    sums = at(hi.x, hi.y) - at(lo.x - 1, hi.y) - at(hi.x, lo.y - 1) + at(lo.x - 1, lo.y - 1); \
-    area = float(hi.x - lo.x + 1) * float(hi.y - lo.y + 1);                              \
+// Sums of (premultiplied rgb, weight) over the aperture of radius r around p, clipped; and
+// its pixel count.
+#define APERTURE_SUMS(at, p, r, sums, area)                                                   \
+  {                                                                                           \
+    sums = uvec4(0u);                                                                         \
+    uint count = 0u;                                                                          \
+    for (int i = 0; i < kApertureBoxes; ++i) {                                                \
+      ivec2 lo, hi;                                                                           \
+      if (!apertureBox(p, r, i, lo, hi)) continue;                                            \
+      sums += at(hi.x, hi.y) - at(lo.x - 1, hi.y) - at(hi.x, lo.y - 1) + at(lo.x - 1, lo.y - 1); \
+      count += uint((hi.x - lo.x + 1) * (hi.y - lo.y + 1));                                   \
+    }                                                                                         \
+    area = float(count);                                                                      \
   }
 
 void main() {
@@ -31,8 +41,7 @@ void main() {
   if (p.x >= uSize.x || p.y >= uSize.y) return;
   float depth = texelFetch(uDistance, p, 0).r;
   int r = cocRadius(depth);
-  ivec2 lo = max(p - r, ivec2(0)), hi = min(p + r, uSize - 1);
-  vec3 textbook = vec3(satBoxMean(lo, hi, uSize.x));
+  vec3 textbook = vec3(satApertureMean(p, r));
   if (depth < uFocus && fieldWeight(r) > 0) {  // a blurred near pixel: its own box, once
     imageStore(uOutput, p, vec4(textbook / 255.0, 1.0));
     return;
@@ -43,7 +52,7 @@ void main() {
   if (farFieldWeight(r) > 0) {
     uvec4 f;
     float area;
-    BOX_SUMS(farAt, p, r, f, area)
+    APERTURE_SUMS(farAt, p, r, f, area)
     if (f.a > 0u) back = vec3(f.rgb) * 255.0 / float(f.a);
   }
   // The near field over the box of the largest near blur that reaches this pixel.
@@ -53,7 +62,7 @@ void main() {
   if (reach > 0) {
     uvec4 n;
     float area;
-    BOX_SUMS(nearAt, p, reach, n, area)
+    APERTURE_SUMS(nearAt, p, reach, n, area)
     nearColour = vec3(n.rgb) / area;
     coverage = min(1.0, float(n.a) / (255.0 * area));
   }

@@ -1,5 +1,13 @@
-// shaders/sat_float_mean.glsl — the float SAT readers' rounded mean (sat_float32.glsl,
-// sat_float32_offset.glsl include it after their satBoxSum).
+// shaders/sat_float_mean.glsl — the float SAT readers' sums and rounded mean
+// (sat_float32.glsl, sat_float32_offset.glsl include it after their satBoxSum).
+
+// Box sums added one IEEE addition per box, in the order added (reference::SatSums).
+#define SatSums vec3
+SatSums satSumsZero() { return vec3(0.0); }
+SatSums satAddBox(SatSums sums, ivec2 lo, ivec2 hi, int width) {
+  precise vec3 added = sums + satBoxSum(lo, hi, width).rgb;
+  return added;
+}
 
 // The rounded 8-bit mean, without a division (satdof/reference/box_mean.h): the k with
 // (k - 1/2) * area <= sum < (k + 1/2) * area, each product one rounded multiply.
@@ -20,8 +28,12 @@ uint roundedFloatMean(float sum, float area) {
   return uint(k);
 }
 
+// The mean over `area` pixels (a whole number below 2^24: exact as a float).
+uvec3 satSumsMean(SatSums sums, uint area) {
+  float a = float(area);
+  return uvec3(roundedFloatMean(sums.r, a), roundedFloatMean(sums.g, a), roundedFloatMean(sums.b, a));
+}
+
 uvec3 satBoxMean(ivec2 lo, ivec2 hi, int width) {
-  precise float area = float(hi.x - lo.x + 1) * float(hi.y - lo.y + 1);
-  vec4 sum = satBoxSum(lo, hi, width);
-  return uvec3(roundedFloatMean(sum.r, area), roundedFloatMean(sum.g, area), roundedFloatMean(sum.b, area));
+  return satSumsMean(satAddBox(satSumsZero(), lo, hi, width), uint((hi.x - lo.x + 1) * (hi.y - lo.y + 1)));
 }

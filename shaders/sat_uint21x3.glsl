@@ -32,7 +32,4 @@ uvec3 satBoxSumExact(ivec2 lo, ivec2 hi, int width) {
 
 vec4 satBoxSum(ivec2 lo, ivec2 hi, int width) { return vec4(vec3(satBoxSumExact(lo, hi, width)), 0.0); }
 
-uvec3 satBoxMean(ivec2 lo, ivec2 hi, int width) {
-  uint area = uint((hi.x - lo.x + 1) * (hi.y - lo.y + 1));
-  return (2u * satBoxSumExact(lo, hi, width) + area) / (2u * area);
-}
+#include "sat_uint_mean.glsl"

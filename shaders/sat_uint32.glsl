@@ -5,7 +5,10 @@
 //   * vec4 satBoxSum(ivec2 lo, ivec2 hi, int width): the per-channel sum over the
 //     inclusive box [lo, hi] (already clipped to the image), as floats;
 //   * uvec3 satBoxMean(ivec2 lo, ivec2 hi, int width): the box's RGB mean rounded to
-//     8 bits, in the format's own arithmetic (the reference does the same).
+//     8 bits, in the format's own arithmetic (the reference does the same);
+//   * SatSums, satSumsZero(), satAddBox(sums, lo, hi, width), satSumsMean(sums, area): the
+//     sums of several boxes added in that arithmetic and their rounded mean over their
+//     total area (reference::SatSums, box_mean.h; the disc aperture, aperture.glsl).
 // The DoF shaders include "sat_format.glsl"; the loader resolves that name to the chosen
 // format's file.
 //
@@ -26,7 +29,4 @@ uvec4 satBoxSumExact(ivec2 lo, ivec2 hi, int width) {
 
 vec4 satBoxSum(ivec2 lo, ivec2 hi, int width) { return vec4(satBoxSumExact(lo, hi, width)); }
 
-uvec3 satBoxMean(ivec2 lo, ivec2 hi, int width) {
-  uint area = uint((hi.x - lo.x + 1) * (hi.y - lo.y + 1));
-  return (2u * satBoxSumExact(lo, hi, width).rgb + area) / (2u * area);
-}
+#include "sat_uint_mean.glsl"

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "app_run_support.h"
@@ -195,46 +196,51 @@ TEST(App, CudaFilterGivesTheCpuReferenceImage) {
   EXPECT_TRUE(a.rgba == b.rgba) << "filtered images differ between CUDA and the CPU reference";
 }
 
-// Every DoF implementation the CUDA backend can run, in every SAT format and with the thin
-// lens, gives the CPU backend's image byte for byte: fragment, compute and cuda the CPU
-// backend's fragment pass; layered (CUDA split and SATs there) the CPU backend's layered.
+// Every DoF implementation the CUDA backend can run, in every SAT format, with the thin
+// lens and with each aperture (box, disc), gives the CPU backend's image byte for byte:
+// fragment, compute and cuda the CPU backend's fragment pass; layered (CUDA split and SATs
+// there) the CPU backend's layered.
 TEST(App, EveryDofImplementationAndFormatGivesTheCpuImage) {
-  const std::string common = " --headless --frames 2 --size 400x224 --camera thin-lens --focal-length 135";
-  std::map<std::string, Png> uint32Images;  // uint21x3 must give these bytes (radius 12 here)
-  for (const char* format : {"uint32", "float32", "float32-offset", "uint21x3"}) {
-    std::map<std::string, Png> cpuImages;
-    for (const char* dof : {"fragment", "layered"}) {
-      const fs::path cpu = freshDir(std::string("dof_cpu_") + dof + "_" + format);
-      const RunResult rp = run("--backend cpu --dof " + std::string(dof) + " --sat-format " + std::string(format) +
-                               " --out " + cpu.string() + common);
-      ASSERT_EQ(rp.exitCode, 0) << rp.err;
-      cpuImages[dof] = loadPng(cpu / "frame_0001.png");
-      expectNotBlank(cpuImages[dof]);
-      if (std::string(format) == "uint32") uint32Images[dof] = cpuImages[dof];
-      if (std::string(format) == "uint21x3") {
-        EXPECT_TRUE(cpuImages[dof].rgba == uint32Images[dof].rgba) << dof << ": uint21x3 differs from uint32";
+  for (const char* aperture : {"box", "disc"}) {
+    const std::string common = " --headless --frames 2 --size 400x224 --camera thin-lens --focal-length 135"
+        " --aperture " + std::string(aperture);
+    std::map<std::string, Png> uint32Images;  // uint21x3 must give these bytes (radius 12 here)
+    for (const char* format : {"uint32", "float32", "float32-offset", "uint21x3"}) {
+      std::map<std::string, Png> cpuImages;
+      for (const char* dof : {"fragment", "layered"}) {
+        const fs::path cpu = freshDir(std::string("dof_cpu_") + dof + "_" + format + "_" + aperture);
+        const RunResult rp = run("--backend cpu --dof " + std::string(dof) + " --sat-format " + std::string(format) +
+                                 " --out " + cpu.string() + common);
+        ASSERT_EQ(rp.exitCode, 0) << rp.err;
+        cpuImages[dof] = loadPng(cpu / "frame_0001.png");
+        expectNotBlank(cpuImages[dof]);
+        if (std::string(format) == "uint32") uint32Images[dof] = cpuImages[dof];
+        if (std::string(format) == "uint21x3") {
+          EXPECT_TRUE(cpuImages[dof].rgba == uint32Images[dof].rgba) << dof << ": uint21x3 differs from uint32";
+        }
       }
-    }
-    for (const char* dof : {"fragment", "compute", "cuda", "layered"}) {
-      const Png& expected = cpuImages[std::string(dof) == "layered" ? "layered" : "fragment"];
-      SCOPED_TRACE(std::string(dof) + " / " + format);
-      const fs::path out = freshDir(std::string("dof_") + dof + "_" + format);
-      const RunResult rc = run("--backend cuda --dof " + std::string(dof) + " --sat-format " + format +
-                               " --out " + out.string() + common);
-      if (rc.exitCode == 3) SATDOF_SKIP_WITHOUT_GPU("CUDA backend unavailable: " + rc.err);
-      ASSERT_EQ(rc.exitCode, 0) << rc.err;
-      EXPECT_TRUE(loadPng(out / "frame_0001.png").rgba == expected.rgba) << "differs from the CPU backend's image";
+      for (const char* dof : {"fragment", "compute", "cuda", "layered"}) {
+        const Png& expected = cpuImages[std::string(dof) == "layered" ? "layered" : "fragment"];
+        SCOPED_TRACE(std::string(dof) + " / " + format + " / " + aperture);
+        const fs::path out = freshDir(std::string("dof_") + dof + "_" + format + "_" + aperture);
+        const RunResult rc = run("--backend cuda --dof " + std::string(dof) + " --sat-format " + format +
+                                 " --out " + out.string() + common);
+        if (rc.exitCode == 3) SATDOF_SKIP_WITHOUT_GPU("CUDA backend unavailable: " + rc.err);
+        ASSERT_EQ(rc.exitCode, 0) << rc.err;
+        EXPECT_TRUE(loadPng(out / "frame_0001.png").rgba == expected.rgba) << "differs from the CPU backend's image";
+      }
     }
   }
 }
 
-// satdof quality renders every scene, prints a PSNR per implementation against the lens
-// and the scattering truth. On the two artifact scenes the layered DoF is closer to the
-// lens than the textbook fragment pass, over the image and within the silhouette band
-// (and on sharp-front at least 3 dB closer to the scattering truth); every implementation
-// leaves every sharp pixel no nearer blur reaches as drawn. --csv writes one row
-// per implementation and truth (and the scattering truth against the lens). Few renders
-// per lens truth here (--lens-renders 8): the lens truth's own accuracy is
+// satdof quality renders every scene, prints a PSNR per implementation and aperture (box
+// and disc) against the lens and the scattering truth of the same shape. On the two
+// artifact scenes the layered DoF is closer to the lens than the textbook fragment pass
+// (box aperture), over the image and within the silhouette band (and on sharp-front at
+// least 3 dB closer to the scattering truth); every implementation leaves every sharp
+// pixel no nearer blur reaches as drawn, with either aperture. --csv writes one row per
+// implementation, aperture and truth (and the scattering truths against the lens). Few
+// renders per lens truth here (--lens-renders 8): the lens truth's own accuracy is
 // test_lens_truth_gl's.
 TEST(App, QualityToolShowsTheLayeredDofBeatingTheTextbook) {
   const fs::path out = freshDir("quality");
@@ -242,49 +248,94 @@ TEST(App, QualityToolShowsTheLayeredDofBeatingTheTextbook) {
   const RunResult r = run("quality --backend cpu --size 320x180 --lens-renders 8 --out " + out.string() + " --csv " +
                           csv.string());
   ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("lens truth: disc aperture"), std::string::npos) << r.out;
   std::istringstream lines(r.out);
-  int artifactRows = 0, rows = 0;
+  int artifactRows = 0, rows = 0, discRows = 0;
   std::map<std::string, std::string> fragmentRow;
   std::map<std::string, double> fragmentScatter, fragmentLens, fragmentLensBand;
   for (std::string line; std::getline(lines, line);) {
     std::istringstream row(line);
-    std::string scene, focus, dof, lens, lensBand, lensEncoded, scatter, scatterBand, inFocus;
-    if (!(row >> scene >> focus >> dof >> lens >> lensBand >> lensEncoded >> scatter >> scatterBand >> inFocus)) continue;
+    std::string scene, focus, dof, aperture, lens, lensBand, lensEncoded, scatter, scatterBand, inFocus;
+    if (!(row >> scene >> focus >> dof >> aperture >> lens >> lensBand >> lensEncoded >> scatter >> scatterBand >>
+          inFocus))
+      continue;
     if (scene == "scene" || inFocus.back() != '%') continue;  // the header
     ++rows;
+    EXPECT_TRUE(aperture == "box" || aperture == "disc") << line;
+    discRows += aperture == "disc";
     const std::string scores = lens + lensBand + lensEncoded + scatter + scatterBand + inFocus;
+    const std::string key = scene + focus + aperture;
     EXPECT_EQ(inFocus, "100.00%") << line;
     if (dof == "fragment") {
-      fragmentRow[scene + focus] = scores;
-      fragmentScatter[scene + focus] = std::stod(scatter);
-      fragmentLens[scene + focus] = std::stod(lens);
-      fragmentLensBand[scene + focus] = std::stod(lensBand);
+      fragmentRow[key] = scores;
+      fragmentScatter[key] = std::stod(scatter);
+      fragmentLens[key] = std::stod(lens);
+      fragmentLensBand[key] = std::stod(lensBand);
     }
     if (dof == "compute") {
-      EXPECT_EQ(scores, fragmentRow[scene + focus]) << "the fragment and compute passes give the same image";
+      EXPECT_EQ(scores, fragmentRow[key]) << "the fragment and compute passes give the same image";
     }
-    if (dof != "layered" || (scene != "sharp-front" && scene != "blurred-front")) continue;
+    if (dof == "compute" && aperture == "disc") {
+      EXPECT_NE(scores, fragmentRow[scene + focus + "box"]) << "the disc is not the box: " << line;
+    }
+    if (dof != "layered" || aperture != "box" || (scene != "sharp-front" && scene != "blurred-front")) continue;
     ++artifactRows;
-    ASSERT_TRUE(fragmentScatter.count(scene + focus)) << r.out;
-    EXPECT_GT(std::stod(lens), fragmentLens[scene + focus]) << line;
-    EXPECT_GT(std::stod(lensBand), fragmentLensBand[scene + focus]) << line;
-    if (scene == "sharp-front") EXPECT_GE(std::stod(scatter), fragmentScatter[scene + focus] + 3.0) << line;
+    ASSERT_TRUE(fragmentScatter.count(key)) << r.out;
+    EXPECT_GT(std::stod(lens), fragmentLens[key]) << line;
+    EXPECT_GT(std::stod(lensBand), fragmentLensBand[key]) << line;
+    if (scene == "sharp-front") {
+      EXPECT_GE(std::stod(scatter), fragmentScatter[key] + 3.0) << line;
+    }
   }
   EXPECT_EQ(artifactRows, 2) << r.out;
-  EXPECT_EQ(rows, 5 * 4) << r.out;  // five cases: the scattering truth and three implementations each
-  EXPECT_TRUE(fs::exists(out / "sharp-front_focus3.0_scatter.png"));
-  EXPECT_TRUE(fs::exists(out / "sharp-front_focus3.0_lens.png"));
+  // Five cases: the scattering truth and three implementations each, with each aperture.
+  EXPECT_EQ(rows, 5 * 4 * 2) << r.out;
+  EXPECT_EQ(discRows, 5 * 4) << r.out;
+  for (const char* image : {"_scatter", "_scatter_disc", "_lens", "_compute", "_compute_disc", "_layered_disc"})
+    EXPECT_TRUE(fs::exists(out / ("sharp-front_focus3.0" + std::string(image) + ".png"))) << image;
   std::ifstream file(csv);
   std::string header;
   ASSERT_TRUE(std::getline(file, header)) << "no " << csv;
-  EXPECT_EQ(header, "scene,focus,implementation,psnr_db,psnr_band_db,infocus_identical_pct,truth");
+  EXPECT_EQ(header, "scene,focus,implementation,psnr_db,psnr_band_db,infocus_identical_pct,truth,aperture,lens_aperture");
   int csvRows = 0;
   for (std::string line; std::getline(file, line); ++csvRows) {
-    EXPECT_EQ(std::count(line.begin(), line.end(), ','), 6) << line;
-    const std::string truth = line.substr(line.rfind(',') + 1);
-    EXPECT_TRUE(truth == "lens" || truth == "scatter") << line;
+    ASSERT_EQ(std::count(line.begin(), line.end(), ','), 8) << line;
+    std::vector<std::string> cells;
+    std::istringstream cellsOf(line);
+    for (std::string cell; std::getline(cellsOf, cell, ',');) cells.push_back(cell);
+    ASSERT_EQ(cells.size(), 9u) << line;
+    EXPECT_TRUE(cells[6] == "lens" || cells[6] == "scatter") << line;
+    EXPECT_TRUE(cells[7] == "box" || cells[7] == "disc") << line;
+    EXPECT_EQ(cells[8], "disc") << line;
   }
-  EXPECT_EQ(csvRows, 5 * 7);  // per case: scatter against the lens, three implementations against both
+  // Per case and aperture: scatter against the lens, three implementations against both.
+  EXPECT_EQ(csvRows, 5 * 7 * 2);
+  fs::remove_all(out);
+}
+
+// --aperture scores that shape alone, against a lens truth of the same shape unless
+// --lens-aperture names one: the box alone against a square lens, the disc against a
+// square lens when asked.
+TEST(App, QualityScoresTheApertureGivenAgainstTheMatchingLens) {
+  const fs::path out = freshDir("quality_aperture");
+  const std::string common = "quality --backend cpu --scene sharp-front --size 64x36 --lens-renders 2 --out " +
+                             out.string() + " --csv " + (out / "q.csv").string();
+  for (const auto& [flags, aperture, lens] :
+       {std::tuple{"--aperture box", "box", "square"}, std::tuple{"--aperture disc", "disc", "disc"},
+        std::tuple{"--aperture disc --lens-aperture square", "disc", "square"}}) {
+    SCOPED_TRACE(flags);
+    const RunResult r = run(common + " " + flags);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("lens truth: " + std::string(lens) + " aperture"), std::string::npos) << r.out;
+    std::ifstream file(out / "q.csv");
+    std::string line;
+    ASSERT_TRUE(std::getline(file, line));
+    std::string columns = ",";  // the last two: the DoF's aperture, the lens truth's
+    columns.append(aperture).append(",").append(lens);
+    int rows = 0;
+    for (; std::getline(file, line); ++rows) EXPECT_TRUE(line.ends_with(columns)) << line;
+    EXPECT_EQ(rows, 7) << "scatter against the lens, three implementations against both truths";
+  }
   fs::remove_all(out);
 }
 

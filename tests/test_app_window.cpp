@@ -128,6 +128,10 @@ TEST(AppCli, BadValuesSayWhatIsWrongInWords) {
       {"--backend cpu --sat nosuch", "no SAT algorithm 'nosuch' in the cpu backend; valid: reference"},
       {"--diff-gain 4", "--diff-gain: applies only to --view diff"},
       {"--msaa 3", "'3' is not a power of two"},
+      {"--aperture round", "satdof: --aperture: no aperture 'round'; valid: box, disc"},
+      {"quality --aperture square", "--aperture: no aperture 'square'; valid: box, disc (quality's lens truth: "
+                                    "--lens-aperture square)"},
+      {"quality --lens-aperture round", "--lens-aperture: round not in {disc,square}"},
   };
   for (const auto& [args, expected] : cases) {
     SCOPED_TRACE(args);
@@ -148,6 +152,7 @@ TEST(AppScript, ErrorsNameFileAndLineAndExit2) {
       {"# a comment\nselect sat nosuch-algorithm\n", ":2: no SAT algorithm 'nosuch-algorithm'"},
       {"focus 10\n", ":1: expected 'focus X Y'"},
       {"wait 0\n", ":1: wait: '0' is out of range"},
+      {"set aperture round\n", ":1: no aperture 'round'; valid: box, disc"},
   };
   for (const auto& [text, expected] : cases) {
     SCOPED_TRACE(text);
@@ -478,8 +483,8 @@ TEST(AppScript, MaxBlurBeyondTheUint21x3BoundIsRefused) {
 }
 
 // Verify (V, or the panel's button): the frame's SAT, filter and DoF against the CPU
-// reference, in every SAT format, with and without a filter; then, with many bokeh
-// highlights, their sprite list.
+// reference, in every SAT format, with and without a filter, with the disc aperture; then,
+// with many bokeh highlights, their sprite list.
 TEST(AppScript, VerifyFindsTheFrameIdenticalToTheReference) {
   SATDOF_SKIP_WITHOUT_XVFB();
   const fs::path dir = freshDir("script_verify");
@@ -487,6 +492,7 @@ TEST(AppScript, VerifyFindsTheFrameIdenticalToTheReference) {
       "set bokeh off\nwait 2\nkey V\nwait 1\nset filter gaussian\nselect conv cpu-separable\nwait 2\nkey V\nwait 1\n";
   for (const satdof::SatFormatInfo& f : satdof::satFormats())
     script += "set sat-format " + std::string(f.name) + "\nwait 2\nkey V\nwait 1\n";
+  script += "set aperture disc\nwait 2\nkey V\nwait 1\nset aperture box\n";
   script += "set bokeh on\nset bokeh-threshold 150\nwait 2\nkey V\nwait 1\nquit\n";
   const RunResult r = runScript(dir, script, "--msaa 1", 320, 180);
   ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
@@ -494,6 +500,7 @@ TEST(AppScript, VerifyFindsTheFrameIdenticalToTheReference) {
   for (const satdof::SatFormatInfo& f : satdof::satFormats())
     EXPECT_NE(r.out.find("verify: SAT (" + std::string(f.name) + "): identical"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("verify: DoF (compute): identical"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("verify: DoF (compute, disc): identical"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("verify: bokeh list: identical to the reference ("), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("bokeh list: identical to the reference (0 sprites"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("differ"), std::string::npos) << r.out;

@@ -1,7 +1,8 @@
 // tests/test_dof_gl.cpp — the GL passes on a headless EGL context (Mesa's llvmpipe in CI,
 // NVIDIA's EGL on a GPU machine):
-//   * every GLSL DoF implementation on random colour + depth, in every SAT format and both
-//     camera models, byte for byte the CPU reference, and the input where all is in focus;
+//   * every GLSL DoF implementation on random colour + depth, in every SAT format, both
+//     camera models and both apertures (box, disc), byte for byte the CPU reference, and
+//     the input where all is in focus;
 //   * the CPU SAT backend fills the SAT buffer with exactly the reference SAT.
 #include <gtest/gtest.h>
 
@@ -68,10 +69,6 @@ ref::ImageRgba8 runDof(const satdof::DofEntry& entry, const ref::ImageRgba8& col
   return satdof::readTexture(targets.targets().dofOutput, colour.width, colour.height);
 }
 
-ref::ImageRgba8 runDof(const ref::ImageRgba8& colour, const ref::ImageR32F& depth, const ref::DofParams& params) {
-  return runDof(satdof::defaultDofImplementation(), colour, depth, params);
-}
-
 ref::DofParams linear(float focus, float range, float maxRadius) {
   ref::DofParams p;
   p.focalDistance = focus;
@@ -94,9 +91,10 @@ ref::ImageR32F blockyDepth(int w, int h, std::mt19937& rng, float lo, float hi) 
   return depth;
 }
 
-// Every GLSL implementation, every SAT format, both camera models and the radius view:
-// byte for byte the CPU reference (the circle of confusion and the rounded mean are
-// computed without a division, so no rounding can differ).
+// Every GLSL implementation, every SAT format, both camera models, both apertures (the
+// box and the disc of slabs) and the radius view: byte for byte the CPU reference (the
+// circle of confusion and the rounded mean are computed without a division, the
+// aperture's boxes in integers, so no rounding can differ).
 TEST_F(GlTest, DofIsByteIdenticalToTheCpuReference) {
   auto rng = freshRng();
   const int w = 173, h = 91;  // odd sizes: rows not a multiple of anything
@@ -109,25 +107,43 @@ TEST_F(GlTest, DofIsByteIdenticalToTheCpuReference) {
   lens.focalLengthMm = 135;
   lens.fNumber = 1.4f;
   const auto backend = cpuBackend();
-  for (const ref::DofParams& params : {linear(10.0f, 8.0f, 8.0f), linear(7.3f, 3.1f, 13.7f), lens}) {
-    for (const satdof::SatFormatInfo& format : satdof::satFormats()) {
-      for (const bool showCoc : {false, true}) {
-        if (showCoc && format.id != satdof::SatFormat::Uint32) continue;
-        const auto expected = ref::depthOfField(colour, depth, params, format.id, showCoc);
-        for (const satdof::DofEntry& entry : satdof::dofImplementations()) {
-          if (entry.whyNot(*backend)) continue;  // needs another backend (its own tests cover it)
-          if (entry.layers) continue;  // another model: LayeredDofMatchesItsReference
-          SCOPED_TRACE(std::string(entry.name) + " / " + std::string(format.name) +
-                       (params.model == ref::CocModel::ThinLens ? " / thin lens" : " / linear") +
-                       (showCoc ? " / radius view" : ""));
-          const auto got = runDof(entry, colour, depth, params, format.id, showCoc);
-          std::size_t differing = 0;
-          for (std::size_t i = 0; i < got.pixels.size(); ++i) differing += got.pixels[i] != expected.pixels[i];
-          EXPECT_EQ(differing, 0u) << "bytes that differ from the CPU reference";
+  for (ref::DofParams params : {linear(10.0f, 8.0f, 8.0f), linear(7.3f, 3.1f, 13.7f), lens}) {
+    for (const ref::Aperture aperture : {ref::Aperture::Box, ref::Aperture::Disc}) {
+      params.aperture = aperture;
+      for (const satdof::SatFormatInfo& format : satdof::satFormats()) {
+        for (const bool showCoc : {false, true}) {
+          if (showCoc && (format.id != satdof::SatFormat::Uint32 || aperture != ref::Aperture::Box)) continue;
+          const auto expected = ref::depthOfField(colour, depth, params, format.id, showCoc);
+          for (const satdof::DofEntry& entry : satdof::dofImplementations()) {
+            if (entry.whyNot(*backend)) continue;  // needs another backend (its own tests cover it)
+            if (entry.layers) continue;  // another model: LayeredDofMatchesItsReference
+            SCOPED_TRACE(std::string(entry.name) + " / " + std::string(format.name) +
+                         (params.model == ref::CocModel::ThinLens ? " / thin lens" : " / linear") +
+                         (aperture == ref::Aperture::Disc ? " / disc" : " / box") + (showCoc ? " / radius view" : ""));
+            const auto got = runDof(entry, colour, depth, params, format.id, showCoc);
+            std::size_t differing = 0;
+            for (std::size_t i = 0; i < got.pixels.size(); ++i) differing += got.pixels[i] != expected.pixels[i];
+            EXPECT_EQ(differing, 0u) << "bytes that differ from the CPU reference";
+          }
         }
       }
     }
   }
+}
+
+// The disc is not the box: on the same input the two apertures give different images
+// (so the comparison above compares two things), and the GLSL disc is not the reference's
+// box.
+TEST_F(GlTest, DiscApertureDiffersFromTheBox) {
+  auto rng = freshRng();
+  const int w = 97, h = 61;
+  const auto colour = randomImage(w, h, rng);
+  const auto depth = blockyDepth(w, h, rng, 0.5f, 30.0f);
+  ref::DofParams disc = linear(10.0f, 8.0f, 12.0f);
+  disc.aperture = ref::Aperture::Disc;
+  const auto box = ref::depthOfField(colour, depth, linear(10.0f, 8.0f, 12.0f));
+  EXPECT_NE(ref::depthOfField(colour, depth, disc).pixels, box.pixels);
+  EXPECT_NE(runDof(satdof::defaultDofImplementation(), colour, depth, disc).pixels, box.pixels);
 }
 
 // The layered DoF on GL (split, dilation and composite passes; the field SATs by the CPU
@@ -141,34 +157,38 @@ TEST_F(GlTest, LayeredDofMatchesItsReference) {
   const satdof::DofEntry* layered = satdof::findDofImplementation("layered");
   ASSERT_NE(layered, nullptr);
   ref::DofParams lens = linear(6.0f, 4.0f, 20.0f);
-  for (const satdof::SatFormatInfo& format : satdof::satFormats()) {
-    SCOPED_TRACE(std::string(format.name));
-    satdof::FrameTargets targets;
-    targets.allocate({w, h}, format.id, true);
-    const satdof::Targets& t = targets.targets();
-    glTextureSubImage2D(t.sceneColour, 0, 0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, colour.pixels.data());
-    glTextureSubImage2D(t.depth, 0, 0, 0, w, h, GL_RED, GL_FLOAT, depth.pixels.data());
-    const auto table = ref::satTableBytesOf(ref::computeSat(colour, format.id));
-    glNamedBufferSubData(t.sat, 0, GLsizeiptr(table.size()), table.data());
-    const auto backend = cpuBackend();
-    const auto dof = layered->create(satdof::gl::findShaderDir(), *backend);
-    dof->attach(t);
-    satdof::Profiler profiler;
-    dof->run(satdof::DofSettings{lens, false, 0}, profiler);
-    const auto split = ref::splitLayers(colour, depth, ref::cocRamp(lens, w));
-    EXPECT_TRUE(satdof::readTexture(t.nearField, w, h).pixels == split.nearField.pixels) << "near field";
-    EXPECT_TRUE(satdof::readTexture(t.farField, w, h).pixels == split.farField.pixels) << "far field";
-    const auto expected = ref::layeredDepthOfField(colour, depth, lens, format.id);
-    const auto got = satdof::readTexture(t.dofOutput, w, h);
-    int worst = 0;
-    for (std::size_t i = 0; i < got.pixels.size(); ++i)
-      worst = std::max(worst, std::abs(int(got.pixels[i]) - int(expected.pixels[i])));
-    EXPECT_LE(worst, 1) << "grey levels from the reference";
+  for (const ref::Aperture aperture : {ref::Aperture::Box, ref::Aperture::Disc}) {
+    lens.aperture = aperture;
+    for (const satdof::SatFormatInfo& format : satdof::satFormats()) {
+      SCOPED_TRACE(std::string(format.name) + (aperture == ref::Aperture::Disc ? " / disc" : " / box"));
+      satdof::FrameTargets targets;
+      targets.allocate({w, h}, format.id, true);
+      const satdof::Targets& t = targets.targets();
+      glTextureSubImage2D(t.sceneColour, 0, 0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, colour.pixels.data());
+      glTextureSubImage2D(t.depth, 0, 0, 0, w, h, GL_RED, GL_FLOAT, depth.pixels.data());
+      const auto table = ref::satTableBytesOf(ref::computeSat(colour, format.id));
+      glNamedBufferSubData(t.sat, 0, GLsizeiptr(table.size()), table.data());
+      const auto backend = cpuBackend();
+      const auto dof = layered->create(satdof::gl::findShaderDir(), *backend);
+      dof->attach(t);
+      satdof::Profiler profiler;
+      dof->run(satdof::DofSettings{lens, false, 0}, profiler);
+      const auto split = ref::splitLayers(colour, depth, ref::cocRamp(lens, w));
+      EXPECT_TRUE(satdof::readTexture(t.nearField, w, h).pixels == split.nearField.pixels) << "near field";
+      EXPECT_TRUE(satdof::readTexture(t.farField, w, h).pixels == split.farField.pixels) << "far field";
+      const auto expected = ref::layeredDepthOfField(colour, depth, lens, format.id);
+      const auto got = satdof::readTexture(t.dofOutput, w, h);
+      int worst = 0;
+      for (std::size_t i = 0; i < got.pixels.size(); ++i)
+        worst = std::max(worst, std::abs(int(got.pixels[i]) - int(expected.pixels[i])));
+      EXPECT_LE(worst, 1) << "grey levels from the reference";
+    }
   }
 }
 
 // uint21x3 keeps only 21/22 bits of each sum, yet within its bound (radius <= 44) every
-// GLSL implementation, the layered one included, gives uint32's image byte for byte: on
+// GLSL implementation, the layered one included, with either aperture, gives uint32's
+// image byte for byte: on
 // an image whose sums wrap the fields many times, with a bright block where the largest
 // boxes come closest to the bound, and radii 0..44 (the bound itself included).
 TEST_F(GlTest, Uint21x3DofEqualsUint32WithinItsBound) {
@@ -178,46 +198,59 @@ TEST_F(GlTest, Uint21x3DofEqualsUint32WithinItsBound) {
   for (int y = 40; y < 160; ++y)
     for (int x = 100; x < 250; ++x) std::fill_n(&colour.pixels[(std::size_t(y) * w + x) * 4], 4, std::uint8_t(255));
   const auto depth = blockyDepth(w, h, rng, 0.5f, 30.0f);
-  const ref::DofParams params = linear(10.0f, 6.0f, 44.0f);
+  ref::DofParams params = linear(10.0f, 6.0f, 44.0f);
   ASSERT_EQ(ref::cocRamp(params, w).maxRadius, satdof::kUint21x3MaxRadius);
   const auto backend = cpuBackend();
   int compared = 0;
   for (const satdof::DofEntry& entry : satdof::dofImplementations()) {
-    if (entry.whyNot(*backend)) continue;
-    SCOPED_TRACE(std::string(entry.name));
-    ref::ImageRgba8 images[2];
-    for (int k = 0; k < 2; ++k) {
-      const satdof::SatFormat format = k ? satdof::SatFormat::Uint21x3 : satdof::SatFormat::Uint32;
-      satdof::FrameTargets targets;
-      targets.allocate({w, h}, format, entry.layers);
-      const satdof::Targets& t = targets.targets();
-      glTextureSubImage2D(t.sceneColour, 0, 0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, colour.pixels.data());
-      glTextureSubImage2D(t.depth, 0, 0, 0, w, h, GL_RED, GL_FLOAT, depth.pixels.data());
-      const auto table = ref::satTableBytesOf(ref::computeSat(colour, format));
-      glNamedBufferSubData(t.sat, 0, GLsizeiptr(table.size()), table.data());
-      const auto dof = entry.create(satdof::gl::findShaderDir(), *backend);
-      dof->attach(t);
-      satdof::Profiler profiler;
-      dof->run(satdof::DofSettings{params, false}, profiler);
-      images[k] = satdof::readTexture(t.dofOutput, w, h);
+    for (const ref::Aperture aperture : {ref::Aperture::Box, ref::Aperture::Disc}) {
+      if (entry.whyNot(*backend)) continue;
+      params.aperture = aperture;
+      SCOPED_TRACE(std::string(entry.name) + (aperture == ref::Aperture::Disc ? " / disc" : " / box"));
+      ref::ImageRgba8 images[2];
+      for (int k = 0; k < 2; ++k) {
+        const satdof::SatFormat format = k ? satdof::SatFormat::Uint21x3 : satdof::SatFormat::Uint32;
+        satdof::FrameTargets targets;
+        targets.allocate({w, h}, format, entry.layers);
+        const satdof::Targets& t = targets.targets();
+        glTextureSubImage2D(t.sceneColour, 0, 0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, colour.pixels.data());
+        glTextureSubImage2D(t.depth, 0, 0, 0, w, h, GL_RED, GL_FLOAT, depth.pixels.data());
+        const auto table = ref::satTableBytesOf(ref::computeSat(colour, format));
+        glNamedBufferSubData(t.sat, 0, GLsizeiptr(table.size()), table.data());
+        const auto dof = entry.create(satdof::gl::findShaderDir(), *backend);
+        dof->attach(t);
+        satdof::Profiler profiler;
+        dof->run(satdof::DofSettings{params, false}, profiler);
+        images[k] = satdof::readTexture(t.dofOutput, w, h);
+      }
+      EXPECT_TRUE(images[0].pixels == images[1].pixels) << "uint21x3's image differs from uint32's";
+      ++compared;
     }
-    EXPECT_TRUE(images[0].pixels == images[1].pixels) << "uint21x3's image differs from uint32's";
-    ++compared;
   }
-  EXPECT_GE(compared, 3) << "fragment, compute and layered run on the cpu backend";
+  EXPECT_GE(compared, 6) << "fragment, compute and layered run on the cpu backend, with each aperture";
   // Past the bound the same boxes lose their sums: the bound is where the bytes start to
   // differ, so the check above could fail.
   EXPECT_NE(ref::depthOfField(colour, depth, linear(10.0f, 6.0f, 46.0f), satdof::SatFormat::Uint21x3).pixels,
             ref::depthOfField(colour, depth, linear(10.0f, 6.0f, 46.0f), satdof::SatFormat::Uint32).pixels);
 }
 
+// In focus (radius 0) the aperture is the pixel alone, box or disc: the input, byte for
+// byte, from every GLSL implementation that blurs the SAT.
 TEST_F(GlTest, DofAtTheFocalDepthReturnsTheInput) {
   auto rng = freshRng();
   auto colour = randomImage(64, 40, rng);
   for (std::size_t i = 3; i < colour.pixels.size(); i += 4) colour.pixels[i] = 255;  // opaque
-  const ref::DofParams params = linear(7.5f, 3.0f, 16.0f);
+  ref::DofParams params = linear(7.5f, 3.0f, 16.0f);
   const ref::ImageR32F depth(64, 40, 7.5f);
-  EXPECT_EQ(runDof(colour, depth, params).pixels, colour.pixels);
+  const auto backend = cpuBackend();
+  for (const ref::Aperture aperture : {ref::Aperture::Box, ref::Aperture::Disc}) {
+    params.aperture = aperture;
+    for (const satdof::DofEntry& entry : satdof::dofImplementations()) {
+      if (entry.whyNot(*backend) || entry.layers) continue;
+      SCOPED_TRACE(std::string(entry.name) + (aperture == ref::Aperture::Disc ? " / disc" : " / box"));
+      EXPECT_EQ(runDof(entry, colour, depth, params).pixels, colour.pixels);
+    }
+  }
 }
 
 TEST_F(GlTest, CpuSatBackendUploadsTheReferenceSatInEveryFormat) {

@@ -200,3 +200,44 @@ TEST(LiveOptions, DeclarationsGiveDefaultsRangesAndWhereTheyApply) {
   EXPECT_FALSE(satdof::whyNotApplies(satdof::opt::fNumber, linear));
   EXPECT_EQ(*satdof::whyNotApplies(satdof::opt::focalRange, linear), "applies only to --camera linear");
 }
+
+// The DoF's aperture, one declaration for the command line, the script's `set`, the
+// settings file and the panel: box (the default) or disc, read into the DoF parameters;
+// anything else refused in one line (square: the lens truth's word, pointed there).
+TEST(LiveOptions, ApertureIsBoxOrDiscEverywhere) {
+  Options o;
+  EXPECT_EQ(o.aperture, satdof::reference::Aperture::Box);
+  EXPECT_EQ(satdof::dofParamsOf(o, 8.0f).aperture, satdof::reference::Aperture::Box);
+  ASSERT_FALSE(satdof::setLiveOption(o, "aperture", "disc"));
+  EXPECT_EQ(satdof::dofParamsOf(o, 8.0f).aperture, satdof::reference::Aperture::Disc);
+  EXPECT_EQ(satdof::liveOptionValue(o, "aperture"), "disc");
+  EXPECT_EQ(satdof::setLiveOption(o, "aperture", "round"), "no aperture 'round'; valid: box, disc");
+  EXPECT_EQ(satdof::setLiveOption(o, "aperture", "square"),
+            "no aperture 'square'; valid: box, disc (quality's lens truth: --lens-aperture square)");
+  EXPECT_EQ(o.aperture, satdof::reference::Aperture::Disc) << "a refused value changes nothing";
+
+  const fs::path dir = fs::temp_directory_path() / ("satdof_settings_aperture_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path file = dir / "settings.ini";
+  std::ofstream(file) << "aperture=disc\n";
+  Options fromFile;
+  satdof::loadSettings(file, fromFile);
+  EXPECT_EQ(fromFile.aperture, satdof::reference::Aperture::Disc);
+  EXPECT_TRUE(fromFile.fromSettings.count("aperture"));
+  std::ofstream(file) << "aperture=round\nfocal=9\n";
+  Options dropped;
+  testing::internal::CaptureStderr();
+  satdof::loadSettings(file, dropped);
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(dropped.aperture, satdof::reference::Aperture::Box);
+  EXPECT_EQ(*dropped.focalDistance, 9.0f) << "the other entries stay";
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+  EXPECT_NE(err.find("aperture=round: no aperture 'round'"), std::string::npos) << err;
+  // What is saved reads back.
+  const auto saved = satdof::liveOptionValue(fromFile, "aperture");
+  ASSERT_TRUE(saved);
+  Options again;
+  ASSERT_FALSE(satdof::setLiveOption(again, "aperture", *saved));
+  EXPECT_EQ(again.aperture, satdof::reference::Aperture::Disc);
+  fs::remove_all(dir);
+}

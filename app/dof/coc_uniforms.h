@@ -1,5 +1,6 @@
 // app/dof/coc_uniforms.h — the uniforms of shaders/coc.glsl (locations 0-5): the circle of
-// confusion's ramp (satdof/reference/coc.h) and the image size, set on `program`.
+// confusion's ramp (satdof/reference/coc.h) and the image size, set on `program`; and of
+// shaders/aperture.glsl (location 7), for the programs that include it.
 #pragma once
 
 #include <glad/gl.h>
@@ -17,6 +18,10 @@ inline void setCocUniforms(GLuint program, const reference::CocRamp& ramp, Exten
   glUniform1f(3, ramp.c);
   glUniform1i(4, ramp.maxRadius);
   glUniform2i(5, size.width, size.height);
+}
+
+inline void setApertureUniform(GLuint program, reference::Aperture aperture) {
+  glProgramUniform1i(program, 7, aperture == reference::Aperture::Disc ? 1 : 0);
 }
 
 }  // namespace satdof

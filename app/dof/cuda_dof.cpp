@@ -46,6 +46,7 @@ class CudaDof final : public DofImplementation {
     args.height = t.extent.height;
     args.ramp = reference::cocRamp(s.params, t.extent.width);
     args.showCoc = s.showCoc;
+    args.aperture = s.params.aperture;
     {
       auto timed = profiler.section(host_.clock(), "dof", "cuda");
       SATDOF_CUDA_CHECK(launchDepthOfField(args, stream));

@@ -47,6 +47,7 @@ class GlslDof final : public DofImplementation {
     const Extent e = targets_.extent;
     const reference::CocRamp ramp = reference::cocRamp(s.params, e.width);
     setCocUniforms(program_.get(), ramp, e);
+    setApertureUniform(program_.get(), s.params.aperture);
     glUniform1i(6, s.showCoc ? 1 : 0);
     glBindTextureUnit(0, targets_.depth);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, targets_.sat);

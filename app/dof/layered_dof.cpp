@@ -114,6 +114,7 @@ class LayeredDof final : public DofImplementation {
     {
       auto timed = profiler.section(profiler.gl(), "dof", "layered");
       setCocUniforms(compose_.get(), ramp, e);
+      setApertureUniform(compose_.get(), s.params.aperture);
       glBindTextureUnit(0, t.depth);
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, t.sat);
       glBindImageTexture(0, t.dofOutput, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);

@@ -196,12 +196,13 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
   auto* quality = app.add_subcommand("quality",
                                      "Headless: every DoF implementation against a lens (the scene rendered over "
                                      "the aperture) and a scattering ground truth on every scene at several focal "
-                                     "distances; images under --out");
+                                     "distances, with each --aperture (both unless given); images under --out");
   quality->add_option("--csv", o.qualityCsv,
                       "Also write scene,focus,implementation,psnr_db,psnr_band_db,infocus_identical_pct,truth");
   quality
-      ->add_option("--aperture", o.qualityAperture,
-                   "The lens truth's aperture: disc (a round lens) or square (the SAT methods' box) [disc]")
+      ->add_option("--lens-aperture", o.qualityLensAperture,
+                   "The lens truth's aperture: disc (a round lens) or square (the box's shape) [the shape of the "
+                   "--aperture scored: square for box alone, else disc]")
       ->check(CLI::IsMember({"disc", "square"}));
   quality
       ->add_option("--lens-renders", o.qualityMaxRenders,

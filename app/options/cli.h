@@ -16,6 +16,7 @@
 #include "passes/bokeh_pass.h"
 #include "frame/filter_settings.h"
 #include "passes/view_pass.h"
+#include "satdof/reference/coc.h"
 
 namespace satdof {
 
@@ -40,6 +41,7 @@ struct Options {
   // applied to the backend that runs, where the command line did not choose.
   std::map<std::string, BackendSelections> savedSelections;
   std::string dof;               // --dof: empty: the registry's default
+  reference::Aperture aperture = reference::Aperture::Box;  // --aperture box|disc (reference/aperture.h)
   std::string satFormat;         // --sat-format: empty: the default format
   std::string scene = "teapots";  // --scene: scene/scenes.h, or a .gltf / .glb file
   std::string photo, depth;       // --photo IMAGE --depth DEPTH: an RGB-D photo (content/photo.h)
@@ -47,7 +49,7 @@ struct Options {
   BokehSettings bokeh;            // --bokeh, --bokeh-threshold, --bokeh-shape, ...
   bool quality = false;           // `satdof quality`
   std::string qualityCsv;         // quality --csv FILE
-  std::string qualityAperture = "disc";  // quality --aperture disc|square: the lens truth's
+  std::string qualityLensAperture;       // quality --lens-aperture disc|square (empty: --aperture's match)
   int qualityMaxRenders = 4096;          // quality --lens-renders N: at most N renders a truth
   bool precision = false;         // `satdof precision`
   bool soak = false;              // `satdof soak`

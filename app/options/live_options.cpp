@@ -281,6 +281,20 @@ constinit const LiveOption weights{
       return s;
     },
     false, AppliesTo::Filter, {}};
+constinit const LiveOption aperture{
+    "aperture",
+    "Blur shape, what a pixel of blur radius r averages: box (its (2r+1)^2 square, 4 SAT reads) or disc (the disc "
+    "of radius r as 5 boxes, 20 reads)",
+    0, 0, "box",
+    [](const LiveOption&, Options& o, std::string_view v) -> std::optional<std::string> {
+      std::string name;
+      if (auto e = member(v, {"box", "disc"}, "aperture", name))
+        return v == "square" ? *e + " (quality's lens truth: --lens-aperture square)" : e;
+      o.aperture = name == "disc" ? reference::Aperture::Disc : reference::Aperture::Box;
+      return std::nullopt;
+    },
+    [](const Options& o) { return std::string(o.aperture == reference::Aperture::Disc ? "disc" : "box"); }, true,
+    AppliesTo::Always, {}};
 constinit const LiveOption view{
     "view", "What is shown", 0, 0, "final",
     [](const LiveOption&, Options& o, std::string_view v) -> std::optional<std::string> {
@@ -426,7 +440,7 @@ constinit const LiveOption kPanel{
 constexpr std::array kAll = {
     &opt::focal, &opt::focalRange, &opt::maxBlur, &opt::camera, &opt::focalLength, &opt::fNumber, &opt::sensorWidth,
     &kAutofocus, &kAnimate, &opt::msaa, &opt::renderScale, &kPanel, &opt::bokeh, &opt::bokehThreshold, &opt::bokehMinRadius,
-    &opt::bokehMax, &kBokehShape, &opt::bokehIntensity, &kSatFormat, &kDof, &opt::filter, &kRadius, &kSigma,
+    &opt::bokehMax, &kBokehShape, &opt::bokehIntensity, &kSatFormat, &kDof, &opt::aperture, &opt::filter, &kRadius, &kSigma,
     &opt::weights, &kBorder, &kConv, &kCompareB, &kCompare, &opt::view, &kDivider, &kDiffGain};
 
 }  // namespace
@@ -499,6 +513,7 @@ reference::DofParams dofParamsOf(const Options& o, float sceneFocalDistance) {
   p.focalLengthMm = o.focalLengthMm;
   p.fNumber = o.fNumber;
   p.sensorWidthMm = o.sensorWidthMm;
+  p.aperture = o.aperture;
   return p;
 }
 

@@ -15,6 +15,7 @@
 //   compare-b                         configuration B of a comparison: key=name,... over
 //                                     A's (pipeline/pipeline_config.h); compare NAME: its conv
 //   dof                               the DoF implementation
+//   aperture                          the blur's shape: box or disc
 //   autofocus, animate, msaa          focus controller and scene
 //   render-scale                      the window's frame size against its image area
 //   panel                             the window's panel: shown or hidden
@@ -77,7 +78,7 @@ void applyLiveDefaults(Options& o);
 // The declarations the rest of the app names in code (the panel's widgets, the checks).
 namespace opt {
 extern const LiveOption focal, focalRange, maxBlur, camera, focalLength, fNumber, sensorWidth, msaa, renderScale, bokeh,
-    bokehThreshold, bokehMinRadius, bokehMax, bokehIntensity, filter, weights, view;
+    bokehThreshold, bokehMinRadius, bokehMax, bokehIntensity, filter, weights, view, aperture;
 }  // namespace opt
 
 // The depth-of-field parameters the options describe (the focal distance: the option's,

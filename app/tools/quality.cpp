@@ -12,8 +12,12 @@
 // them (satdof/reference/dof_metrics.h). The scattering truth is scored against the lens
 // too (implementation "scatter"). The lens needs the thin-lens model; quality runs in it,
 // with the max blur raised to the frame's largest circle of confusion unless --max-blur
-// is given (a lens does not clamp). The images (truths and implementations) go to --out
-// as PNGs; --csv FILE writes the scores as rows; --scene NAME runs that scene alone.
+// is given (a lens does not clamp). Each implementation runs with each aperture
+// (satdof/reference/aperture.h: box and disc; --aperture: that one alone), the scattering
+// truth with the same shape; the lens truth is round unless the box alone is scored (then
+// square: the box's shape) or --lens-aperture says. The images (truths and
+// implementations, "_disc" for the disc) go to --out as PNGs; --csv FILE writes the
+// scores as rows; --scene NAME runs that scene alone.
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -23,6 +27,7 @@
 #include <fstream>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "app.h"
 #include "image_io.h"
@@ -45,12 +50,14 @@ std::string number(double v) {
   return text;
 }
 
+const char* apertureName(ref::Aperture a) { return a == ref::Aperture::Disc ? "disc" : "box"; }
+
 // What every implementation of one scene at one focus is held against.
 struct Truths {
   ref::ImageRgba8 sharp;  // the DoF's input
   ref::ImageR32F depth;
   ref::Mask band, clear;
-  ref::ImageRgba8 scatter;
+  ref::ImageRgba8 scatter[2];  // by aperture (box, disc): the scattering truth of that shape
   std::optional<LensTruth> lens;
 };
 
@@ -60,40 +67,56 @@ struct Row {
 
 class Report {
  public:
-  explicit Report(std::ofstream* csv) : csv_(csv) {
-    if (csv_) *csv_ << "scene,focus,implementation,psnr_db,psnr_band_db,infocus_identical_pct,truth\n";
+  // `lensShape`: the lens truth's aperture (disc or square), a column of every row.
+  Report(std::ofstream* csv, std::string lensShape) : csv_(csv), lensShape_(std::move(lensShape)) {
+    if (csv_)
+      *csv_ << "scene,focus,implementation,psnr_db,psnr_band_db,infocus_identical_pct,truth,aperture,lens_aperture\n";
   }
   static void header() {
-    std::printf("%-14s %6s  %-10s %9s %9s %9s %9s %9s %9s\n", "scene", "focus", "dof", "lens", "lens-band",
-                "lens-enc", "scatter", "scat-band", "in-focus");
+    std::printf("%-14s %6s  %-10s %-8s %9s %9s %9s %9s %9s %9s\n", "scene", "focus", "dof", "aperture", "lens",
+                "lens-band", "lens-enc", "scatter", "scat-band", "in-focus");
   }
-  // `image` against the truths; the lens only where there is one, the scatter unless the
-  // image is the scatter truth itself.
-  void add(const Row& row, const std::string& name, const ref::ImageRgba8& image, const Truths& t, bool againstScatter) {
+  // `image` (made with `aperture`) against the truths; the lens only where there is one,
+  // the scatter of the same aperture unless the image is that scatter truth itself.
+  void add(const Row& row, const std::string& name, ref::Aperture aperture, const ref::ImageRgba8& image,
+           const Truths& t, bool againstScatter) {
     const double identical = ref::identicalPercent(image, t.sharp, t.clear);
     std::string cells[5] = {"-", "-", "-", "-", "-"};
+    const Scored s{row, name, apertureName(aperture), image, t, identical};
     if (t.lens) {
-      score(row, name, image, t.lens->image, t, identical, "lens", cells[0], cells[1]);
+      score(s, t.lens->image, "lens", cells[0], cells[1]);
       cells[2] = number(ref::psnr(image, t.lens->encodedImage));
     }
-    if (againstScatter) score(row, name, image, t.scatter, t, identical, "scatter", cells[3], cells[4]);
-    std::printf("%-14s %6s  %-10s %9s %9s %9s %9s %9s %8s%%\n", row.scene.c_str(), row.focus.c_str(), name.c_str(),
-                cells[0].c_str(), cells[1].c_str(), cells[2].c_str(), cells[3].c_str(), cells[4].c_str(),
-                number(identical).c_str());
+    if (againstScatter) score(s, t.scatter[int(aperture)], "scatter", cells[3], cells[4]);
+    std::printf("%-14s %6s  %-10s %-8s %9s %9s %9s %9s %9s %8s%%\n", row.scene.c_str(), row.focus.c_str(),
+                name.c_str(), s.aperture, cells[0].c_str(), cells[1].c_str(), cells[2].c_str(), cells[3].c_str(),
+                cells[4].c_str(), number(identical).c_str());
     std::fflush(stdout);
   }
 
  private:
-  void score(const Row& row, const std::string& name, const ref::ImageRgba8& image, const ref::ImageRgba8& truth,
-             const Truths& t, double identical, const char* truthName, std::string& whole, std::string& band) {
-    whole = number(ref::psnr(image, truth));
-    band = number(ref::psnr(image, truth, t.band));
+  struct Scored {
+    const Row& row;
+    const std::string& name;
+    const char* aperture;
+    const ref::ImageRgba8& image;
+    const Truths& t;
+    double identical;
+  };
+  void score(const Scored& s, const ref::ImageRgba8& truth, const char* truthName, std::string& whole,
+             std::string& band) {
+    whole = number(ref::psnr(s.image, truth));
+    band = number(ref::psnr(s.image, truth, s.t.band));
     if (csv_)
-      *csv_ << row.scene << ',' << row.focus << ',' << name << ',' << whole << ',' << band << ','
-            << number(identical) << ',' << truthName << '\n';
+      *csv_ << s.row.scene << ',' << s.row.focus << ',' << s.name << ',' << whole << ',' << band << ','
+            << number(s.identical) << ',' << truthName << ',' << s.aperture << ',' << lensShape_ << '\n';
   }
   std::ofstream* csv_;
+  std::string lensShape_;
 };
+
+// The images' names: the box's as they always were, the disc's with "_disc".
+std::string suffix(ref::Aperture a) { return a == ref::Aperture::Disc ? "_disc" : ""; }
 
 // The largest blur radius the model gives any pixel of `depth`, unclamped.
 double largestCoc(const ref::ImageR32F& depth, const ref::DofParams& params) {
@@ -140,21 +163,32 @@ int runQuality(App& app) {
   LensTruthSettings lensSettings;
   lensSettings.maxRenders = std::size_t(options.qualityMaxRenders);
   lensSettings.firstRenders = std::min(lensSettings.firstRenders, lensSettings.maxRenders / 2);
-  lensSettings.shape = options.qualityAperture == "square" ? ref::ApertureShape::Square : ref::ApertureShape::Disc;
+  // The DoF's apertures: --aperture's alone, else both. The lens truth's: --lens-aperture,
+  // else the shape scored (square for the box alone, the round lens otherwise).
+  const std::vector<ref::Aperture> apertures =
+      options.given.count("aperture") ? std::vector<ref::Aperture>{options.aperture}
+                                      : std::vector<ref::Aperture>{ref::Aperture::Box, ref::Aperture::Disc};
+  const std::string lensShape = !options.qualityLensAperture.empty() ? options.qualityLensAperture
+                                : apertures == std::vector<ref::Aperture>{ref::Aperture::Box} ? "square"
+                                                                                             : "disc";
+  lensSettings.shape = lensShape == "square" ? ref::ApertureShape::Square : ref::ApertureShape::Disc;
   std::printf("satdof quality: %dx%d, %s model (f %.0f mm, f/%.1f, sensor %.0f mm), max blur %s\n", extent.width,
               extent.height, lensTruth ? "thin-lens" : "linear", dof.params.focalLengthMm, dof.params.fNumber,
               dof.params.sensorWidthMm,
               maxBlurGiven ? (number(dof.params.maxRadius) + " px").c_str() : "the frame's largest blur");
   if (lensTruth)
     std::printf("  lens truth: %s aperture, renders doubled until N against 2N is over %.0f dB (at most %zu)\n",
-                options.qualityAperture.c_str(), lensSettings.convergedDb, lensSettings.maxRenders);
+                lensShape.c_str(), lensSettings.convergedDb, lensSettings.maxRenders);
   else
     std::printf("  no lens truth: a lens cannot make the linear model's blur (use --camera thin-lens)\n");
   std::printf("  PSNR (dB) against each truth, over the image and within %d px of silhouettes; lens-enc: against "
               "the lens's renders averaged as encoded bytes, as image-space methods average (no gamma error); "
               "in-focus: %% of sharp pixels no blur reaches left as drawn\n",
               ref::kSilhouetteBandRadius);
-  Report report(csvFile.is_open() ? &csvFile : nullptr);
+  std::printf("  each implementation with the aperture%s", apertures.size() > 1 ? "s" : "");
+  for (const ref::Aperture a : apertures) std::printf(" %s", apertureName(a));
+  std::printf(" (the scattering truth of the same shape)\n");
+  Report report(csvFile.is_open() ? &csvFile : nullptr, lensShape);
   const DofEntry* original = &pipeline.dofEntry();
   // The truths blur the scene alone: no highlights drawn over the images compared.
   const bool bokehWas = bokeh.enabled;
@@ -176,10 +210,14 @@ int runQuality(App& app) {
       }
       Truths t;
       std::tie(t.sharp, t.depth) = app.readBackColourAndDepth();
-      t.scatter = ref::scatterDepthOfField(t.sharp, t.depth, dof.params);
+      for (const ref::Aperture a : apertures) {
+        ref::DofParams shaped = dof.params;
+        shaped.aperture = a;
+        t.scatter[int(a)] = ref::scatterDepthOfField(t.sharp, t.depth, shaped);
+        writePng(outDir / (std::string(stem) + "_scatter" + suffix(a) + ".png"), t.scatter[int(a)]);
+      }
       t.band = ref::silhouetteBand(t.depth, dof.params);
       t.clear = ref::sharpAndClear(t.depth, dof.params);
-      writePng(outDir / (std::string(stem) + "_scatter.png"), t.scatter);
       std::printf("%s focus %s: max blur %.0f px (%.2f%% of pixels clamped), silhouette band %.1f%%, sharp and "
                   "clear %.1f%% of pixels\n",
                   row.scene.c_str(), row.focus.c_str(), dof.params.maxRadius, clampedPercent(t.depth, dof.params),
@@ -198,14 +236,18 @@ int runQuality(App& app) {
         std::fflush(stdout);
       }
       Report::header();
-      if (t.lens) report.add(row, "scatter", t.scatter, t, false);
+      if (t.lens)
+        for (const ref::Aperture a : apertures) report.add(row, "scatter", a, t.scatter[int(a)], t, false);
       for (const DofEntry& e : dofImplementations()) {
         if (e.whyNot(pipeline.backend())) continue;
         if (&e != &pipeline.dofEntry()) app.setDof(e);
-        app.renderFrame();
-        const auto image = readTexture(pipeline.targets().dofOutput, extent.width, extent.height);
-        writePng(outDir / (std::string(stem) + "_" + std::string(e.name) + ".png"), image);
-        report.add(row, std::string(e.name), image, t, true);
+        for (const ref::Aperture a : apertures) {
+          dof.params.aperture = a;
+          app.renderFrame();
+          const auto image = readTexture(pipeline.targets().dofOutput, extent.width, extent.height);
+          writePng(outDir / (std::string(stem) + "_" + std::string(e.name) + suffix(a) + ".png"), image);
+          report.add(row, std::string(e.name), a, image, t, true);
+        }
       }
     }
   }

@@ -1,10 +1,10 @@
 // app/tools/soak.cpp — `satdof soak`: many headless frames while every registry entry is
 // switched at random every few frames (scan variant, SAT algorithm and format, filter and
-// convolutions A/B, DoF implementation, camera model, view, bokeh). Every --check-every
-// frames it records the process's resident memory and the GPU's free memory (where GL
-// reports it: GL_NVX_gpu_memory_info), and renders the current settings afresh in a new
-// satdof process to compare the image byte for byte. A failed switch that was not refused
-// with a reason, a mismatch, or memory that keeps growing fails the run (exit 1).
+// convolutions A/B, DoF implementation, camera model and aperture, view, bokeh). Every
+// --check-every frames it records the process's resident memory and the GPU's free memory
+// (where GL reports it: GL_NVX_gpu_memory_info), and renders the current settings afresh
+// in a new satdof process to compare the image byte for byte. A failed switch that was not
+// refused with a reason, a mismatch, or memory that keeps growing fails the run (exit 1).
 #include <algorithm>
 #include <cstdlib>
 #include <cstdio>
@@ -159,6 +159,7 @@ int runSoak(App& app) {
         case 5:
           settings.dof.params.model = pick(2) ? reference::CocModel::ThinLens : reference::CocModel::Linear;
           settings.dof.params.focalDistance = 2.0f + float(pick(30));
+          settings.dof.params.aperture = pick(2) ? reference::Aperture::Disc : reference::Aperture::Box;
           break;
         default:
           settings.bokeh.enabled = pick(2) == 0;
@@ -185,7 +186,8 @@ int runSoak(App& app) {
         << " --sat-format " << satFormatInfo(pipeline.targets().satFormat).name << " --focal "
         << params.focalDistance << " --max-blur " << params.maxRadius << " --camera "
         << (params.model == reference::CocModel::ThinLens ? "thin-lens" : "linear")
-        << " --bokeh " << (settings.bokeh.enabled ? "on" : "off") << " --view " << toString(settings.view.mode)
+        << " --aperture " << (params.aperture == reference::Aperture::Disc ? "disc" : "box") << " --bokeh "
+        << (settings.bokeh.enabled ? "on" : "off") << " --view " << toString(settings.view.mode)
         << " --msaa " << options.msaa;
     // The command line refuses a flag that does not apply: the focal range is the linear
     // model's only.

@@ -1,7 +1,8 @@
 // app/ui/dof_panel.cpp — the panel's depth-of-field section: the implementation (greyed
 // out with the reason where the backend cannot run it) and the focus model's settings.
-// This file is the home of the DoF model's controls: the linear model and the camera
-// model (thin lens: focal length, f-number, sensor), the circle-of-confusion view; the
+// This file is the home of the DoF model's controls: the aperture (box or disc), the
+// linear model and the camera model (thin lens: focal length, f-number, sensor), the
+// circle-of-confusion view; the
 // DoF work extends it (see the marked spot below).
 #include <imgui.h>
 
@@ -32,6 +33,22 @@ void drawDofSection(UiState& s) {
   for (const DofEntry& e : dofImplementations())
     if (e.name == s.dofImplementation) widgets::tooltip(std::string(e.description).c_str());
   auto& p = s.dof->params;
+  // The blur's shape (opt::aperture): every implementation reads it from the same table.
+  widgets::label("aperture", std::string(opt::aperture.help).c_str());
+  const struct {
+    reference::Aperture aperture;
+    const char* name;
+    const char* tip;
+  } shapes[] = {{reference::Aperture::Box, "box", "each pixel the mean of its (2r+1)^2 square: 4 SAT reads"},
+                {reference::Aperture::Disc, "disc", "the mean of the disc of radius r, as 5 boxes: 20 SAT reads"}};
+  if (ImGui::BeginCombo("##aperture", shapes[p.aperture == reference::Aperture::Disc ? 1 : 0].name)) {
+    for (const auto& shape : shapes) {
+      if (ImGui::Selectable(shape.name, p.aperture == shape.aperture)) p.aperture = shape.aperture;
+      widgets::tooltip(shape.tip);
+    }
+    ImGui::EndCombo();
+  }
+  widgets::tooltip(shapes[p.aperture == reference::Aperture::Disc ? 1 : 0].tip);
   int model = p.model == reference::CocModel::ThinLens ? 1 : 0;
   widgets::radio("linear", &model, 0);
   widgets::tooltip("blur grows linearly with distance from focus, maximal at the focal range");

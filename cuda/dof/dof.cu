@@ -1,10 +1,11 @@
-// cuda/dof/dof.cu — the box depth of field (satdof/dof.h): one thread per pixel in 32x8
+// cuda/dof/dof.cu — the SAT depth of field (satdof/dof.h): one thread per pixel in 32x8
 // blocks, so a warp reads one row segment of depth and writes one of output. The four
-// SAT reads per pixel are 16-byte loads (uint21x3: 8-byte) through the read-only path;
-// neighbouring pixels' boxes overlap, so most hit in L1/L2.
+// SAT reads per box (one box, or the disc aperture's slabs: reference/aperture.h) are
+// 16-byte loads (uint21x3: 8-byte) through the read-only path; neighbouring pixels'
+// boxes overlap, so most hit in L1/L2.
 #include "satdof/dof.h"
 
-#include "satdof/reference/box_mean.h"
+#include "satdof/reference/aperture.h"
 
 namespace satdof {
 namespace {
@@ -20,9 +21,7 @@ __global__ void depthOfFieldKernel(DofKernelArgs a, reference::SatView table) {
     const std::uint8_t shade = reference::cocShade(r, a.ramp.maxRadius);
     out = make_uchar4(shade, std::uint8_t(255 - shade), 38, 255);
   } else {
-    const int x0 = max(x - r, 0), y0 = max(y - r, 0);
-    const int x1 = min(x + r, a.width - 1), y1 = min(y + r, a.height - 1);
-    const reference::Rgb8 m = reference::satBoxMean(table, x0, y0, x1, y1);
+    const reference::Rgb8 m = reference::satApertureMean(table, a.aperture, x, y, r, a.width, a.height);
     out = make_uchar4(m.r, m.g, m.b, 255);
   }
   surf2Dwrite(out, a.output, x * int(sizeof(uchar4)), y);

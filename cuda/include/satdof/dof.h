@@ -1,7 +1,8 @@
-// satdof/dof.h — the box depth of field as a CUDA kernel: the reference's arithmetic
-// (satdof/reference/dof.h, coc.h, box_mean.h) per pixel, four SAT reads whatever the
-// radius, reading the depth and writing the output through surfaces (the GL textures a
-// CUDA-GL interop session maps). Byte for byte the CPU reference and the GLSL passes.
+// satdof/dof.h — the SAT depth of field as a CUDA kernel: the reference's arithmetic
+// (satdof/reference/dof.h, coc.h, aperture.h, box_mean.h) per pixel, four SAT reads per
+// box of the aperture whatever the radius (one box, or kApertureBoxes for the disc),
+// reading the depth and writing the output through surfaces (the GL textures a CUDA-GL
+// interop session maps). Byte for byte the CPU reference and the GLSL passes.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -19,6 +20,7 @@ struct DofKernelArgs {
   int width = 0, height = 0;
   reference::CocRamp ramp;
   bool showCoc = false;  // the radius view (reference::cocShade) instead of the image
+  reference::Aperture aperture = reference::Aperture::Box;  // reference::satApertureMean's shape
 };
 
 // Enqueues the pass on `stream`; returns the launch's error (cudaErrorInvalidValue for an

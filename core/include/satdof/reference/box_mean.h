@@ -11,7 +11,8 @@
 //                   the same sums, hence the same bytes, for boxes within its bound
 // For the float formats the integer k with (k - 1/2) * area <= sum < (k + 1/2) * area is
 // found by correcting an estimate, each product a single rounded multiply (never fused), so
-// every processor that follows IEEE rounding gets the same byte.
+// every processor that follows IEEE rounding gets the same byte. A union of boxes (the
+// disc aperture) adds their sums first (SatSums) and rounds once over the total area.
 #pragma once
 
 #include <cstdint>
@@ -88,18 +89,25 @@ SATDOF_HD inline std::uint8_t roundedFloatMean(float sum, float area) {
 
 }  // namespace box_mean_detail
 
-// The RGB mean over the inclusive box [x0, x1] x [y0, y1], already clipped to the image.
-SATDOF_HD inline Rgb8 satBoxMean(const SatView& t, int x0, int y0, int x1, int y1) {
+// The RGB sums of boxes read from one table, added in the format's own arithmetic: the
+// integer formats exactly (each box's difference wrapped, uint21x3's masked to its field),
+// the float formats one IEEE addition per box, in the order the boxes are added. The
+// union of non-overlapping boxes (satdof/reference/aperture.h) is averaged through it.
+struct SatSums {
+  std::uint32_t exact[3] = {0, 0, 0};  // uint32, uint21x3
+  float rounded[3] = {0, 0, 0};        // float32, float32-offset
+};
+
+// Adds the inclusive box [x0, x1] x [y0, y1], already clipped to the image (not empty).
+SATDOF_HD inline void addBoxSums(const SatView& t, int x0, int y0, int x1, int y1, SatSums& s) {
   using namespace box_mean_detail;
   const Words4 a = entry(t, x1, y1), b = entry(t, x0 - 1, y1), c = entry(t, x1, y0 - 1),
                d = entry(t, x0 - 1, y0 - 1);
-  const std::uint32_t areaInt = std::uint32_t(x1 - x0 + 1) * std::uint32_t(y1 - y0 + 1);
-  std::uint8_t m[3];
   if (t.format == SatFormat::Uint32 || t.format == SatFormat::Uint21x3) {
     for (int i = 0; i < 3; ++i) {
       std::uint32_t sum = a.v[i] - b.v[i] - c.v[i] + d.v[i];  // exact modulo 2^32
       if (t.format == SatFormat::Uint21x3) sum &= uint21x3Mask(i);  // exact modulo the field
-      m[i] = std::uint8_t((2 * std::uint64_t(sum) + areaInt) / (2 * std::uint64_t(areaInt)));
+      s.exact[i] += sum;
     }
   } else {
     const float area = SATDOF_MUL(float(x1 - x0 + 1), float(y1 - y0 + 1));
@@ -107,10 +115,27 @@ SATDOF_HD inline Rgb8 satBoxMean(const SatView& t, int x0, int y0, int x1, int y
       float sum = SATDOF_ADD(SATDOF_SUB(SATDOF_SUB(asFloat(a.v[i]), asFloat(b.v[i])), asFloat(c.v[i])),
                              asFloat(d.v[i]));
       if (t.format == SatFormat::Float32Offset) sum = SATDOF_ADD(sum, SATDOF_MUL(area, asFloat(t.trailer[i])));
-      m[i] = roundedFloatMean(sum, area);
+      s.rounded[i] = SATDOF_ADD(s.rounded[i], sum);
     }
   }
+}
+
+// The rounded RGB mean of sums over `area` pixels (the boxes' total area).
+SATDOF_HD inline Rgb8 satSumsMean(const SatView& t, const SatSums& s, std::uint32_t area) {
+  using namespace box_mean_detail;
+  std::uint8_t m[3];
+  for (int i = 0; i < 3; ++i)
+    m[i] = t.format == SatFormat::Uint32 || t.format == SatFormat::Uint21x3
+               ? std::uint8_t((2 * std::uint64_t(s.exact[i]) + area) / (2 * std::uint64_t(area)))
+               : roundedFloatMean(s.rounded[i], float(area));
   return {m[0], m[1], m[2]};
+}
+
+// The RGB mean over the inclusive box [x0, x1] x [y0, y1], already clipped to the image.
+SATDOF_HD inline Rgb8 satBoxMean(const SatView& t, int x0, int y0, int x1, int y1) {
+  SatSums s;
+  addBoxSums(t, x0, y0, x1, y1, s);
+  return satSumsMean(t, s, std::uint32_t(x1 - x0 + 1) * std::uint32_t(y1 - y0 + 1));
 }
 
 }  // namespace satdof::reference

@@ -40,6 +40,10 @@ namespace satdof::reference {
 
 enum class CocModel { Linear, ThinLens };
 
+// The shape each pixel is averaged over (satdof/reference/aperture.h): the (2r+1)^2 box,
+// or the disc of radius r approximated by a few boxes.
+enum class Aperture { Box, Disc };
+
 // What the user sets (panel, command line).
 struct DofParams {
   CocModel model = CocModel::Linear;
@@ -49,6 +53,7 @@ struct DofParams {
   float focalLengthMm = 85.0f;   // thin lens: a portrait lens ...
   float fNumber = 1.4f;          // ... wide open ...
   float sensorWidthMm = 36.0f;   // ... on a full-frame sensor
+  Aperture aperture = Aperture::Box;
 };
 
 // The ramp's constants for an image `imageWidth` pixels wide (computed once per frame on

@@ -5,12 +5,16 @@
 // Circle of confusion: a box half-size in pixels from the camera model (coc.h). Each
 // output pixel is the mean of the (2r+1)^2 box around it, clipped to the image and
 // divided by the clipped area; four SAT reads whatever the size. With the exact uint32
-// SAT the mean is rounded exactly, in integers: (2 * sum + area) / (2 * area). The output
-// is opaque (alpha 255): a filter earlier in the pipeline may have changed alpha.
+// SAT the mean is rounded exactly, in integers: (2 * sum + area) / (2 * area). With
+// DofParams::aperture disc, the mean over the disc of radius r made of a few boxes
+// (aperture.h), 4 * kApertureBoxes reads, rounded the same way over the union's pixel
+// count. The output is opaque (alpha 255): a filter earlier in the pipeline may have
+// changed alpha.
 #pragma once
 
 #include <cstdint>
 
+#include "satdof/reference/aperture.h"
 #include "satdof/reference/box_mean.h"
 #include "satdof/reference/coc.h"
 #include "satdof/reference/image.h"

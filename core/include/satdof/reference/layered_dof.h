@@ -72,8 +72,9 @@ std::vector<std::int32_t> reachPass(const std::vector<std::int32_t>& in, int wid
 std::vector<std::int32_t> nearReach(const ImageR32F& depth, const CocRamp& ramp, const LayerSplit& split);
 
 // The composite from the split's SATs (uint32 format), the colour's SAT (any format) and
-// the reach R(p) (nearReach).
-ImageRgba8 composeLayers(const Sat& colourSat, const ImageR32F& depth, const CocRamp& ramp,
+// the reach R(p) (nearReach); every box of the description above is the aperture's
+// shape (aperture.h: the box, or the disc of slabs), the reach stays the box's.
+ImageRgba8 composeLayers(const Sat& colourSat, const ImageR32F& depth, const CocRamp& ramp, Aperture aperture,
                          const std::vector<std::int32_t>& reach, const Sat& nearSat, const Sat& farSat);
 
 // The whole layered DoF on the CPU, the colour's SAT in `format`.
