@@ -118,13 +118,15 @@ SATDOF_HD inline std::uint32_t apertureArea(Aperture aperture, int r, int pairs 
 }
 
 // The rounded RGB mean over the aperture of radius r around (x, y) in an image w x h:
-// box: satBoxMean's bytes; disc: the slabs' sums over their clipped pixel count.
-SATDOF_HD inline Rgb8 satApertureMean(const SatView& t, Aperture aperture, int x, int y, int r, int w, int h) {
+// box: satBoxMean's bytes; disc: the slabs' sums over their clipped pixel count (`pairs`
+// other than kDiscPairs: the other counts, for measuring them; the DoF uses the default).
+SATDOF_HD inline Rgb8 satApertureMean(const SatView& t, Aperture aperture, int x, int y, int r, int w, int h,
+                                      int pairs = kDiscPairs) {
   SatSums sums;
   std::uint32_t area = 0;
-  for (int i = 0; i < kApertureBoxes; ++i) {
+  for (int i = 0; i < 2 * pairs + 1; ++i) {
     ApertureBox b;
-    if (!apertureBox(aperture, x, y, r, i, w, h, b)) continue;
+    if (!apertureBox(aperture, x, y, r, i, w, h, b, pairs)) continue;
     addBoxSums(t, b.x0, b.y0, b.x1, b.y1, sums);
     area += boxArea(b);
   }
