@@ -183,3 +183,29 @@ TEST(Aperture, ScatterTruthUsesTheSameShape) {
   EXPECT_EQ(std::uint32_t(lit), ref::apertureArea(ref::Aperture::Disc, r));
   EXPECT_LT(lit, box);
 }
+
+// Every count the edge table holds (1, 3, 5, 7 boxes: what satdof-disc-shapes measures)
+// makes a union of disjoint boxes, symmetric about the centre, holding the centre, within
+// the box of the same radius.
+TEST(Aperture, EveryBoxCountIsADisjointSymmetricUnion) {
+  for (int pairs = 0; pairs <= ref::kMaxDiscPairs; ++pairs)
+    for (int r = 0; r <= 100; ++r) {
+      SCOPED_TRACE("pairs " + std::to_string(pairs) + ", r = " + std::to_string(r));
+      const int side = 2 * r + 1;
+      std::vector<int> c(std::size_t(side) * side, 0);
+      for (int i = 0; i < 2 * pairs + 1; ++i) {
+        ref::ApertureBox b;
+        if (!ref::apertureBox(ref::Aperture::Disc, r, r, r, i, side, side, b, pairs)) continue;
+        for (int y = b.y0; y <= b.y1; ++y)
+          for (int x = b.x0; x <= b.x1; ++x) ++c[std::size_t(y) * side + x];
+      }
+      for (int y = 0; y < side; ++y)
+        for (int x = 0; x < side; ++x) {
+          const int n = c[std::size_t(y) * side + x];
+          ASSERT_LE(n, 1) << "boxes overlap at " << x - r << "," << y - r;
+          ASSERT_EQ(n, c[std::size_t(y) * side + (side - 1 - x)]);
+          ASSERT_EQ(n, c[std::size_t(side - 1 - y) * side + x]);
+        }
+      EXPECT_EQ(c[std::size_t(r) * side + r], 1) << "the centre";
+    }
+}

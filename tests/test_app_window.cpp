@@ -132,6 +132,8 @@ TEST(AppCli, BadValuesSayWhatIsWrongInWords) {
       {"quality --aperture square", "--aperture: no aperture 'square'; valid: box, disc (quality's lens truth: "
                                     "--lens-aperture square)"},
       {"quality --lens-aperture round", "--lens-aperture: round not in {disc,square}"},
+      {"quality --camera linear --lens-aperture square",
+       "--lens-aperture: applies only with a lens truth, and quality with --camera linear has none"},
   };
   for (const auto& [args, expected] : cases) {
     SCOPED_TRACE(args);

@@ -60,6 +60,9 @@ std::optional<std::string> checkCombination(const Options& o) {
     const std::string notHere = only && only->whyNotOnThisMachine ? only->whyNotOnThisMachine() : "";
     if (!only || !notHere.empty()) return prefix + ", which cannot run here: " + (only ? notHere : "not in this build");
   }
+  // quality's lens truth exists for the thin-lens model only (tools/quality.cpp).
+  if (o.quality && !o.qualityLensAperture.empty() && given(o, "camera") && o.camera == "linear")
+    return "--lens-aperture: applies only with a lens truth, and quality with --camera linear has none";
   if (given(o, "compare") && o.view.mode != ViewMode::Split && o.view.mode != ViewMode::Difference)
     return "--compare: applies only to --view split or diff (configuration B is not run otherwise)";
   return checkContent(o);

@@ -8,7 +8,7 @@
 //         approximated by kApertureBoxes = 2 * kDiscPairs + 1 non-overlapping boxes: a
 //         stack of horizontal slabs symmetric about the centre row, a central slab
 //         |dy| <= e0 and pairs e(j-1) < |dy| <= e(j) above and below it. The edges are
-//         fixed fractions of r, rounded (kDiscEdges), each at most r - (pairs - j) so that
+//         fixed fractions of r, rounded (discEdgeThousandths), each at most r - (pairs - j) so that
 //         a small disc keeps one row a slab (exact for r <= kDiscPairs); a slab's half-width
 //         is the disc's at its middle row, isqrt(r^2 - y^2), the half-width that minimises
 //         the slab's difference to the disc. Slabs that a small r leaves empty are skipped;
@@ -30,10 +30,10 @@ namespace satdof::reference {
 inline constexpr int kDiscPairs = 2;                      // slabs above (and below) the central one
 inline constexpr int kApertureBoxes = 2 * kDiscPairs + 1;  // the most boxes an aperture reads
 
-// The slab edges as thousandths of r for 0..3 pairs (1, 3, 5, 7 boxes), outermost last:
-// each set minimises the mean difference to the disc over r = 1..60 (on a grid of 0.025;
-// bench/disc_shapes.cpp measures them). A table written as a switch, so that device code
-// keeps it in registers (an array would live in local memory).
+// The slab edges as thousandths of r for 0..kMaxDiscPairs pairs (1, 3, 5, 7 boxes),
+// outermost last: each set the one of least mean difference to the disc over r = 1..60
+// found on a grid of 0.025 (bench/disc_shapes.cpp measures them). A table written as a
+// switch, so that device code keeps it in registers (an array would live in local memory).
 inline constexpr int kMaxDiscPairs = 3;
 SATDOF_HD inline int discEdgeThousandths(int pairs, int j) {
   switch (pairs) {
@@ -118,13 +118,15 @@ SATDOF_HD inline std::uint32_t apertureArea(Aperture aperture, int r, int pairs 
 }
 
 // The rounded RGB mean over the aperture of radius r around (x, y) in an image w x h:
-// box: satBoxMean's bytes; disc: the slabs' sums over their clipped pixel count.
-SATDOF_HD inline Rgb8 satApertureMean(const SatView& t, Aperture aperture, int x, int y, int r, int w, int h) {
+// box: satBoxMean's bytes; disc: the slabs' sums over their clipped pixel count (`pairs`
+// other than kDiscPairs: the other counts, for measuring them; the DoF uses the default).
+SATDOF_HD inline Rgb8 satApertureMean(const SatView& t, Aperture aperture, int x, int y, int r, int w, int h,
+                                      int pairs = kDiscPairs) {
   SatSums sums;
   std::uint32_t area = 0;
-  for (int i = 0; i < kApertureBoxes; ++i) {
+  for (int i = 0; i < 2 * pairs + 1; ++i) {
     ApertureBox b;
-    if (!apertureBox(aperture, x, y, r, i, w, h, b)) continue;
+    if (!apertureBox(aperture, x, y, r, i, w, h, b, pairs)) continue;
     addBoxSums(t, b.x0, b.y0, b.x1, b.y1, sums);
     area += boxArea(b);
   }
