@@ -11,8 +11,9 @@ const int kApertureBoxes = 2 * kDiscPairs + 1;
 // reference::discEdgeThousandths(kDiscPairs, j): slab j's outer edge, thousandths of r.
 int discEdgeThousandths(int j) { return j == 0 ? 500 : j == 1 ? 750 : 925; }
 
-// floor(sqrt(n)), exactly: a rounded square root corrected in integers.
+// floor(sqrt(n)), exactly: a rounded square root corrected in integers; 0 for n <= 0.
 int isqrtExact(int n) {
+  if (n <= 0) return 0;
   int s = int(sqrt(float(n)));
   while (s > 0 && s * s > n) --s;
   while ((s + 1) * (s + 1) <= n) ++s;

@@ -44,8 +44,10 @@ SATDOF_HD inline int discEdgeThousandths(int pairs, int j) {
   }
 }
 
-// floor(sqrt(n)) for n >= 0, exactly (a rounded square root, corrected in integers).
+// floor(sqrt(n)) for n >= 0, exactly (a rounded square root, corrected in integers);
+// 0 for n <= 0 (an empty slab's middle row can lie past r).
 SATDOF_HD inline int isqrtExact(int n) {
+  if (n <= 0) return 0;
   int s = int(sqrtf(float(n)));
   while (s > 0 && s * s > n) --s;
   while ((s + 1) * (s + 1) <= n) ++s;
