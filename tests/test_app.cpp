@@ -502,9 +502,10 @@ TEST(App, SoakSwitchingEveryEntryMatchesFreshRenders) {
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n') >= 3, true);
   // On Mesa's llvmpipe the soak rasterizes on its own thread unless told otherwise, so
   // that the rasterizer threads' binning pool does not swing its memory readings.
-  if (r.out.find("llvmpipe") != std::string::npos && !std::getenv("LP_NUM_THREADS"))
+  if (r.out.find("llvmpipe") != std::string::npos && !std::getenv("LP_NUM_THREADS")) {
     EXPECT_NE(r.out.find("the software GL rasterizes with LP_NUM_THREADS=0 (on this thread"), std::string::npos)
         << r.out;
+  }
 }
 
 // The largest difference the summary reports ("satdof: max difference A: ... vs B: ...: N
