@@ -42,13 +42,12 @@ void App::adaptToSoftwareGl() {
   // Measured at 1280x720 with the cpu backend on 2 cores (docs/PERFORMANCE.md): the scene
   // pass with 4x MSAA is most of a 0.5-0.8 s frame.
   constexpr float kSoftwareRenderScale = 0.5f;
-  auto chosen = [&](const LiveOption& o) { return chosenByUser(o); };
   std::string what;
-  if (!chosen(opt::msaa) && options_.msaa != 1) {
+  if (!chosenByUser(opt::msaa) && options_.msaa != 1) {
     options_.msaa = 1;
     what = "MSAA 1";
   }
-  if (!chosen(opt::renderScale) && options_.renderScale > kSoftwareRenderScale) {
+  if (!chosenByUser(opt::renderScale) && options_.renderScale > kSoftwareRenderScale) {
     options_.renderScale = kSoftwareRenderScale;
     char scale[48];
     std::snprintf(scale, sizeof scale, "render scale %.2g", double(kSoftwareRenderScale));

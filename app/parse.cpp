@@ -32,6 +32,13 @@ std::optional<int> smallDecimal(std::string_view digits) {
 
 }  // namespace
 
+std::string lowerCase(std::string_view text) {
+  std::string out(text);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
+  return out;
+}
+
 std::string quoteForMessage(std::string_view text) {
   constexpr std::size_t kMaxShown = 40;
   std::string out;

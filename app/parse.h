@@ -45,4 +45,7 @@ std::optional<std::vector<float>> parseWeights(std::string_view list, std::strin
 // outside printable ASCII written as \xHH.
 std::string quoteForMessage(std::string_view text);
 
+// ASCII letters in lower case, other bytes as they are (file extensions, names).
+std::string lowerCase(std::string_view text);
+
 }  // namespace satdof

@@ -1,23 +1,17 @@
 // app/content/content.cpp — see content.h.
 #include "content/content.h"
 
-#include <algorithm>
-#include <cctype>
 #include <cstdio>
 #include <span>
 
 #include "content/content_error.h"
 #include "content/gltf_scene.h"
 #include "content/image_files.h"
+#include "parse.h"
 #include "scene/scenes.h"
 
 namespace satdof::content {
 namespace {
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-  return s;
-}
 
 std::string number(double v) {
   char text[32];
@@ -61,7 +55,7 @@ std::optional<std::string> photoStemOfDepth(const std::filesystem::path& p) {
   const std::string stem = p.stem().string();
   for (const char* s : kDepthSuffixes) {
     const std::string suffix = s;
-    if (stem.size() > suffix.size() && lower(stem).ends_with(suffix)) return stem.substr(0, stem.size() - suffix.size());
+    if (stem.size() > suffix.size() && lowerCase(stem).ends_with(suffix)) return stem.substr(0, stem.size() - suffix.size());
   }
   return std::nullopt;
 }
@@ -69,7 +63,7 @@ std::optional<std::string> photoStemOfDepth(const std::filesystem::path& p) {
 }  // namespace
 
 bool isSceneFile(const std::string& scene) {
-  const std::string s = lower(scene);
+  const std::string s = lowerCase(scene);
   return s.ends_with(".gltf") || s.ends_with(".glb");
 }
 

@@ -18,6 +18,7 @@
 
 #include "content/content_error.h"
 #include "content/image_files.h"
+#include "parse.h"
 
 namespace satdof::content {
 namespace {
@@ -419,14 +420,11 @@ GltfScene loadGltfScene(const std::filesystem::path& path) {
   ImageContext images{path, std::nullopt};
   loader.SetImageLoader(&loadImage, &images);
   std::string err, warn;
-  std::string ext = path.extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-  const bool ok = ext == ".glb" ? loader.LoadBinaryFromFile(&model, &err, &warn, path.string())
-                                : loader.LoadASCIIFromFile(&model, &err, &warn, path.string());
+  const bool binary = lowerCase(path.extension().string()) == ".glb";
+  const bool ok = binary ? loader.LoadBinaryFromFile(&model, &err, &warn, path.string())
+                         : loader.LoadASCIIFromFile(&model, &err, &warn, path.string());
   if (images.error) throw ContentError(path, *images.error);
-  if (!ok) {
-    throw ContentError(path, "cannot be read as glTF 2.0: " + (err.empty() ? std::string("unknown error") : err));
-  }
+  if (!ok) throw ContentError(path, "cannot be read as glTF 2.0: " + (err.empty() ? std::string("unknown error") : err));
   Builder builder(model, path);
   if (!model.scenes.empty()) {
     const int s = model.defaultScene >= 0 && std::size_t(model.defaultScene) < model.scenes.size() ? model.defaultScene : 0;

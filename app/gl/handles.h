@@ -68,6 +68,24 @@ inline Texture createTexture2D(GLenum internalFormat, int width, int height) {
   return Texture(n);
 }
 
+// An image of RGBA8 bytes (rows packed, row 0 first) uploaded into a mipmapped texture of
+// `internalFormat` (GL_RGBA8, GL_SRGB8_ALPHA8), filtered trilinearly, `wrap` both ways.
+inline Texture createMipmappedTexture2D(GLenum internalFormat, int width, int height, const void* rgba8, GLenum wrap) {
+  int levels = 1;
+  while (((width > height ? width : height) >> levels) > 0) ++levels;
+  GLuint n = 0;
+  glCreateTextures(GL_TEXTURE_2D, 1, &n);
+  glTextureStorage2D(n, levels, internalFormat, width, height);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glTextureSubImage2D(n, 0, 0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, rgba8);
+  glGenerateTextureMipmap(n);
+  glTextureParameteri(n, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+  glTextureParameteri(n, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  glTextureParameteri(n, GL_TEXTURE_WRAP_S, GLint(wrap));
+  glTextureParameteri(n, GL_TEXTURE_WRAP_T, GLint(wrap));
+  return Texture(n);
+}
+
 // A multisampled 2D texture (fixed sample locations), e.g. a scene target before resolve.
 inline Texture createTexture2DMultisample(GLenum internalFormat, int samples, int width, int height) {
   GLuint n = 0;

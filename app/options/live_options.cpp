@@ -293,7 +293,7 @@ constinit const LiveOption aperture{
       o.aperture = name == "disc" ? reference::Aperture::Disc : reference::Aperture::Box;
       return std::nullopt;
     },
-    [](const Options& o) { return std::string(o.aperture == reference::Aperture::Disc ? "disc" : "box"); }, true,
+    [](const Options& o) { return std::string(reference::apertureName(o.aperture)); }, true,
     AppliesTo::Always, {}};
 constinit const LiveOption view{
     "view", "What is shown", 0, 0, "final",

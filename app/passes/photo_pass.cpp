@@ -15,19 +15,7 @@ const std::vector<gl::ShaderStage> kPhotoStages = {{GL_COMPUTE_SHADER, "photo.co
 PhotoPass::PhotoPass(const std::filesystem::path& shaderDir, const content::Photo& photo)
     : program_(gl::loadProgram(shaderDir, kPhotoStages)), photo_{photo.colour.width, photo.colour.height} {
   const int w = photo_.width, h = photo_.height;
-  int levels = 1;
-  while ((std::max(w, h) >> levels) > 0) ++levels;
-  GLuint n = 0;
-  glCreateTextures(GL_TEXTURE_2D, 1, &n);
-  colour_ = gl::Texture(n);
-  glTextureStorage2D(n, levels, GL_RGBA8, w, h);
-  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-  glTextureSubImage2D(n, 0, 0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, photo.colour.pixels.data());
-  glGenerateTextureMipmap(n);
-  glTextureParameteri(n, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
-  glTextureParameteri(n, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-  glTextureParameteri(n, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-  glTextureParameteri(n, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  colour_ = gl::createMipmappedTexture2D(GL_RGBA8, w, h, photo.colour.pixels.data(), GL_CLAMP_TO_EDGE);
   depth_ = gl::createTexture2D(GL_R32F, w, h);
   glTextureSubImage2D(depth_.get(), 0, 0, 0, w, h, GL_RED, GL_FLOAT, photo.depth.pixels.data());
 }

@@ -27,21 +27,10 @@ namespace {
 // A scene texture with mipmaps, repeated (the built-in checker: linear RGBA8; a glTF base
 // colour: sRGB, so that the shader samples linear values).
 gl::Texture uploadTexture(const scene::Texture& texture) {
-  int levels = 1;
-  while ((std::max(texture.width, texture.height) >> levels) > 0) ++levels;
-  GLuint n = 0;
-  glCreateTextures(GL_TEXTURE_2D, 1, &n);
-  gl::Texture t(n);
-  glTextureStorage2D(n, levels, texture.srgb ? GL_SRGB8_ALPHA8 : GL_RGBA8, texture.width, texture.height);
-  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-  glTextureSubImage2D(n, 0, 0, 0, texture.width, texture.height, GL_RGBA, GL_UNSIGNED_BYTE, texture.rgba.data());
-  glGenerateTextureMipmap(n);
-  glTextureParameteri(n, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
-  glTextureParameteri(n, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-  glTextureParameteri(n, GL_TEXTURE_WRAP_S, GL_REPEAT);
-  glTextureParameteri(n, GL_TEXTURE_WRAP_T, GL_REPEAT);
+  gl::Texture t = gl::createMipmappedTexture2D(texture.srgb ? GL_SRGB8_ALPHA8 : GL_RGBA8, texture.width, texture.height,
+                                               texture.rgba.data(), GL_REPEAT);
   if (GLAD_GL_ARB_texture_filter_anisotropic || GLAD_GL_EXT_texture_filter_anisotropic)
-    glTextureParameterf(n, GL_TEXTURE_MAX_ANISOTROPY, 8.0f);
+    glTextureParameterf(t.get(), GL_TEXTURE_MAX_ANISOTROPY, 8.0f);
   return t;
 }
 

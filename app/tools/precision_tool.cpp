@@ -39,7 +39,7 @@ int runPrecision(App& app) {
   std::printf("satdof precision: %dx%d, the DoF image from each float SAT format against the exact uint32 one\n",
               extent.width, extent.height);
   std::printf("the frame as rendered (each pixel its own %s):\n",
-              app.settings().dof.params.aperture == reference::Aperture::Disc ? "disc" : "box");
+              reference::apertureName(app.settings().dof.params.aperture));
   printReports(colour, depth, app.settings().dof.params, outDir, "");
   // The same colour with every pixel at one small radius (2: 5x5 boxes), so that only the
   // table's position matters: the rounding error of the entries grows with x * y, and

@@ -50,8 +50,6 @@ std::string number(double v) {
   return text;
 }
 
-const char* apertureName(ref::Aperture a) { return a == ref::Aperture::Disc ? "disc" : "box"; }
-
 // What every implementation of one scene at one focus is held against.
 struct Truths {
   ref::ImageRgba8 sharp;  // the DoF's input

@@ -186,7 +186,7 @@ int runSoak(App& app) {
         << " --sat-format " << satFormatInfo(pipeline.targets().satFormat).name << " --focal "
         << params.focalDistance << " --max-blur " << params.maxRadius << " --camera "
         << (params.model == reference::CocModel::ThinLens ? "thin-lens" : "linear")
-        << " --aperture " << (params.aperture == reference::Aperture::Disc ? "disc" : "box") << " --bokeh "
+        << " --aperture " << reference::apertureName(params.aperture) << " --bokeh "
         << (settings.bokeh.enabled ? "on" : "off") << " --view " << toString(settings.view.mode)
         << " --msaa " << options.msaa;
     // The command line refuses a flag that does not apply: the focal range is the linear

@@ -65,7 +65,7 @@ struct UiState {
   std::optional<float> hoverDepth;       // depth under the cursor (nullopt: not over the image)
   bool focusAnimating = false;
   // Scene: what is shown (content/content.h), why a drop was refused (empty: it was not).
-  std::vector<std::string> contentSummary;
+  std::span<const std::string> contentSummary;  // App::contentSummary_, for this frame
   std::string contentProblem;
   bool photo = false;    // a photo: no presets, nothing turns, nothing to anti-alias
   bool animate = false;  // a panel may change these

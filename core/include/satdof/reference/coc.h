@@ -43,6 +43,8 @@ enum class CocModel { Linear, ThinLens };
 // The shape each pixel is averaged over (satdof/reference/aperture.h): the (2r+1)^2 box,
 // or the disc of radius r approximated by a few boxes.
 enum class Aperture { Box, Disc };
+// Its name on the command line, in the settings file and in messages.
+constexpr const char* apertureName(Aperture a) { return a == Aperture::Disc ? "disc" : "box"; }
 
 // What the user sets (panel, command line).
 struct DofParams {
