@@ -46,6 +46,8 @@ content_files::Photo writePhoto(const fs::path& dir, int w, int h) {
 std::vector<std::string> otherBackends() {
   std::vector<std::string> b{"gl-compute"};
   if (run("--backend cuda --headless --frames 1 --size 16x16 --save none").exitCode == 0) b.push_back("cuda");
+  else if (satdof::test::required("SATDOF_REQUIRE_GPU"))
+    ADD_FAILURE() << "the cuda backend does not start here (SATDOF_REQUIRE_GPU=1 requires it)";
   else std::printf("[ note ] the cuda backend cannot run here: compared on gl-compute only\n");
   return b;
 }
