@@ -173,12 +173,19 @@ void Race::planConvolutions() {
 
 float Race::progress() const {
   if (plan_.empty()) return 1.0f;
+  if (next_ >= plan_.size())  // timed: the second half checks the rows
+    return std::min(1.0f, 0.5f + 0.5f * float(checked_) / float(std::max<std::size_t>(1, results_.size())));
   const float inJob = phase_ == Phase::Runs ? float(runs_) / float(settings_.warmup + settings_.repeats) : 0.0f;
-  return std::min(1.0f, (float(next_) + inJob) / float(plan_.size()));
+  return std::min(0.5f, 0.5f * (float(next_) + inJob) / float(plan_.size()));
 }
 
 std::string Race::status() const {
-  if (next_ >= plan_.size()) return "done";
+  if (next_ >= plan_.size()) {
+    if (checked_ >= results_.size()) return "done";
+    const RaceEntry& e = results_[checked_];
+    return "checking " + std::to_string(checked_ + 1) + " of " + std::to_string(results_.size()) + ": " +
+           e.stage + " " + e.label();
+  }
   const RaceEntry& e = plan_[next_];
   return e.stage + " " + std::to_string(next_ + 1) + " of " + std::to_string(plan_.size()) + ": " + e.label();
 }
@@ -223,8 +230,15 @@ bool Race::step(double budgetMs) {
   const auto start = std::chrono::steady_clock::now();
   while (!done()) {
     if (next_ >= plan_.size()) {
-      restore();
-      break;
+      if (checked_ < results_.size()) {
+        check(results_[checked_++]);
+      } else {
+        restore();
+        break;
+      }
+      const std::chrono::duration<double, std::milli> spent = std::chrono::steady_clock::now() - start;
+      if (budgetMs > 0 && spent.count() >= budgetMs) break;
+      continue;
     }
     RaceEntry& e = plan_[next_];
     if (phase_ == Phase::Setup) {
@@ -260,6 +274,17 @@ void Race::dropRest(const RaceEntry& e, bool wholeFormat) {
               plan_.end());
 }
 
+bool Race::useFormat(const std::string& format) {
+  Pipeline& p = app_.pipeline();
+  if (satFormatInfo(p.targets().satFormat).name == format) return true;
+  if (!satDefault_.empty()) (void)p.backend().select("sat", satDefault_);  // it builds every format
+  app_.setSatFormat(format);
+  if (satFormatInfo(app_.pipeline().targets().satFormat).name != format) return false;
+  app_.renderFrame();  // new targets: the frame's scene (and filter) drawn into them again
+  app_.endFrame();
+  return true;
+}
+
 bool Race::setUp(RaceEntry& e) {
   Pipeline& p = app_.pipeline();
   if (e.stage == "conv") {
@@ -269,17 +294,11 @@ bool Race::setUp(RaceEntry& e) {
     return e.skipped.empty();
   }
   if (e.stage != "sat") return true;
-  if (satFormatInfo(p.targets().satFormat).name != e.format) {
-    if (!satDefault_.empty()) (void)p.backend().select("sat", satDefault_);  // it builds every format
-    app_.setSatFormat(e.format);
-    if (satFormatInfo(app_.pipeline().targets().satFormat).name != e.format) {
-      e.skipped = "the " + backendName_ + " backend refused the format here (see stderr)";
-      e.algorithm = e.variant = "*";
-      dropRest(e, true);
-      return false;
-    }
-    app_.renderFrame();  // new targets: the frame's scene (and filter) drawn into them again
-    app_.endFrame();
+  if (!useFormat(e.format)) {
+    e.skipped = "the " + backendName_ + " backend refused the format here (see stderr)";
+    e.algorithm = e.variant = "*";
+    dropRest(e, true);
+    return false;
   }
   if (e.algorithm != kNone)
     if (auto why = app_.pipeline().backend().select("sat", e.algorithm)) {
@@ -313,6 +332,22 @@ void Race::runOnce(const RaceEntry& e) {
   profiler_->endFrame(history_);
 }
 
+void Race::check(RaceEntry& e) {
+  e.checked = true;
+  if (!e.skipped.empty() || e.stage == "copy") return;
+  if (e.stage == "conv") {
+    e.sameBytes = checkConvolution(e);
+    return;
+  }
+  // As setUp chose it when the entry was timed (the same choices succeed again).
+  if (!useFormat(e.format)) return;
+  ComputeBackend& backend = app_.pipeline().backend();
+  if ((e.algorithm != kNone && backend.select("sat", e.algorithm)) ||
+      (e.variant != kNone && backend.select("scan", e.variant)))
+    return;
+  e.sameBytes = checkSat(e);
+}
+
 void Race::finish(RaceEntry& e) {
   profiler_->drain(history_);
   const std::string section = e.stage == "copy" ? "copy" : e.stage == "sat" ? "sat" : "filter A";
@@ -330,7 +365,6 @@ void Race::finish(RaceEntry& e) {
     }
   }
   history_ = {};
-  e.sameBytes = e.stage == "sat" ? checkSat(e) : checkConvolution(e);
   e.current = e.stage == "sat" ? e.format == format0_ && (e.algorithm == sat0_ || e.algorithm == kNone) &&
                                      (e.variant == scan0_ || e.variant == kNone)
                                : e.algorithm == app_.pipeline().config(app_.settings().filter.implementation).conv;

@@ -8,6 +8,11 @@
 // copy on GL timestamps; memcpy on the cpu backend) is the bandwidth yardstick: a ceiling
 // where the copy runs at the memory's speed (not NVIDIA's GL copy: docs/PERFORMANCE.md).
 //
+// Every entry is timed first, then every result is checked: a check (a read-back and a
+// comparison on the host) leaves the GPU idle long enough for a GL driver to lower its
+// clocks (on the H200 to 345-735 MHz from 1980 within a second), and the entries timed
+// after it would read a slower GPU; CUDA keeps its clocks (docs/PERFORMANCE.md, "The race
+// of the kernels").
 // The work is cut into small steps (a choice applied, one timed run, one check), so that
 // the window runs a few per frame (step(budget)) while the headless tool runs them all
 // (step(0)). The app's choices are restored when the race ends; adopt() makes one row
@@ -38,6 +43,7 @@ struct RaceEntry {
   std::string format;     // the SAT format ("rgba8": a convolution's output)
   double bytesPerPixel = 0;  // read + written, the least traffic the stage needs
   std::optional<float> ms;   // the median of the timed runs
+  bool checked = false;      // compared with the reference yet (after every entry is timed)
   bool sameBytes = false;    // equal to the reference
   std::string skipped;       // why it did not run (empty: it ran)
   bool current = false;      // the app's choice when the race started (or adopted since)
@@ -61,9 +67,9 @@ class Race {
 
   // Runs steps until `budgetMs` of wall time has gone (0: until the end); true when done.
   bool step(double budgetMs);
-  bool done() const { return next_ >= plan_.size() && restored_; }
+  bool done() const { return next_ >= plan_.size() && checked_ >= results_.size() && restored_; }
   float progress() const;
-  std::string status() const;  // "sat 3 of 50: rows-columns / cub, float32"
+  std::string status() const;  // "sat 3 of 50: rows-columns / cub, float32", then "checking ..."
 
   // The rows that ran or were refused (a scan variant of an algorithm that uses none is
   // not a row), in the order they ran.
@@ -91,7 +97,10 @@ class Race {
   bool setUp(RaceEntry& e);   // false: skipped (e.skipped says why)
   void dropRest(const RaceEntry& e, bool wholeFormat);
   void runOnce(const RaceEntry& e);
-  void finish(RaceEntry& e);  // the median, the check, the row
+  void finish(RaceEntry& e);  // the median, the row
+  void check(RaceEntry& e);   // the row's result built again and compared with the reference
+  // The pipeline on SAT format `format`, its scene drawn again; false where it is refused.
+  bool useFormat(const std::string& format);
   bool checkSat(const RaceEntry& e);
   bool checkConvolution(const RaceEntry& e);
   // The reference bytes `key` of `source`, made once while the source stays the same.
@@ -105,7 +114,8 @@ class Race {
   int width_ = 0, height_ = 0;
   std::string backendName_;
   std::vector<RaceEntry> plan_, results_;
-  std::size_t next_ = 0;
+  std::size_t next_ = 0;     // the next plan entry to time
+  std::size_t checked_ = 0;  // then the rows checked
   Phase phase_ = Phase::Setup;
   int runs_ = 0;
   bool restored_ = false;

@@ -28,7 +28,8 @@ std::string rowTip(const Race& race, const RaceEntry& e) {
                     printed(", %.1f GB/s", e.gbps(race.width(), race.height()));
   if (const auto pct = race.percentOfCopy(e)) tip += printed(", %.0f%% of a copy", *pct);
   if (const auto cub = race.timesCub(e)) tip += printed(", %.2fx CUB", *cub);
-  tip += e.sameBytes ? "; the reference's bytes" : "; DIFFERS from the reference";
+  tip += !e.checked ? "; not yet checked (after every row is timed)"
+         : e.sameBytes ? "; the reference's bytes" : "; DIFFERS from the reference";
   return tip + "; click: use it";
 }
 
@@ -50,7 +51,7 @@ void rows(UiState& s, const Race& race) {
       continue;
     }
     const double gbps = e.gbps(race.width(), race.height());
-    const ImVec4 colour = !e.sameBytes ? ImVec4(0.9f, 0.3f, 0.25f, 1)
+    const ImVec4 colour = e.checked && !e.sameBytes ? ImVec4(0.9f, 0.3f, 0.25f, 1)
                           : e.current  ? ImVec4(0.95f, 0.75f, 0.2f, 1)
                                        : ImVec4(0.35f, 0.55f, 0.85f, 1);
     ImGui::PushStyleColor(ImGuiCol_PlotHistogram, colour);
