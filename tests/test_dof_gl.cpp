@@ -156,8 +156,7 @@ TEST_F(GlTest, LayeredDofMatchesItsReference) {
   const auto depth = blockyDepth(w, h, rng, 0.5f, 30.0f);
   const satdof::DofEntry* layered = satdof::findDofImplementation("layered");
   ASSERT_NE(layered, nullptr);
-  // Max blur 20 and 130: the reach pass keeps its line segments in shared memory up to a
-  // bound of 120 pixels and reads each radius where a window needs it beyond.
+  // Max blur 20, and 130: windows of the reach passes over most of the image.
   for (const float maxBlur : {20.0f, 130.0f})
   for (const ref::Aperture aperture : {ref::Aperture::Box, ref::Aperture::Disc}) {
     ref::DofParams lens = linear(6.0f, 4.0f, maxBlur);

@@ -1,8 +1,8 @@
 // app/dof/layered_dof.cpp — the `layered` DoF entry (satdof/reference/layered_dof.h):
 //   split    each pixel into the near or far field, each tile's near radius, dilated;
 //   SATs     of the two fields, by the compute backend;
-//   reach    how far the near blur reaches each pixel (GL compute, two passes of
-//            dof_layers_reach.comp: rows over the radii, then columns; on every backend);
+//   reach    how far the near blur reaches each pixel (GL compute, three passes of
+//            dof_layers_reach.comp: radii, rows, columns; on every backend);
 //   compose  near over far into the DoF output (GL compute, dof_layered.comp).
 // On the cuda backend the split is a CUDA kernel (satdof/dof.h) and the SATs the backend's
 // algorithm, inside the backend's own mapping of the frame (interop/stage_host.h): one
@@ -96,14 +96,14 @@ class LayeredDof final : public DofImplementation {
       backend_.buildFieldSats(t, profiler);
     }
     {
-      // R(p): the rows' reach over each pixel's own near radius into reach_[0], the
-      // columns' over that into [1].
+      // R(p): each pixel's own near radius into reach_[1], the rows' reach over it into
+      // [0], the columns' over that into [1].
       auto timed = profiler.section(profiler.gl(), "dof reach", "layered");
       setCocUniforms(reachProgram_.get(), ramp, e);
       glBindTextureUnit(0, t.depth);
       glBindImageTexture(3, t.nearTileRadius, 0, GL_FALSE, 0, GL_READ_ONLY, GL_R32I);
-      for (int pass = 1; pass <= 2; ++pass) {
-        const std::size_t in = pass == 1 ? 1 : 0, out = 1 - in;  // pass 1 reads the depth
+      for (int pass = 0; pass < 3; ++pass) {
+        const std::size_t in = pass == 1 ? 1 : 0, out = 1 - in;
         gl::uniform1i(reachProgram_.get(), "uPass", pass);
         glBindImageTexture(2, reach_[in].get(), 0, GL_FALSE, 0, GL_READ_ONLY, GL_R16I);
         glBindImageTexture(4, reach_[out].get(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R16I);
