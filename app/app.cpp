@@ -132,6 +132,7 @@ App::App(const Options& options, const std::map<std::string, std::string>& uiSet
       (options_.given.count("compare-b") || options_.given.count("compare"))) {
     // B named on the command line must run, as A must: the same exit codes.
     const PipelineConfig a = pipeline_->config(settings_.filter.implementation);
+    comparison_.apertureA = settings_.dof.params.aperture;
     try {
       comparison_.build(resolveCompare(a, comparison_.fields), *context_, shaderDir_, extent);
     } catch (const BackendUnavailable& e) {
@@ -265,6 +266,7 @@ void App::renderFrame() {
   // frame's scene. Where it cannot run, A stands on both sides and the panel says why.
   const Targets& t = a.targets();
   const ViewSettings& view = settings_.view;
+  comparison_.apertureA = frame.dof.params.aperture;
   comparison_.update(comparesConfigurations(view.mode), a, settings_.filter.implementation,
                      frame.dof.params.maxRadius, *context_, shaderDir_, settings_.filter.enabled);
   Pipeline* b = comparison_.pipeline();
@@ -272,7 +274,9 @@ void App::renderFrame() {
     FilterSettings filterB = settings_.filter;
     filterB.implementation = comparison_.configB(a.config(settings_.filter.implementation)).conv;
     filterB.compare = false;
-    b->run(&t, filterB, frame.dof, frame.bokeh);
+    DofSettings dofB = frame.dof;
+    dofB.params.aperture = comparison_.apertureB();
+    b->run(&t, filterB, dofB, frame.bokeh);
   }
   if (comparesConfigurations(view.mode))
     viewPass_->run(view, {t.dofOutput, b ? b->targets().dofOutput : t.dofOutput, settings_.dof.params.focalDistance});

@@ -563,6 +563,23 @@ TEST(AppCompare, IdenticalConfigurationsGiveAZeroDifference) {
 // layered one on a float table, at a large blur): the split view's left half is A's plain
 // render, its right half B's, but for the two columns of the divider; the difference view
 // reports a non-zero maximum. B on the CPU backend, and on gl-compute beside A's CPU.
+// A 320-wide split frame `s`: A's pixels left of the divider at x = 160, B's right of it
+// (the divider covers the columns whose centres lie within a pixel of it).
+void expectSplitOf(const Png& s, const Png& a, const Png& b) {
+  ASSERT_EQ(s.width, a.width);
+  ASSERT_EQ(s.height, a.height);
+  std::size_t wrongLeft = 0, wrongRight = 0;
+  for (int y = 0; y < s.height; ++y)
+    for (int x = 0; x < s.width; ++x) {
+      if (x == 159 || x == 160) continue;
+      const std::size_t i = (std::size_t(y) * s.width + x) * 4;
+      const Png& expected = x < 159 ? a : b;
+      if (!std::equal(&s.rgba[i], &s.rgba[i] + 4, &expected.rgba[i])) ++(x < 159 ? wrongLeft : wrongRight);
+    }
+  EXPECT_EQ(wrongLeft, 0u) << "pixels of the left half that are not A's";
+  EXPECT_EQ(wrongRight, 0u) << "pixels of the right half that are not B's";
+}
+
 TEST(AppCompare, SplitShowsConfigurationAOnTheLeftAndBOnTheRight) {
   const std::string common = "--headless --frames 2 --size 320x180 --msaa 1 --max-blur 24 --backend cpu ";
   const fs::path plainA = freshDir("compare_plain_a"), plainB = freshDir("compare_plain_b");
@@ -583,25 +600,33 @@ TEST(AppCompare, SplitShowsConfigurationAOnTheLeftAndBOnTheRight) {
     }
     ASSERT_EQ(rs.exitCode, 0) << rs.err;
     EXPECT_NE(rs.out.find("comparing A: compute \u00b7 uint32"), std::string::npos) << rs.out;
-    const Png s = loadPng(split / "frame_0001.png");
-    ASSERT_EQ(s.width, a.width);
-    ASSERT_EQ(s.height, a.height);
-    // The divider at x = 160 covers the columns whose centres lie within a pixel of it.
-    std::size_t wrongLeft = 0, wrongRight = 0;
-    for (int y = 0; y < s.height; ++y)
-      for (int x = 0; x < s.width; ++x) {
-        if (x == 159 || x == 160) continue;
-        const std::size_t i = (std::size_t(y) * s.width + x) * 4;
-        const Png& expected = x < 159 ? a : b;
-        if (!std::equal(&s.rgba[i], &s.rgba[i] + 4, &expected.rgba[i])) ++(x < 159 ? wrongLeft : wrongRight);
-      }
-    EXPECT_EQ(wrongLeft, 0u) << "pixels of the left half that are not A's";
-    EXPECT_EQ(wrongRight, 0u) << "pixels of the right half that are not B's";
+    expectSplitOf(loadPng(split / "frame_0001.png"), a, b);
     const RunResult rd = run(common + "--dof compute --view diff --compare-b " + fields + " --out " + diff.string());
     ASSERT_EQ(rd.exitCode, 0) << rd.err;
     EXPECT_GT(maxDifferenceIn(rd.out), 0) << rd.out;
     EXPECT_NE(rd.out.find("B ms"), std::string::npos) << "A's and B's stage times side by side: " << rd.out;
   }
+}
+
+// B's aperture is its own field: A's box beside B's disc, each the frame of a run with that
+// aperture alone, labelled with it; a shape that does not exist is refused in one line.
+TEST(AppCompare, BoxBesideDiscAperture) {
+  const std::string common = "--headless --frames 2 --size 320x180 --msaa 1 --max-blur 24 --backend cpu ";
+  const fs::path box = freshDir("aperture_box"), disc = freshDir("aperture_disc"), split = freshDir("aperture_split");
+  ASSERT_EQ(run(common + "--out " + box.string()).exitCode, 0);
+  ASSERT_EQ(run(common + "--aperture disc --out " + disc.string()).exitCode, 0);
+  const Png a = loadPng(box / "frame_0001.png"), b = loadPng(disc / "frame_0001.png");
+  ASSERT_FALSE(a.rgba == b.rgba) << "box and disc should differ";
+  const RunResult r =
+      run(common + "--view split --no-labels --compare-b aperture=disc --out " + split.string());
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("\u00b7 box with B: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\u00b7 disc\n"), std::string::npos) << r.out;
+  expectSplitOf(loadPng(split / "frame_0001.png"), a, b);
+  const RunResult bad = run(common + "--compare-b aperture=round --save none");
+  EXPECT_EQ(bad.exitCode, 2) << bad.err;
+  EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+  EXPECT_NE(bad.err.find("aperture"), std::string::npos) << bad.err;
 }
 
 // Where a headless split or difference frame differs from the same frame written with

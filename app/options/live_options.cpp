@@ -75,7 +75,7 @@ std::vector<std::string> convolutionNames() {
 
 // The fields configuration B may set (pipeline/pipeline_config.h).
 std::vector<std::string> compareKeys() {
-  std::vector<std::string> keys = {"backend", "sat-format", "conv", "dof"};
+  std::vector<std::string> keys = {"backend", "sat-format", "conv", "dof", "aperture"};
   for (const std::string& k : backendKeys()) keys.push_back(k);
   return keys;
 }
@@ -113,6 +113,10 @@ std::optional<std::string> readCompareField(CompareFields& fields, std::string_v
   } else if (key == "dof") {
     names = dofNames();
     what = "depth-of-field implementation";
+  } else if (key == "aperture") {  // B's blur shape (Comparison::apertureB)
+    names = {std::string(reference::apertureName(reference::Aperture::Box)),
+             std::string(reference::apertureName(reference::Aperture::Disc))};
+    what = "aperture";
   } else if (key == "conv") {
     if (someBackendIsMissing()) {  // its names cannot be checked in this build (see below)
       fields["conv"] = std::string(name);

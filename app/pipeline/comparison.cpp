@@ -14,9 +14,21 @@ void Comparison::reset() {
 
 PipelineConfig Comparison::configB(const PipelineConfig& a) const { return b_ ? config_ : resolveCompare(a, fields); }
 
+reference::Aperture Comparison::apertureB() const {
+  const auto it = fields.find("aperture");
+  if (it == fields.end()) return apertureA;
+  return it->second == reference::apertureName(reference::Aperture::Disc) ? reference::Aperture::Disc
+                                                                          : reference::Aperture::Box;
+}
+
 std::pair<std::string, std::string> Comparison::labels(const PipelineConfig& a, bool filtering) const {
   const PipelineConfig b = configB(a);
-  return {"A: " + compareLabel(a, b, filtering), "B: " + compareLabel(b, a, filtering)};
+  std::string labelA = "A: " + compareLabel(a, b, filtering), labelB = "B: " + compareLabel(b, a, filtering);
+  if (apertureB() != apertureA) {
+    labelA += std::string(" \u00b7 ") + reference::apertureName(apertureA);
+    labelB += std::string(" \u00b7 ") + reference::apertureName(apertureB());
+  }
+  return {labelA, labelB};
 }
 
 CompareCaption Comparison::caption(const PipelineConfig& a, bool filtering, const std::string& bFilterProblem) const {

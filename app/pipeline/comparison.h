@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "pipeline/pipeline.h"
+#include "satdof/reference/coc.h"
 
 namespace satdof {
 
@@ -28,6 +29,11 @@ struct CompareCaption {
 class Comparison {
  public:
   CompareFields fields;  // configuration B: the fields set for it
+  // A's blur shape (the frame's DoF setting, which the app sets before a frame and before
+  // it asks for labels). B's is its "aperture" field, else A's: a DoF parameter, not a
+  // pipeline choice, so B is not rebuilt for it; its DoF runs with apertureB().
+  reference::Aperture apertureA = reference::Aperture::Box;
+  reference::Aperture apertureB() const;
 
   // Before a frame: B as `fields` make it from `a` while `comparing`, else nothing.
   // `maxRadius`: A's max blur, which B's SAT format must sum exactly too.

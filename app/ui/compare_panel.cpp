@@ -85,6 +85,12 @@ void fieldsOfB(UiState& s) {
   for (const DofEntry& e : dofImplementations())
     dofs.push_back({std::string(e.name), std::string(e.description), backend ? e.whyNot(*backend) : std::nullopt});
   field(s, "dof", "depth of field", "B's depth-of-field implementation", b.dof, a.dof, dofs);
+  const std::string apertureA = reference::apertureName(s.dof->params.aperture);
+  const auto apertureB = s.compareFields->find("aperture");
+  field(s, "aperture", "aperture", "B's blur shape: the same tables, read as A's box or as the disc's five boxes",
+        apertureB == s.compareFields->end() ? apertureA : apertureB->second, apertureA,
+        {{reference::apertureName(reference::Aperture::Box), "each pixel the mean of its (2r+1)^2 square", {}},
+         {reference::apertureName(reference::Aperture::Disc), "the mean of the disc of radius r, as 5 boxes", {}}});
 }
 
 }  // namespace
