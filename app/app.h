@@ -126,7 +126,7 @@ class App final : private ScriptHost {
   // backend_fallback.cpp: the backend's attach, and on a failure (a registration the
   // driver refuses after a resize) the next backend in `auto`'s order, said in one line.
   void attachBackend(Pipeline& pipeline, const Targets& targets);
-  // Replaces a backend that failed mid-run by the next one that starts here, and the
+  // Replaces a backend that cannot run the frame by the next one that starts here, and the
   // passes bound to it; false when none is left. The caller re-attaches.
   bool switchToNextBackend(const std::string& failure);
   // Makes the live parts of `o` the app's state; the reason when something is refused.

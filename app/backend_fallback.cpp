@@ -1,7 +1,8 @@
-// app/backend_fallback.cpp — a compute backend that fails mid-run (CUDA refusing to
-// register the new targets after a resize, a mapping that fails) is replaced by the next
-// backend in `auto`'s order: one line in the log and the panel says what failed, what
-// runs now and what the user can do; the frames go on.
+// app/backend_fallback.cpp — a compute backend that cannot run the frame, at the start or
+// mid-run (a size or format it refuses, CUDA refusing to register the new targets after a
+// resize, a mapping that fails), is replaced by the next backend in `auto`'s order: one
+// line in the log and the panel says what failed, what runs now and what the user can do;
+// the frames go on.
 #include <glad/gl.h>
 
 #include <cstdio>
@@ -29,7 +30,7 @@ bool App::switchToNextBackend(const std::string& failure) {
   const std::string failed(pipeline_->backend().name());
   std::optional<BackendChoice> next = chooseBackendAfter(failed, *context_, options_.selections);
   if (!next) return false;
-  const std::string reason = "the " + failed + " backend failed mid-run (" + failure + "); now " + next->reason +
+  const std::string reason = "the " + failed + " backend cannot run this frame (" + failure + "); now " + next->reason +
                              " (--backend " + failed + " to try it again at the next start)";
   next->reason = reason;
   const auto dofMoved = pipeline_->replaceBackend(std::move(*next));
