@@ -384,6 +384,48 @@ TEST(ReferenceLayeredDof, KeepsUnreachedFocusExactAndBlursNearPixelsWithTheirOwn
   EXPECT_GT(nearBlurred, 20);
 }
 
+// No seams: a near object whose blur grows smoothly down the image spreads over the sharp
+// background beside it by as much, row by row: the spread follows the exact reach of
+// each row's near pixels, never a 16x16 tile's dilated radius (which would hold it flat
+// within a tile and step at the tile's edge).
+TEST(ReferenceLayeredDof, NearBlurSpreadsSmoothlyAcrossTileEdges) {
+  ref::DofParams p;
+  p.focalDistance = 10;
+  p.focalRange = 6;
+  p.maxRadius = 14;
+  const int w = 80, h = 96, edge = 37;  // the object's right edge, inside a tile
+  const ref::CocRamp ramp = ref::cocRamp(p, w);
+  ref::ImageR32F depth(w, h);
+  ref::ImageRgba8 colour(w, h);
+  std::vector<int> radius(h);
+  for (int y = 0; y < h; ++y) {
+    const float nearDepth = p.focalDistance - 0.3f - 0.045f * float(y);
+    radius[std::size_t(y)] = ref::cocRadius(nearDepth, ramp);
+    for (int x = 0; x < w; ++x) {
+      const bool object = x < edge;
+      depth.at(x, y) = object ? nearDepth : p.focalDistance;
+      std::uint8_t* c = colour.at(x, y);
+      c[0] = c[1] = c[2] = object ? 250 : 40;
+      c[3] = 255;
+    }
+  }
+  ASSERT_GE(radius.front(), 1);
+  ASSERT_GE(radius.back() - radius.front(), 6) << "the ramp crosses several radii";
+  for (int y = 0; y + 1 < h; ++y) ASSERT_LE(std::abs(radius[std::size_t(y + 1)] - radius[std::size_t(y)]), 1);
+  const ref::ImageRgba8 layered = ref::layeredDepthOfField(colour, depth, p);
+  std::vector<int> spread(h);  // background pixels right of the edge the near blur brightens
+  for (int y = 0; y < h; ++y)
+    for (int x = edge; x < w; ++x) spread[std::size_t(y)] += layered.at(x, y)[0] > 40;
+  for (int y = 0; y < h; ++y) {
+    EXPECT_GT(spread[std::size_t(y)], 0) << "row " << y << ": the near blur should spread over the background";
+    EXPECT_LE(spread[std::size_t(y)], 2 * p.maxRadius + 1) << "row " << y;
+    if (y + 1 < h)
+      EXPECT_LE(std::abs(spread[std::size_t(y + 1)] - spread[std::size_t(y)]), 1)
+          << "a step between rows " << y << " and " << y + 1 << " (tile edges at multiples of 16)";
+  }
+  EXPECT_GT(spread.back(), spread.front() + 4) << "the spread grows with the blur";
+}
+
 // SATDOF_SEED=N replays a run: every fresh generator then starts from N.
 TEST(TestSupport, SatdofSeedReplaysTheRandomInputs) {
   ::setenv("SATDOF_SEED", "12345", 1);
