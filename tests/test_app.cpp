@@ -559,10 +559,6 @@ TEST(AppCompare, IdenticalConfigurationsGiveAZeroDifference) {
   }
 }
 
-// Two configurations known to differ (the textbook DoF on an exact table against the
-// layered one on a float table, at a large blur): the split view's left half is A's plain
-// render, its right half B's, but for the two columns of the divider; the difference view
-// reports a non-zero maximum. B on the CPU backend, and on gl-compute beside A's CPU.
 // A 320-wide split frame `s`: A's pixels left of the divider at x = 160, B's right of it
 // (the divider covers the columns whose centres lie within a pixel of it).
 void expectSplitOf(const Png& s, const Png& a, const Png& b) {
@@ -580,6 +576,10 @@ void expectSplitOf(const Png& s, const Png& a, const Png& b) {
   EXPECT_EQ(wrongRight, 0u) << "pixels of the right half that are not B's";
 }
 
+// Two configurations known to differ (the textbook DoF on an exact table against the
+// layered one on a float table, at a large blur): the split view's left half is A's plain
+// render, its right half B's, but for the two columns of the divider; the difference view
+// reports a non-zero maximum. B on the CPU backend, and on gl-compute beside A's CPU.
 TEST(AppCompare, SplitShowsConfigurationAOnTheLeftAndBOnTheRight) {
   const std::string common = "--headless --frames 2 --size 320x180 --msaa 1 --max-blur 24 --backend cpu ";
   const fs::path plainA = freshDir("compare_plain_a"), plainB = freshDir("compare_plain_b");
