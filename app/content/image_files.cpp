@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -111,20 +113,14 @@ bool looksLikeImage(const std::filesystem::path& path) {
   return IsEXR(path.c_str()) == TINYEXR_SUCCESS || stbi_info(path.c_str(), &w, &h, &channels) != 0;
 }
 
+// A file's image is decoded as an embedded one is (the same checks, the fuzzed path).
 ColourImage readColourImage(const std::filesystem::path& path) {
   checkReadableFile(path);
   if (IsEXR(path.c_str()) == TINYEXR_SUCCESS)
     throw ContentError(path, "is an OpenEXR image: a colour photo must be a PNG or JPEG");
-  if (const auto stated = statedSize(path)) checkImageSize(path, stated->first, stated->second);
-  int w = 0, h = 0, channels = 0;
-  if (!stbi_info(path.c_str(), &w, &h, &channels))
-    throw ContentError(path, "is not an image this build reads (PNG or JPEG): " + stbReason());
-  checkImageSize(path, w, h);
-  std::unique_ptr<stbi_uc, StbFree> pixels(stbi_load(path.c_str(), &w, &h, &channels, 4));
-  if (!pixels) throw ContentError(path, "cannot be decoded: " + stbReason());
-  ColourImage image{w, h, {}};
-  image.rgba.assign(pixels.get(), pixels.get() + std::size_t(w) * std::size_t(h) * 4);
-  return image;
+  std::ifstream in(path, std::ios::binary);
+  const std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  return decodeColourImage(path, bytes.data(), bytes.size());
 }
 
 ColourImage decodeColourImage(const std::filesystem::path& name, const std::uint8_t* bytes, std::size_t size) {
