@@ -21,9 +21,28 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 namespace content_files {
 
 namespace fs = std::filesystem;
+
+// A test's own folder under the system's temporary folder (NAME_PID), empty when made and
+// removed with it.
+struct TempFolder {
+  fs::path path;
+  explicit TempFolder(const std::string& name)
+      : path(fs::temp_directory_path() / (name + "_" + std::to_string(::getpid()))) {
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempFolder() {
+    std::error_code ignored;
+    fs::remove_all(path, ignored);
+  }
+  TempFolder(const TempFolder&) = delete;
+  TempFolder& operator=(const TempFolder&) = delete;
+};
 
 inline void writeBytes(const fs::path& path, const std::string& bytes) {
   std::ofstream out(path, std::ios::binary);

@@ -15,7 +15,6 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
-#include <unistd.h>
 
 #include "app_run_support.h"
 #include "content_files.h"
@@ -24,13 +23,8 @@ namespace {
 
 class AppContent : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir = fs::temp_directory_path() / ("satdof_test_app_content_" + std::to_string(::getpid()));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-  }
-  void TearDown() override { fs::remove_all(dir); }
-  fs::path dir;
+  content_files::TempFolder folder{"satdof_test_app_content"};
+  const fs::path& dir = folder.path;
 };
 
 // A photo at w x h with its depth as a 16-bit inverse PNG and a float EXR, beside it.

@@ -12,7 +12,6 @@
 #include <iterator>
 #include <filesystem>
 #include <string>
-#include <unistd.h>
 
 #include "content/content.h"
 #include "content/content_error.h"
@@ -28,12 +27,8 @@ using namespace satdof::content;
 
 class ContentFiles : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir = fs::temp_directory_path() / ("satdof_test_content_" + std::to_string(::getpid()));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-  }
-  void TearDown() override { fs::remove_all(dir); }
+  content_files::TempFolder folder{"satdof_test_content"};
+  const fs::path& dir = folder.path;
 
   // The photo (w x h) as colour PNG and depth in `kind`: "inverse16", "metric8", "exr".
   content_files::Photo writePhoto(const std::string& name, int w, int h, const std::string& kind) {
@@ -59,8 +54,6 @@ class ContentFiles : public ::testing::Test {
     }
     return "";
   }
-
-  fs::path dir;
 };
 
 TEST_F(ContentFiles, InversePngDepthBecomesTheDistancesFlippedAsGlStoresThem) {
