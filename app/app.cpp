@@ -15,6 +15,7 @@
 #include "gl/debug.h"
 #include "gl/program.h"
 #include "image_io.h"
+#include "satdof/reference/layered_dof.h"
 #include "options/live_options.h"
 #include "scene/scenes.h"
 #include "ui/ui.h"
@@ -153,7 +154,7 @@ App::~App() {
 }
 
 void App::setDof(const DofEntry& entry) {
-  const bool layersChange = pipeline_->dofEntry().layers != entry.layers;
+  const bool layersChange = pipeline_->dofEntry().fields != entry.fields;
   pipeline_->setDof(entry);
   if (layersChange && !extent().empty()) {  // new targets: the passes outside the pipeline follow
     scenePass_->attach(pipeline_->targets());
@@ -190,6 +191,12 @@ void App::setContent(content::Content c) {
 bool App::chosenByUser(const LiveOption& option) const {
   const std::string name(option.name);
   return options_.given.count(name) || options_.fromSettings.count(name);
+}
+
+std::string App::oneLayerNote() const {
+  const auto seeThrough = [](const Pipeline* p) { return p && p->dofEntry().fields == DofFields::SeeThrough; };
+  if (!photoPass_ || !(seeThrough(pipeline_.get()) || seeThrough(comparison_.pipeline()))) return {};
+  return "see-through: a photo is one layer, nothing is drawn behind it: it runs as the layered DoF";
 }
 
 void App::sayShowing() const {
@@ -260,7 +267,9 @@ void App::renderFrame() {
   if (options_.isolateStages) glFinish();
   limitMaxBlurToSatFormat();
   const BlurSettings frame = frameBlur();
-  a.run(nullptr, settings_.filter, frame.dof, frame.bokeh);
+  DofSettings dofA = frame.dof;
+  withSecondLayer(a, dofA);
+  a.run(nullptr, settings_.filter, dofA, frame.bokeh);
 
   // Configuration B, for the views that compare: its own filter, SAT and DoF of this
   // frame's scene. Where it cannot run, A stands on both sides and the panel says why.
@@ -276,6 +285,7 @@ void App::renderFrame() {
     filterB.compare = false;
     DofSettings dofB = frame.dof;
     dofB.params.aperture = comparison_.apertureB();
+    withSecondLayer(*b, dofB);
     b->run(&t, filterB, dofB, frame.bokeh);
   }
   if (comparesConfigurations(view.mode))
@@ -288,6 +298,15 @@ void App::renderFrame() {
   if (auto p = focus_.probePixel(t.extent.width, t.extent.height)) probes.push_back(*p);
   if (hover_) probes.push_back(*hover_);
   depthProbe_->request(t.depth, t.extent, probes);
+}
+
+void App::withSecondLayer(Pipeline& p, DofSettings& dof) {
+  if (photoPass_ || p.dofEntry().fields != DofFields::SeeThrough) return;  // a photo has one layer
+  if (!scenePass_->secondLayer().colour)  // once a frame
+    scenePass_->drawSecondLayer(scene_.scene, reference::secondLayerFrom(reference::cocRamp(dof.params, extent().width)),
+                                p.profiler());
+  dof.behindColour = scenePass_->secondLayer().colour;
+  dof.behindDepth = scenePass_->secondLayer().depth;
 }
 
 void App::endFrame() {
@@ -475,6 +494,7 @@ void App::printSummary() const {
                 std::string(a.backend().bokehMethod()).c_str());
   if (!a.backendPass().filterProblem().empty())
     std::printf("satdof: filter not applied: %s\n", a.backendPass().filterProblem().c_str());
+  if (const std::string note = oneLayerNote(); !note.empty()) std::printf("satdof: %s\n", note.c_str());
   if (!comparison_.problem().empty()) std::printf("satdof: %s\n", comparison_.problem().c_str());
   if (b && !b->backendPass().filterProblem().empty())
     std::printf("satdof: B: filter not applied: %s\n", b->backendPass().filterProblem().c_str());

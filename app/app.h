@@ -152,6 +152,11 @@ class App final : private ScriptHost {
   // problem in the panel and on stdout, the current content kept (app_window.cpp).
   void dropFiles(const std::vector<std::string>& files) override;
   void sayShowing() const;  // "satdof: showing ..." the content's summary, one line
+  // The see-through DoF's second layer for `p` (drawn once a frame, by the first pipeline
+  // that needs it) into `dof`; nothing for a photo or another DoF.
+  void withSecondLayer(Pipeline& p, DofSettings& dof);
+  // Why a see-through DoF runs as layered now (a photo), or empty: stdout and the panel.
+  std::string oneLayerNote() const;
   // Whether the command line or the settings file set the option (else the app may choose).
   bool chosenByUser(const LiveOption& option) const;
   void nextPreset();     // P

@@ -166,6 +166,11 @@ void App::verify() {
   f.depth = std::move(depth);
   f.scene = readTexture(t.sceneColour, w, h);
   f.dof = readTexture(t.dofOutput, w, h);
+  if (const ScenePass::Layer behind = scenePass_->secondLayer();
+      !photoPass_ && pipeline_->dofEntry().fields == DofFields::SeeThrough && behind.colour) {
+    f.behindColour = readTexture(behind.colour, w, h);
+    f.behindDepth = readDepthTexture(behind.depth, w, h);
+  }
   f.sat.resize(satTableBytes(t.satFormat, w, h));
   glGetNamedBufferSubData(t.sat, 0, GLsizeiptr(f.sat.size()), f.sat.data());
   VerifyRequest r;
@@ -173,7 +178,7 @@ void App::verify() {
   r.params = frameBlur().dof.params;
   r.showCoc = settings_.dof.showCoc;
   r.dofName = std::string(pipeline_->dofEntry().name);
-  r.layeredDof = pipeline_->dofEntry().layers;
+  r.layeredDof = pipeline_->dofEntry().fields != DofFields::None;
   if (const auto b = pipeline_->bokeh().lastRequest(); settings_.bokeh.enabled && b) {
     r.dofSkipped = "bokeh sprites are drawn on it (their list is checked)";
     r.bokeh = b->select;

@@ -226,6 +226,7 @@ void App::presentWindow() {
   state.contentSummary = contentSummary_;
   state.contentProblem = contentProblem_;
   state.photo = photoPass_ != nullptr;
+  state.oneLayerNote = oneLayerNote();
   ui_->beginFrame();
   ui_->draw(state);
   ui_->endFrame();

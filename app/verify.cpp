@@ -87,7 +87,10 @@ std::vector<VerifyLine> verifyFrame(const FrameCopy& f, const VerifyRequest& r) 
   if (r.dofSkipped) {
     lines.push_back({true, dof + ": not checked: " + *r.dofSkipped});
   } else if (r.layeredDof) {
-    const auto expected = reference::layeredDepthOfField(f.source, f.depth, r.params, r.format);
+    const reference::BehindLayer behind{f.behindColour, f.behindDepth};
+    const bool seeThrough = f.behindColour.width > 0;
+    const auto expected =
+        reference::layeredDepthOfField(f.source, f.depth, r.params, r.format, seeThrough ? &behind : nullptr);
     lines.push_back(imageLine(dof, compare(expected.pixels, f.dof.pixels), f.dof.pixels.size(), 1));
   } else {
     const auto expected = reference::depthOfField(sat, f.depth, r.params, r.showCoc);

@@ -26,6 +26,9 @@ struct FrameCopy {
   reference::ImageR32F depth;
   std::vector<std::uint8_t> sat;   // the table's bytes, in `format`
   reference::ImageRgba8 dof;       // the DoF output
+  // The scene's second layer when the see-through DoF used it (else empty).
+  reference::ImageRgba8 behindColour;
+  reference::ImageR32F behindDepth;
   reference::BokehCommand bokehCommand;              // with bokeh: this frame's command
   std::vector<reference::BokehSprite> bokehSprites;  // and its instanceCount sprites
 };

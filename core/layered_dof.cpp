@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace satdof::reference {
 namespace {
@@ -33,10 +34,11 @@ BoxSums sumsOver(const Sat& sat, Aperture aperture, int x, int y, int r) {
 
 }  // namespace
 
-LayerSplit splitLayers(const ImageRgba8& colour, const ImageR32F& depth, const CocRamp& ramp) {
+LayerSplit splitLayers(const ImageRgba8& colour, const ImageR32F& depth, const CocRamp& ramp,
+                       const BehindLayer* behind) {
   const int w = colour.width, h = colour.height;
-  LayerSplit s{ImageRgba8(w, h), ImageRgba8(w, h), (w + kLayerTile - 1) / kLayerTile,
-               (h + kLayerTile - 1) / kLayerTile, {}};
+  LayerSplit s{ImageRgba8(w, h), ImageRgba8(w, h), ImageRgba8(behind ? w : 0, behind ? h : 0),
+               (w + kLayerTile - 1) / kLayerTile, (h + kLayerTile - 1) / kLayerTile, {}};
   std::vector<std::int32_t> tileMax(std::size_t(s.tilesX) * s.tilesY, 0);
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x) {
@@ -48,6 +50,19 @@ LayerSplit splitLayers(const ImageRgba8& colour, const ImageR32F& depth, const C
       std::uint8_t* field = (nearSide ? s.nearField : s.farField).at(x, y);
       for (int i = 0; i < 3; ++i) field[i] = premultiply(c[i], weight);
       field[3] = std::uint8_t(weight);
+      if (behind) {
+        std::uint8_t* side = s.farSide.at(x, y);
+        for (int i = 0; i < 4; ++i) side[i] = nearSide ? 0 : i < 3 ? c[i] : 255;
+        // Under a blurred near pixel, the hidden background: the second layer's pixel, a far
+        // pixel's weight when it lies behind the focal plane.
+        if (const float bd = behind->depth.at(x, y); nearSide && weight > 0 && bd >= ramp.focus) {
+          const int bw = farFieldWeight(cocRadius(bd, ramp));
+          const std::uint8_t* b = behind->colour.at(x, y);
+          std::uint8_t* far = s.farField.at(x, y);
+          for (int i = 0; i < 3; ++i) far[i] = premultiply(b[i], bw);
+          far[3] = std::uint8_t(bw);
+        }
+      }
       if (nearSide && weight > 0) {
         auto& m = tileMax[std::size_t(y / kLayerTile) * s.tilesX + x / kLayerTile];
         m = std::max(m, r);
@@ -65,6 +80,18 @@ LayerSplit splitLayers(const ImageRgba8& colour, const ImageR32F& depth, const C
       s.nearTileRadius[std::size_t(ty) * s.tilesX + tx] = m;
     }
   return s;
+}
+
+float secondLayerFrom(const CocRamp& ramp) {
+  // cocRadius falls towards the focus on the near side: the first depth where it is 0.
+  float lo = 0.0f, hi = ramp.focus;  // cocRadius(hi) == 0
+  if (cocRadius(lo, ramp) == 0) return lo;
+  while (std::nextafter(lo, hi) < hi) {
+    const float mid = lo + 0.5f * (hi - lo);
+    if (mid <= lo || mid >= hi) break;
+    (cocRadius(mid, ramp) == 0 ? hi : lo) = mid;
+  }
+  return hi;
 }
 
 std::vector<std::int32_t> reachPass(const std::vector<std::int32_t>& in, int width, int height, const LayerSplit& split,
@@ -97,7 +124,9 @@ std::vector<std::int32_t> nearReach(const ImageR32F& depth, const CocRamp& ramp,
 }
 
 ImageRgba8 composeLayers(const Sat& colourSat, const ImageR32F& depth, const CocRamp& ramp, Aperture aperture,
-                         const std::vector<std::int32_t>& reach, const Sat& nearSat, const Sat& farSat) {
+                         const std::vector<std::int32_t>& reach, const Sat& nearSat, const Sat& farSat,
+                         const BehindLayer* behind, const Sat* farSideSat) {
+  if (behind && !farSideSat) throw std::invalid_argument("composeLayers: see-through needs the far side's SAT");
   const int w = colourSat.width, h = colourSat.height;
   const SatView colourTable = satView(colourSat);
   ImageRgba8 out(w, h);
@@ -110,6 +139,24 @@ ImageRgba8 composeLayers(const Sat& colourSat, const ImageR32F& depth, const Coc
       o[3] = 255;
       if (nearRadiusOf(d, r, ramp) > 0) {  // a blurred near pixel: its own box, once
         o[0] = textbook.r, o[1] = textbook.g, o[2] = textbook.b;
+        const float bd = behind ? behind->depth.at(x, y) : 0.0f;
+        if (!behind || !behindCounts(bd, ramp)) continue;
+        // See-through: what the box shows of the far side, replaced by what lies behind.
+        const BoxSums side = sumsOver(*farSideSat, aperture, x, y, r);
+        if (side.weight == 0) continue;
+        const std::uint8_t* b = behind->colour.at(x, y);
+        float back[3] = {float(b[0]), float(b[1]), float(b[2])};
+        if (const int rb = cocRadius(bd, ramp); farFieldWeight(rb) > 0) {
+          const BoxSums f = sumsOver(farSat, aperture, x, y, rb);
+          if (f.weight > 0)
+            for (int c = 0; c < 3; ++c) back[c] = float(f.rgb[c]) * 255.0f / float(f.weight);
+        }
+        const float n = float(side.weight / 255u);
+        const float box[3] = {float(textbook.r), float(textbook.g), float(textbook.b)};
+        for (int c = 0; c < 3; ++c) {
+          const float v = box[c] + (n * back[c] - float(side.rgb[c])) / float(side.area);
+          o[c] = std::uint8_t(std::clamp(std::floor(v + 0.5f), 0.0f, 255.0f));
+        }
         continue;
       }
       // What lies behind: the pixel's own box; from r = 2 on, the far field over it.
@@ -135,11 +182,13 @@ ImageRgba8 composeLayers(const Sat& colourSat, const ImageR32F& depth, const Coc
 }
 
 ImageRgba8 layeredDepthOfField(const ImageRgba8& colour, const ImageR32F& depth, const DofParams& params,
-                               SatFormat format) {
+                               SatFormat format, const BehindLayer* behind) {
   const CocRamp ramp = cocRamp(params, colour.width);
-  const LayerSplit split = splitLayers(colour, depth, ramp);
+  const LayerSplit split = splitLayers(colour, depth, ramp, behind);
+  const Sat farSideSat = behind ? computeSat(split.farSide) : Sat{};
   return composeLayers(computeSat(colour, format), depth, ramp, params.aperture, nearReach(depth, ramp, split),
-                       computeSat(split.nearField), computeSat(split.farField));
+                       computeSat(split.nearField), computeSat(split.farField), behind,
+                       behind ? &farSideSat : nullptr);
 }
 
 }  // namespace satdof::reference

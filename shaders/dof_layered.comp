@@ -3,7 +3,9 @@
 // over the far field's weighted blur or the textbook box blur. Each "box" is the
 // aperture's shape (aperture.glsl: one box, or the disc's slabs), four reads per box of
 // each field's SAT (uint32, exact sums) and of the colour's SAT (the chosen format,
-// through its reader).
+// through its reader). See-through (uSeeThrough, satdof/reference/layered_dof.h): a
+// blurred near pixel's box with what it shows of the far side replaced by what lies behind
+// the pixel (the scene's second layer, blurred as a far pixel).
 #version 450 core
 
 layout(local_size_x = 16, local_size_y = 16) in;
@@ -13,6 +15,10 @@ layout(binding = 0, rgba8) writeonly uniform image2D uOutput;
 layout(binding = 3, r16i) readonly uniform iimage2D uReach;  // R(p), dof_layers_reach.comp
 layout(std430, binding = 1) readonly buffer NearSat { uvec4 nearSat[]; };
 layout(std430, binding = 2) readonly buffer FarSat { uvec4 farSat[]; };
+layout(std430, binding = 3) readonly buffer FarSideSat { uvec4 farSideSat[]; };
+layout(binding = 1) uniform sampler2D uBehindColour;  // see-through: the second layer
+layout(binding = 2) uniform sampler2D uBehindDistance;
+layout(location = 20) uniform int uSeeThrough;
 
 #include "dof_layers.glsl"
 #include "sat_format.glsl"
@@ -20,6 +26,7 @@ layout(std430, binding = 2) readonly buffer FarSat { uvec4 farSat[]; };
 
 uvec4 nearAt(int x, int y) { return x < 0 || y < 0 ? uvec4(0u) : nearSat[y * uSize.x + x]; }
 uvec4 farAt(int x, int y) { return x < 0 || y < 0 ? uvec4(0u) : farSat[y * uSize.x + x]; }
+uvec4 farSideAt(int x, int y) { return x < 0 || y < 0 ? uvec4(0u) : farSideSat[y * uSize.x + x]; }
 
 // Sums of (premultiplied rgb, weight) over the aperture of radius r around p, clipped; and
 // its pixel count.
@@ -43,7 +50,27 @@ void main() {
   int r = cocRadius(depth);
   vec3 textbook = vec3(satApertureMean(p, r));
   if (depth < uFocus && fieldWeight(r) > 0) {  // a blurred near pixel: its own box, once
-    imageStore(uOutput, p, vec4(textbook / 255.0, 1.0));
+    float behind = uSeeThrough != 0 ? texelFetch(uBehindDistance, p, 0).r : 0.0;
+    uvec4 side = uvec4(0u);
+    float area = 1.0;
+    bool counts = !(behind < uFocus && cocRadius(behind) > 0);  // reference::behindCounts
+    if (uSeeThrough != 0 && counts) APERTURE_SUMS(farSideAt, p, r, side, area)
+    if (side.a == 0u) {
+      imageStore(uOutput, p, vec4(textbook / 255.0, 1.0));
+      return;
+    }
+    // See-through: what the box shows of the far side, replaced by what lies behind.
+    precise vec3 back = round(texelFetch(uBehindColour, p, 0).rgb * 255.0);
+    int rb = cocRadius(behind);
+    if (farFieldWeight(rb) > 0) {
+      uvec4 f;
+      float farArea;
+      APERTURE_SUMS(farAt, p, rb, f, farArea)
+      if (f.a > 0u) back = vec3(f.rgb) * 255.0 / float(f.a);
+    }
+    precise float n = float(side.a / 255u);
+    precise vec3 v = textbook + (n * back - vec3(side.rgb)) / area;
+    imageStore(uOutput, p, vec4(clamp(floor(v + 0.5), 0.0, 255.0) / 255.0, 1.0));
     return;
   }
   // What lies behind: the pixel's own box; from r = 2 on, the far field over it,

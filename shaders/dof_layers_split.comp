@@ -1,6 +1,8 @@
 // shaders/dof_layers_split.comp — the layered DoF's first pass (reference::splitLayers):
 // each pixel's premultiplied colour and weight into the near or the far field image, and
-// each 16x16 tile's largest near radius (one workgroup per tile).
+// each 16x16 tile's largest near radius (one workgroup per tile). See-through (uSeeThrough):
+// the far field under a blurred near pixel holds the scene's second layer, and the far-side
+// image every first-layer pixel behind the focal plane.
 #version 450 core
 
 layout(local_size_x = 16, local_size_y = 16) in;
@@ -10,6 +12,10 @@ layout(binding = 1) uniform sampler2D uColour;    // the image the SAT would blu
 layout(binding = 0, rgba8) writeonly uniform image2D uNearField;
 layout(binding = 1, rgba8) writeonly uniform image2D uFarField;
 layout(binding = 2, r32i) writeonly uniform iimage2D uTileMax;
+layout(binding = 2) uniform sampler2D uBehindColour;  // see-through: the second layer
+layout(binding = 3) uniform sampler2D uBehindDistance;
+layout(binding = 3, rgba8) writeonly uniform image2D uFarSide;
+layout(location = 20) uniform int uSeeThrough;
 
 #include "dof_layers.glsl"
 
@@ -28,8 +34,19 @@ void main() {
     int w = nearSide ? fieldWeight(r) : farFieldWeight(r);
     uvec4 c = uvec4(round(texelFetch(uColour, p, 0) * 255.0));
     vec4 field = vec4(premultiply(c.r, w), premultiply(c.g, w), premultiply(c.b, w), uint(w)) / 255.0;
+    vec4 far = nearSide ? vec4(0.0) : field;
+    if (uSeeThrough != 0) {
+      imageStore(uFarSide, p, nearSide ? vec4(0.0) : vec4(vec3(c) / 255.0, 1.0));
+      // Under a blurred near pixel, the hidden background (a far pixel's weight).
+      float behind = texelFetch(uBehindDistance, p, 0).r;
+      if (nearSide && w > 0 && behind >= uFocus) {
+        int bw = farFieldWeight(cocRadius(behind));
+        uvec4 b = uvec4(round(texelFetch(uBehindColour, p, 0) * 255.0));
+        far = vec4(premultiply(b.r, bw), premultiply(b.g, bw), premultiply(b.b, bw), uint(bw)) / 255.0;
+      }
+    }
     imageStore(uNearField, p, nearSide ? field : vec4(0.0));
-    imageStore(uFarField, p, nearSide ? vec4(0.0) : field);
+    imageStore(uFarField, p, far);
     if (nearSide && w > 0) atomicMax(tileMax, r);
   }
   barrier();

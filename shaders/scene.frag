@@ -1,7 +1,7 @@
 // shaders/scene.frag — scene pass: Lambert + a Blinn-Phong highlight, optional texture (the
 // built-in checker, a glTF base colour map); the material terms of scene::Instance.
 // Output 0: colour (RGBA8). Output 1: linear view depth in scene units (R32F), which
-// the DoF pass turns into a circle of confusion.
+// the DoF pass turns into a circle of confusion. With uPeel, the scene's second layer.
 #version 450 core
 
 in VertexOut {
@@ -18,12 +18,26 @@ layout(location = 7) uniform int uEmissive;         // 1: a lamp, its albedo unl
 layout(location = 8) uniform float uDiffuse;        // weight of the lit diffuse term
 layout(location = 9) uniform vec3 uSpecular;        // highlight colour
 layout(location = 10) uniform float uShininess;     // highlight exponent
+layout(location = 11) uniform int uPeel;           // 1: the second layer (ScenePass)
+layout(location = 12) uniform float uPeelFrom;     // the second layer's nearest depth
 layout(binding = 0) uniform sampler2D uTexture;
+layout(binding = 1) uniform sampler2D uFirstDistance;  // the first layer's, resolved
 
 layout(location = 0) out vec4 outColour;
 layout(location = 1) out float outDistance;
 
 void main() {
+  float distance = -vIn.viewPosition.z;
+  float slope = fwidth(distance);  // before any discard: derivatives need the whole quad
+  if (uPeel == 1) {
+    // The second layer: behind the first layer's surface (its depth is the nearest of the
+    // pixel's samples, so allow the surface's own slope across the pixel), no nearer than
+    // uPeelFrom (no blurred near surface: reference::secondLayerFrom) and facing the eye
+    // (a closed object's far side is not what a lens sees past its edge).
+    float first = texelFetch(uFirstDistance, ivec2(gl_FragCoord.xy), 0).r;
+    if (distance <= first + 2.0 * slope + 1e-4 * first || distance < uPeelFrom) discard;
+    if (dot(mat3(uViewForLight) * vIn.worldNormal, vIn.viewPosition) >= 0.0) discard;
+  }
   vec3 n = normalize(vIn.worldNormal);
   if (!gl_FrontFacing) n = -n;
   vec3 l = normalize(uLightDirection);
@@ -39,5 +53,5 @@ void main() {
   vec3 ambient = 0.18 * albedo * (0.6 + 0.4 * n.y);
   vec3 c = uEmissive == 1 ? albedo : ambient + albedo * (diffuse * uDiffuse) * 0.85 + uSpecular * highlight;
   outColour = vec4(pow(clamp(c, 0.0, 1.0), vec3(1.0 / 2.2)), 1.0);
-  outDistance = -vIn.viewPosition.z;
+  outDistance = distance;
 }

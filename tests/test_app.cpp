@@ -199,7 +199,8 @@ TEST(App, CudaFilterGivesTheCpuReferenceImage) {
 // Every DoF implementation the CUDA backend can run, in every SAT format, with the thin
 // lens and with each aperture (box, disc), gives the CPU backend's image byte for byte:
 // fragment, compute and cuda the CPU backend's fragment pass; layered (CUDA split and SATs
-// there) the CPU backend's layered.
+// there) the CPU backend's layered; see-through (the scene's second layer, the far side's
+// SAT on CUDA) the CPU backend's see-through.
 TEST(App, EveryDofImplementationAndFormatGivesTheCpuImage) {
   for (const char* aperture : {"box", "disc"}) {
     const std::string common = " --headless --frames 2 --size 400x224 --camera thin-lens --focal-length 135"
@@ -207,7 +208,7 @@ TEST(App, EveryDofImplementationAndFormatGivesTheCpuImage) {
     std::map<std::string, Png> uint32Images;  // uint21x3 must give these bytes (radius 12 here)
     for (const char* format : {"uint32", "float32", "float32-offset", "uint21x3"}) {
       std::map<std::string, Png> cpuImages;
-      for (const char* dof : {"fragment", "layered"}) {
+      for (const char* dof : {"fragment", "layered", "see-through"}) {
         const fs::path cpu = freshDir(std::string("dof_cpu_") + dof + "_" + format + "_" + aperture);
         const RunResult rp = run("--backend cpu --dof " + std::string(dof) + " --sat-format " + std::string(format) +
                                  " --out " + cpu.string() + common);
@@ -219,8 +220,10 @@ TEST(App, EveryDofImplementationAndFormatGivesTheCpuImage) {
           EXPECT_TRUE(cpuImages[dof].rgba == uint32Images[dof].rgba) << dof << ": uint21x3 differs from uint32";
         }
       }
-      for (const char* dof : {"fragment", "compute", "cuda", "layered"}) {
-        const Png& expected = cpuImages[std::string(dof) == "layered" ? "layered" : "fragment"];
+      EXPECT_FALSE(cpuImages["see-through"].rgba == cpuImages["layered"].rgba) << "see-through shows what is behind";
+      for (const char* dof : {"fragment", "compute", "cuda", "layered", "see-through"}) {
+        const std::string name = dof;
+        const Png& expected = cpuImages[name == "layered" || name == "see-through" ? name : "fragment"];
         SCOPED_TRACE(std::string(dof) + " / " + format + " / " + aperture);
         const fs::path out = freshDir(std::string("dof_") + dof + "_" + format + "_" + aperture);
         const RunResult rc = run("--backend cuda --dof " + std::string(dof) + " --sat-format " + format +
@@ -288,10 +291,11 @@ TEST(App, QualityToolShowsTheLayeredDofBeatingTheTextbook) {
     }
   }
   EXPECT_EQ(artifactRows, 2) << r.out;
-  // Five cases: the scattering truth and three implementations each, with each aperture.
-  EXPECT_EQ(rows, 5 * 4 * 2) << r.out;
-  EXPECT_EQ(discRows, 5 * 4) << r.out;
-  for (const char* image : {"_scatter", "_scatter_disc", "_lens", "_compute", "_compute_disc", "_layered_disc"})
+  // Five cases: the scattering truth and four implementations each, with each aperture.
+  EXPECT_EQ(rows, 5 * 5 * 2) << r.out;
+  EXPECT_EQ(discRows, 5 * 5) << r.out;
+  for (const char* image :
+       {"_scatter", "_scatter_disc", "_lens", "_compute", "_compute_disc", "_layered_disc", "_see-through"})
     EXPECT_TRUE(fs::exists(out / ("sharp-front_focus3.0" + std::string(image) + ".png"))) << image;
   std::ifstream file(csv);
   std::string header;
@@ -308,8 +312,8 @@ TEST(App, QualityToolShowsTheLayeredDofBeatingTheTextbook) {
     EXPECT_TRUE(cells[7] == "box" || cells[7] == "disc") << line;
     EXPECT_EQ(cells[8], "disc") << line;
   }
-  // Per case and aperture: scatter against the lens, three implementations against both.
-  EXPECT_EQ(csvRows, 5 * 7 * 2);
+  // Per case and aperture: scatter against the lens, four implementations against both.
+  EXPECT_EQ(csvRows, 5 * 9 * 2);
   fs::remove_all(out);
 }
 
@@ -334,7 +338,7 @@ TEST(App, QualityScoresTheApertureGivenAgainstTheMatchingLens) {
     columns.append(aperture).append(",").append(lens);
     int rows = 0;
     for (; std::getline(file, line); ++rows) EXPECT_TRUE(line.ends_with(columns)) << line;
-    EXPECT_EQ(rows, 7) << "scatter against the lens, three implementations against both truths";
+    EXPECT_EQ(rows, 9) << "scatter against the lens, four implementations against both truths";
   }
   fs::remove_all(out);
 }

@@ -39,13 +39,16 @@ satdof::gl::Texture uploadColour(const ref::ImageRgba8& img) {
   return t;
 }
 
-// Frame targets holding `depth` and the reference SAT of `colour`, as the stages before
-// the DoF would leave them.
+// Frame targets (with the DoF's `fields`) holding `colour`, `depth` and the reference SAT
+// of `colour`, as the stages before the DoF would leave them.
 satdof::FrameTargets targetsFor(const ref::ImageRgba8& colour, const ref::ImageR32F& depth,
-                                satdof::SatFormat format = satdof::SatFormat::Uint32) {
+                                satdof::SatFormat format = satdof::SatFormat::Uint32,
+                                satdof::DofFields fields = satdof::DofFields::None) {
   satdof::FrameTargets targets;
-  targets.allocate({colour.width, colour.height}, format);
+  targets.allocate({colour.width, colour.height}, format, fields);
   const satdof::Targets& t = targets.targets();
+  glTextureSubImage2D(t.sceneColour, 0, 0, 0, colour.width, colour.height, GL_RGBA, GL_UNSIGNED_BYTE,
+                      colour.pixels.data());
   const std::vector<std::uint8_t> table = ref::satTableBytesOf(ref::computeSat(colour, format));
   glNamedBufferSubData(t.sat, 0, GLsizeiptr(table.size()), table.data());
   glTextureSubImage2D(t.depth, 0, 0, 0, depth.width, depth.height, GL_RED, GL_FLOAT, depth.pixels.data());
@@ -116,7 +119,7 @@ TEST_F(GlTest, DofIsByteIdenticalToTheCpuReference) {
           const auto expected = ref::depthOfField(colour, depth, params, format.id, showCoc);
           for (const satdof::DofEntry& entry : satdof::dofImplementations()) {
             if (entry.whyNot(*backend)) continue;  // needs another backend (its own tests cover it)
-            if (entry.layers) continue;  // another model: LayeredDofMatchesItsReference
+            if (entry.fields != satdof::DofFields::None) continue;  // another model: LayeredDofMatchesItsReference
             SCOPED_TRACE(std::string(entry.name) + " / " + std::string(format.name) +
                          (params.model == ref::CocModel::ThinLens ? " / thin lens" : " / linear") +
                          (aperture == ref::Aperture::Disc ? " / disc" : " / box") + (showCoc ? " / radius view" : ""));
@@ -165,13 +168,8 @@ TEST_F(GlTest, LayeredDofMatchesItsReference) {
       if (satdof::whyNotMaxBlur(format, maxBlur)) continue;  // uint21x3's bound
       SCOPED_TRACE(std::string(format.name) + (aperture == ref::Aperture::Disc ? " / disc" : " / box") +
                    " / max blur " + std::to_string(int(maxBlur)));
-      satdof::FrameTargets targets;
-      targets.allocate({w, h}, format.id, true);
+      const satdof::FrameTargets targets = targetsFor(colour, depth, format.id, satdof::DofFields::Layers);
       const satdof::Targets& t = targets.targets();
-      glTextureSubImage2D(t.sceneColour, 0, 0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, colour.pixels.data());
-      glTextureSubImage2D(t.depth, 0, 0, 0, w, h, GL_RED, GL_FLOAT, depth.pixels.data());
-      const auto table = ref::satTableBytesOf(ref::computeSat(colour, format.id));
-      glNamedBufferSubData(t.sat, 0, GLsizeiptr(table.size()), table.data());
       const auto backend = cpuBackend();
       const auto dof = layered->create(satdof::gl::findShaderDir(), *backend);
       dof->attach(t);
@@ -188,6 +186,58 @@ TEST_F(GlTest, LayeredDofMatchesItsReference) {
       EXPECT_LE(worst, 1) << "grey levels from the reference";
     }
   }
+}
+
+// The see-through DoF (the layered one with the scene's second layer) on GL against its
+// CPU reference: the three fields exactly, the image within one grey level. The second
+// layer lies partly behind the focal plane and partly in front of it (where see-through
+// must leave the layered result), on blocky depths with every radius.
+TEST_F(GlTest, SeeThroughDofMatchesItsReference) {
+  auto rng = freshRng();
+  const int w = 131, h = 77;
+  const auto colour = randomImage(w, h, rng);
+  const auto depth = blockyDepth(w, h, rng, 0.5f, 30.0f);
+  const auto behindColour = randomImage(w, h, rng);
+  const auto behindDepth = blockyDepth(w, h, rng, 3.0f, 40.0f);
+  const satdof::DofEntry* seeThrough = satdof::findDofImplementation("see-through");
+  ASSERT_NE(seeThrough, nullptr);
+  ASSERT_EQ(seeThrough->fields, satdof::DofFields::SeeThrough);
+  const ref::BehindLayer behind{behindColour, behindDepth};
+  const auto behindColourTexture = satdof::gl::createTexture2D(GL_RGBA8, w, h);
+  const auto behindDepthTexture = satdof::gl::createTexture2D(GL_R32F, w, h);
+  glTextureSubImage2D(behindColourTexture.get(), 0, 0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, behindColour.pixels.data());
+  glTextureSubImage2D(behindDepthTexture.get(), 0, 0, 0, w, h, GL_RED, GL_FLOAT, behindDepth.pixels.data());
+  int changed = 0;
+  for (const ref::Aperture aperture : {ref::Aperture::Box, ref::Aperture::Disc})
+    for (const satdof::SatFormatInfo& format : satdof::satFormats()) {
+      ref::DofParams lens = linear(6.0f, 4.0f, 20.0f);
+      lens.aperture = aperture;
+      SCOPED_TRACE(std::string(format.name) + (aperture == ref::Aperture::Disc ? " / disc" : " / box"));
+      const satdof::FrameTargets targets = targetsFor(colour, depth, format.id, satdof::DofFields::SeeThrough);
+      const satdof::Targets& t = targets.targets();
+      ASSERT_NE(t.farSide, 0u);
+      const auto backend = cpuBackend();
+      const auto dof = seeThrough->create(satdof::gl::findShaderDir(), *backend);
+      dof->attach(t);
+      satdof::Profiler profiler;
+      satdof::DofSettings settings{lens, false, 0};
+      settings.behindColour = behindColourTexture.get();
+      settings.behindDepth = behindDepthTexture.get();
+      dof->run(settings, profiler);
+      const auto split = ref::splitLayers(colour, depth, ref::cocRamp(lens, w), &behind);
+      EXPECT_TRUE(satdof::readTexture(t.nearField, w, h).pixels == split.nearField.pixels) << "near field";
+      EXPECT_TRUE(satdof::readTexture(t.farField, w, h).pixels == split.farField.pixels) << "far field";
+      EXPECT_TRUE(satdof::readTexture(t.farSide, w, h).pixels == split.farSide.pixels) << "far side";
+      const auto expected = ref::layeredDepthOfField(colour, depth, lens, format.id, &behind);
+      const auto got = satdof::readTexture(t.dofOutput, w, h);
+      int worst = 0;
+      for (std::size_t i = 0; i < got.pixels.size(); ++i)
+        worst = std::max(worst, std::abs(int(got.pixels[i]) - int(expected.pixels[i])));
+      EXPECT_LE(worst, 1) << "grey levels from the reference";
+      const auto layered = ref::layeredDepthOfField(colour, depth, lens, format.id);
+      for (std::size_t i = 0; i < got.pixels.size(); ++i) changed += std::abs(int(expected.pixels[i]) - int(layered.pixels[i])) > 8;
+    }
+  EXPECT_GT(changed, 100) << "the case must make see-through differ from layered";
 }
 
 // uint21x3 keeps only 21/22 bits of each sum, yet within its bound (radius <= 44) every
@@ -215,7 +265,7 @@ TEST_F(GlTest, Uint21x3DofEqualsUint32WithinItsBound) {
       for (int k = 0; k < 2; ++k) {
         const satdof::SatFormat format = k ? satdof::SatFormat::Uint21x3 : satdof::SatFormat::Uint32;
         satdof::FrameTargets targets;
-        targets.allocate({w, h}, format, entry.layers);
+        targets.allocate({w, h}, format, entry.fields);
         const satdof::Targets& t = targets.targets();
         glTextureSubImage2D(t.sceneColour, 0, 0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, colour.pixels.data());
         glTextureSubImage2D(t.depth, 0, 0, 0, w, h, GL_RED, GL_FLOAT, depth.pixels.data());
@@ -250,7 +300,7 @@ TEST_F(GlTest, DofAtTheFocalDepthReturnsTheInput) {
   for (const ref::Aperture aperture : {ref::Aperture::Box, ref::Aperture::Disc}) {
     params.aperture = aperture;
     for (const satdof::DofEntry& entry : satdof::dofImplementations()) {
-      if (entry.whyNot(*backend) || entry.layers) continue;
+      if (entry.whyNot(*backend) || entry.fields != satdof::DofFields::None) continue;
       SCOPED_TRACE(std::string(entry.name) + (aperture == ref::Aperture::Disc ? " / disc" : " / box"));
       EXPECT_EQ(runDof(entry, colour, depth, params).pixels, colour.pixels);
     }

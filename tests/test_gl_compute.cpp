@@ -174,7 +174,7 @@ TEST(GlCompute, FieldSatsAreTheReferenceBytes) {
   ASSERT_TRUE(backend) << whyNot;
   const int w = 517, h = 389;  // two blocks along x, one along y
   satdof::FrameTargets targets;
-  targets.allocate({w, h}, satdof::SatFormat::Uint32, true);
+  targets.allocate({w, h}, satdof::SatFormat::Uint32, satdof::DofFields::Layers);
   const satdof::Targets& t = targets.targets();
   const ref::ImageRgba8 near = randomImage(w, h, rng), far = filled(w, h, 255);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);

@@ -3,7 +3,9 @@
 //   * a flat wall on the focal plane comes out as the scene pass drew it;
 //   * a small lamp off the focal plane spreads over a disc of the thin-lens model's radius
 //     (within 1 px), centred where the pinhole camera shows it;
-//   * a scene with strong blur converges: N renders against 2N over 50 dB.
+//   * a scene with strong blur converges: N renders against 2N over 50 dB;
+//   * the scene pass's second layer (depth peeling) sees past a ball to the wall behind
+//     it, not the ball's own far side.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -209,4 +211,63 @@ TEST_F(LensTruthGl, Converges) {
   EXPECT_GE(ref::psnr(truth.image, finer.image), 49.0);
   // Not the pinhole image: the blur is there.
   EXPECT_LT(ref::psnr(truth.image, rig.pinhole(s)), 35.0);
+}
+
+// The second layer behind a ball in front of the wall is the wall (its depth, and its
+// colour as a frame without the ball draws it), not the ball's far side; behind the wall
+// lies nothing (the sky's depth). With MSAA the first layer's depth is its nearest sample;
+// the second layer still finds the wall.
+TEST_F(LensTruthGl, SecondLayerSeesPastABallToTheWall) {
+  const float wallDepth = 20.0f, ballDepth = 8.0f, ballRadius = 2.0f;
+  scene::Scene withBall = wallScene(wallDepth);
+  const scene::Scene wallOnly = withBall;
+  withBall.meshes.push_back(scene::makeSphere(48));
+  const glm::mat4 ball = glm::scale(glm::translate(glm::mat4(1.0f), {0, 0, wallDepth - ballDepth}), glm::vec3(ballRadius));
+  withBall.instances.push_back({1, ball, {0.9f, 0.2f, 0.1f}, false, -1});
+  Rig plain(wallOnly);
+  const ref::ImageRgba8 wall = plain.pinhole(wallOnly);
+  for (const int samples : {1, 4}) {
+    SCOPED_TRACE("samples " + std::to_string(samples));
+    Rig rig(withBall, samples);
+    satdof::Profiler profiler;
+    satdof::ProfileHistory history;
+    EXPECT_EQ(rig.pass.secondLayer().colour, 0u) << "nothing drawn yet";
+    rig.pass.run(withBall, profiler);
+    rig.pass.drawSecondLayer(withBall, 0.0f, profiler);
+    profiler.endFrame(history);
+    profiler.drain(history);
+    EXPECT_TRUE(history.median("scene layer 2").has_value()) << "its own section";
+    const satdof::ScenePass::Layer second = rig.pass.secondLayer();
+    ASSERT_NE(second.colour, 0u);
+    const auto firstDepth = satdof::readDepthTexture(rig.targets.targets().depth, kW, kH);
+    const auto secondDepth = satdof::readDepthTexture(second.depth, kW, kH);
+    const auto secondColour = satdof::readTexture(second.colour, kW, kH);
+    const auto first = satdof::readTexture(rig.targets.targets().sceneColour, kW, kH);
+    int onBall = 0;
+    for (int y = 0; y < kH; ++y)
+      for (int x = 0; x < kW; ++x) {
+        const float d1 = firstDepth.at(x, y), d2 = secondDepth.at(x, y);
+        if (d1 < wallDepth - 1.0f) {  // on the ball (with MSAA, its nearest sample)
+          ++onBall;
+          ASSERT_GT(d2, wallDepth - 0.5f) << "behind the ball at " << x << "," << y << ": " << d2;
+          ASSERT_LT(d2, wallDepth + 5.0f) << "behind the ball at " << x << "," << y;
+          if (samples == 1 && d1 < ballDepth - 0.5f) {  // well inside the silhouette
+            ASSERT_TRUE(std::equal(secondColour.at(x, y), secondColour.at(x, y) + 3, wall.at(x, y)))
+                << "the wall's colour at " << x << "," << y;
+          }
+        } else {
+          ASSERT_EQ(d2, satdof::ScenePass::kSkyDepth) << "nothing behind the wall at " << x << "," << y;
+        }
+      }
+    EXPECT_GT(onBall, 200) << "the ball covers part of the image";
+    EXPECT_NE(first.pixels, wall.pixels) << "the first layer shows the ball";
+    // From a depth beyond the wall (no surface is no nearer than that): nothing but sky.
+    rig.pass.drawSecondLayer(withBall, wallDepth + 1.0f, profiler);
+    for (const float d : satdof::readDepthTexture(rig.pass.secondLayer().depth, kW, kH).pixels)
+      ASSERT_EQ(d, satdof::ScenePass::kSkyDepth);
+    // The next frame's first layer makes the second stale: none until it is drawn again.
+    rig.pass.run(withBall, profiler);
+    EXPECT_EQ(rig.pass.secondLayer().colour, 0u);
+    profiler.drain(history);
+  }
 }

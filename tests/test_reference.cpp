@@ -419,11 +419,109 @@ TEST(ReferenceLayeredDof, NearBlurSpreadsSmoothlyAcrossTileEdges) {
   for (int y = 0; y < h; ++y) {
     EXPECT_GT(spread[std::size_t(y)], 0) << "row " << y << ": the near blur should spread over the background";
     EXPECT_LE(spread[std::size_t(y)], 2 * p.maxRadius + 1) << "row " << y;
-    if (y + 1 < h)
+    if (y + 1 < h) {
       EXPECT_LE(std::abs(spread[std::size_t(y + 1)] - spread[std::size_t(y)]), 1)
           << "a step between rows " << y << " and " << y + 1 << " (tile edges at multiples of 16)";
+    }
   }
   EXPECT_GT(spread.back(), spread.front() + 4) << "the spread grows with the blur";
+}
+
+// See-through, against a lens written out independently: a blurred near square (one
+// colour, radius rN) over a sharp, noisy background at the focal distance, the background
+// also drawn under the square (the second layer). Through a lens every pixel p sees the
+// square through the aperture offsets u where p + u lies on it, and through all others the
+// background at p itself (in focus, every ray meets there): (k * square + (A - k) * B(p))
+// / A. See-through gives that within one level everywhere, for the box and the disc; the
+// plain layered DoF shows the background around the edge instead (far off inside the
+// silhouette); pixels whose box holds no far side, and a second layer in front of the
+// focal plane, change nothing.
+TEST(ReferenceLayeredDof, SeeThroughShowsWhatLiesBehindABlurredEdgeAsALensDoes) {
+  auto rng = satdof::test::freshRng();
+  ref::DofParams p;
+  p.focalDistance = 10;
+  p.focalRange = 2;
+  p.maxRadius = 12;
+  const int w = 120, h = 90, x0 = 40, y0 = 25, x1 = 79, y1 = 64;  // the square, inclusive
+  const ref::CocRamp ramp = ref::cocRamp(p, w);
+  const float squareDepth = 3.0f;
+  const int rN = ref::cocRadius(squareDepth, ramp);
+  ASSERT_GE(rN, 5);
+  ASSERT_LT(rN, x0);
+  const ref::ImageRgba8 background = satdof::test::randomImage(w, h, rng);
+  const ref::ImageR32F behindDepth = [&] {
+    ref::ImageR32F d(w, h);
+    for (float& v : d.pixels) v = p.focalDistance;
+    return d;
+  }();
+  ref::ImageRgba8 colour = background;
+  ref::ImageR32F depth = behindDepth;
+  const std::uint8_t square[3] = {230, 60, 20};
+  const auto onSquare = [&](int x, int y) { return x >= x0 && x <= x1 && y >= y0 && y <= y1; };
+  for (int y = y0; y <= y1; ++y)
+    for (int x = x0; x <= x1; ++x) {
+      std::copy(square, square + 3, colour.at(x, y));
+      depth.at(x, y) = squareDepth;
+    }
+  const ref::BehindLayer behind{background, behindDepth};
+  for (const ref::Aperture aperture : {ref::Aperture::Box, ref::Aperture::Disc}) {
+    SCOPED_TRACE(aperture == ref::Aperture::Box ? "box" : "disc");
+    p.aperture = aperture;
+    const ref::ImageRgba8 seeThrough = ref::layeredDepthOfField(colour, depth, p, satdof::SatFormat::Uint32, &behind);
+    const ref::ImageRgba8 layered = ref::layeredDepthOfField(colour, depth, p);
+    int worstSeeThrough = 0, worstLayered = 0, unchanged = 0;
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x) {
+        int k = 0, area = 0;  // the aperture's pixels around (x, y), and those on the square
+        for (int i = 0; i < ref::kApertureBoxes; ++i) {
+          ref::ApertureBox b;
+          if (!ref::apertureBox(aperture, x, y, rN, i, w, h, b)) continue;
+          for (int qy = b.y0; qy <= b.y1; ++qy)
+            for (int qx = b.x0; qx <= b.x1; ++qx) k += onSquare(qx, qy), ++area;
+        }
+        for (int c = 0; c < 3; ++c) {
+          const double lens = (k * double(square[c]) + (area - k) * double(background.at(x, y)[c])) / area;
+          worstSeeThrough = std::max(worstSeeThrough, int(std::lround(std::abs(seeThrough.at(x, y)[c] - lens))));
+          worstLayered = std::max(worstLayered, int(std::lround(std::abs(layered.at(x, y)[c] - lens))));
+        }
+        if (k == area) unchanged += std::equal(seeThrough.at(x, y), seeThrough.at(x, y) + 4, layered.at(x, y));
+        if (!onSquare(x, y)) {
+          ASSERT_TRUE(std::equal(seeThrough.at(x, y), seeThrough.at(x, y) + 4, layered.at(x, y)))
+              << "outside the square nothing lies behind a near pixel, at " << x << "," << y;
+        }
+      }
+    EXPECT_LE(worstSeeThrough, 1);
+    EXPECT_GT(worstLayered, 30) << "the case must show what see-through changes";
+    const int interior = (x1 - x0 + 1 - 2 * rN) * (y1 - y0 + 1 - 2 * rN);
+    EXPECT_GE(unchanged, interior) << "inside the square, away from its edge, the box alone";
+    // A second layer in front of the focal plane is no background: the plain layered DoF.
+    ref::ImageR32F nearBehind = behindDepth;
+    for (float& v : nearBehind.pixels) v = 0.5f * p.focalDistance;
+    const ref::BehindLayer inFront{background, nearBehind};
+    EXPECT_EQ(ref::layeredDepthOfField(colour, depth, p, satdof::SatFormat::Uint32, &inFront).pixels, layered.pixels);
+  }
+}
+
+// Where the second layer starts: the nearest depth whose blur radius is 0, to the float,
+// for both models and several focus settings.
+TEST(ReferenceLayeredDof, SecondLayerStartsWhereTheNearBlurEnds) {
+  for (const bool thinLens : {false, true})
+    for (const float focus : {0.8f, 4.0f, 22.0f}) {
+      ref::DofParams p;
+      p.model = thinLens ? ref::CocModel::ThinLens : ref::CocModel::Linear;
+      p.focalDistance = focus;
+      p.focalRange = 0.5f * focus;
+      p.maxRadius = 30;
+      const ref::CocRamp ramp = ref::cocRamp(p, 1280);
+      const float from = ref::secondLayerFrom(ramp);
+      SCOPED_TRACE(std::to_string(focus) + (thinLens ? " thin lens" : " linear") + ": from " + std::to_string(from));
+      EXPECT_GT(from, 0.0f);
+      EXPECT_LE(from, focus);
+      EXPECT_EQ(ref::cocRadius(from, ramp), 0);
+      EXPECT_GT(ref::cocRadius(std::nextafter(from, 0.0f), ramp), 0);
+      EXPECT_TRUE(ref::behindCounts(from, ramp));
+      EXPECT_FALSE(ref::behindCounts(std::nextafter(from, 0.0f), ramp));
+    }
 }
 
 // SATDOF_SEED=N replays a run: every fresh generator then starts from N.

@@ -147,18 +147,20 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
     mapped.unmap();
   }
 
-  // The layered DoF's field SATs: both fields and both tables in one map, the selected
+  // The layered DoF's field SATs: the fields and their tables in one map, the selected
   // SAT algorithm straight from each field's surface.
-  void buildFieldSats(const Targets&, Profiler& profiler) override {
+  void buildFieldSats(const Targets& t, Profiler& profiler) override {
     auto mapSection = profiler.section(clock_, "fields map");
-    auto mapped = session_.map({Target::NearField, Target::FarField, Target::NearSat, Target::FarSat}, stream_.get());
+    std::vector<Target> targets;
+    for (const FieldTable& f : fieldTables(t)) targets.insert(targets.end(), {f.field, f.table});
+    interop::Session::Mapped mapped(session_, targets, stream_.get());
     mapSection.end();
-    buildFieldSats(mapped, profiler);
+    buildFieldSats(mapped, profiler, t.farSide != 0);
     auto unmapSection = profiler.section(clock_, "fields unmap");
     mapped.unmap();
   }
 
-  void buildFieldSats(const interop::Session::Mapped& mapped, Profiler& profiler) override {
+  void buildFieldSats(const interop::Session::Mapped& mapped, Profiler& profiler, bool farSide) override {
     const cudaStream_t s = stream_.get();
     SatArgs args = satArgs();
     args.format = SatFormat::Uint32;
@@ -170,10 +172,11 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
     fieldSurfaces_.clear();  // last frame's: its work finished before this frame's map
     {
       auto section = profiler.section(clock_, "field sats", satTag());
-      for (const auto& [field, table] : {std::pair{Target::NearField, Target::NearSat}, {Target::FarField, Target::FarSat}}) {
-        const interop::SurfaceObject& surface = fieldSurfaces_.emplace_back(interop::createSurface(mapped.array(field)));
+      for (const FieldTable& f : fieldTables(session_.targets())) {
+        if (f.field == Target::FarSide && !farSide) continue;
+        const interop::SurfaceObject& surface = fieldSurfaces_.emplace_back(interop::createSurface(mapped.array(f.field)));
         args.source = SatSource::fromSurface(surface.get());
-        args.table = mapped.pointer(table);
+        args.table = mapped.pointer(f.table);
         SATDOF_CUDA_CHECK(sat_->launch(args, fieldScratch_.data(), fieldScratch_.size(), s));
       }
     }

@@ -7,8 +7,8 @@
 namespace satdof {
 
 void ComputeBackend::buildFieldSats(const Targets& t, Profiler& profiler) {
-  const std::pair<GLuint, GLuint> fields[] = {{t.nearField, t.nearSat}, {t.farField, t.farSat}};
-  for (const auto& [texture, buffer] : fields) {
+  for (const FieldTable& f : fieldTables(t)) {
+    const GLuint texture = f.fieldImage, buffer = f.tableBuffer;
     reference::ImageRgba8 image(t.extent.width, t.extent.height);
     {
       auto timed = profiler.section(profiler.host(), "read back fields");

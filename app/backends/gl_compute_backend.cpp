@@ -127,12 +127,11 @@ class GlComputeBackend final : public ComputeBackend {
     }
   }
 
-  // The layered DoF's two field SATs (uint32), by the same passes as the frame's.
+  // The layered DoF's field SATs (uint32), by the same passes as the frame's.
   void buildFieldSats(const Targets& t, Profiler& profiler) override {
     {
       auto section = profiler.section(profiler.gl(), "field sats", satTag());
-      buildSat(t.nearField, t.extent, t.nearSat);
-      buildSat(t.farField, t.extent, t.farSat);
+      for (const FieldTable& f : fieldTables(t)) buildSat(f.fieldImage, t.extent, f.tableBuffer);
     }
     glMemoryBarrier(GL_ALL_BARRIER_BITS);
     unbind();

@@ -10,6 +10,8 @@
 //   layered   near and far fields with their own SATs, composited near over far: no
 //             colour halos around sharp objects, blurred near objects spread over what is
 //             behind them (satdof/reference/layered_dof.h)
+//   see-through  layered, with the scene's second layer (ScenePass, depth peeling): a
+//             blurred near object's edge shows what lies behind it, as a lens does
 //
 // An entry may need a particular compute backend (a CUDA kernel needs the CUDA backend's
 // interop): `whyNot` says so, and the panel greys it out with that reason.
@@ -35,6 +37,9 @@ struct DofSettings {
   bool showCoc = false;  // draw the circle-of-confusion radius instead of the image
   GLuint source = 0;     // the image the SAT was built from (filtered or scene colour); the
                          // layered DoF splits it (0: the scene colour)
+  // The scene's second layer (ScenePass::secondLayer): what the see-through DoF shows
+  // behind near objects (0: none this frame, as for a photo: it runs as layered).
+  GLuint behindColour = 0, behindDepth = 0;
 };
 
 class DofImplementation {
@@ -52,7 +57,7 @@ class DofImplementation {
 struct DofEntry {
   std::string_view name;         // --dof NAME, the panel
   std::string_view description;  // one line for --help and the panel
-  bool layers = false;  // needs the targets' near/far fields (FrameTargets::allocate)
+  DofFields fields = DofFields::None;  // the targets of its own it needs (FrameTargets::allocate)
   // Why it cannot run with this backend (nullopt: it can).
   std::optional<std::string> (*whyNot)(const ComputeBackend& backend);
 
@@ -70,6 +75,7 @@ const DofEntry& defaultDofImplementation();
 std::unique_ptr<DofImplementation> createFragmentDof(const std::filesystem::path& shaderDir, ComputeBackend& backend);
 std::unique_ptr<DofImplementation> createGlslComputeDof(const std::filesystem::path& shaderDir, ComputeBackend& backend);
 std::unique_ptr<DofImplementation> createLayeredDof(const std::filesystem::path& shaderDir, ComputeBackend& backend);
+std::unique_ptr<DofImplementation> createSeeThroughDof(const std::filesystem::path& shaderDir, ComputeBackend& backend);
 // cuda_dof.cpp, or without a CUDA toolkit cuda_dof_unavailable.cpp (which says so).
 std::optional<std::string> cudaDofWhyNot(const ComputeBackend& backend);
 std::unique_ptr<DofImplementation> createCudaDof(const std::filesystem::path& shaderDir, ComputeBackend& backend);

@@ -8,6 +8,13 @@
 // algorithm, inside the backend's own mapping of the frame (interop/stage_host.h): one
 // GL-CUDA hand-over per frame. Elsewhere the split is two GL compute passes and the SATs
 // ComputeBackend::buildFieldSats (the CPU by default). Both give the same bytes.
+//
+// The `see-through` entry is the same class with the scene's second layer
+// (DofSettings::behindColour / behindDepth): the GL split fills the far field under near
+// pixels and writes the far side, a third field SAT, and the composite replaces what a
+// blurred near pixel's box shows of the far side by what lies behind it. Its split is the
+// GL one on every backend (the CUDA split knows one layer). Without a second layer (a
+// photo) it runs as layered.
 #include <array>
 
 #include "backends/compute_backend.h"
@@ -29,7 +36,8 @@ using reference::kLayerTile;
 
 class LayeredDof final : public DofImplementation {
  public:
-  LayeredDof(const std::filesystem::path& shaderDir, ComputeBackend& backend) : backend_(backend) {
+  LayeredDof(const std::filesystem::path& shaderDir, ComputeBackend& backend, bool seeThrough)
+      : backend_(backend), seeThrough_(seeThrough) {
     reloadShaders(shaderDir);
 #if SATDOF_HAVE_CUDA
     using interop::Target;
@@ -74,15 +82,23 @@ class LayeredDof final : public DofImplementation {
     const reference::CocRamp ramp = reference::cocRamp(s.params, e.width);
     const GLuint groupsX = GLuint((e.width + kLayerTile - 1) / kLayerTile);
     const GLuint groupsY = GLuint((e.height + kLayerTile - 1) / kLayerTile);
-    glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 3, -1, "dof (layered)");
-    if (!splitInCuda(s, ramp, profiler)) {
-      auto timed = profiler.section(profiler.gl(), "dof split", "layered (GL)");
+    // See-through where the scene drew a second layer this frame; else the layered DoF.
+    const bool behind = seeThrough_ && s.behindColour && s.behindDepth;
+    glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 3, -1, behind ? "dof (see-through)" : "dof (layered)");
+    if (behind || !splitInCuda(s, ramp, profiler)) {
+      auto timed = profiler.section(profiler.gl(), "dof split", behind ? "see-through (GL)" : "layered (GL)");
       setCocUniforms(split_.get(), ramp, e);
+      gl::uniform1i(split_.get(), "uSeeThrough", behind ? 1 : 0);
       glBindTextureUnit(0, t.depth);
       glBindTextureUnit(1, s.source ? s.source : t.sceneColour);
       glBindImageTexture(0, t.nearField, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
       glBindImageTexture(1, t.farField, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
       glBindImageTexture(2, tileMax_.get(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R32I);
+      if (behind) {
+        glBindTextureUnit(2, s.behindColour);
+        glBindTextureUnit(3, s.behindDepth);
+        glBindImageTexture(3, t.farSide, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+      }
       glDispatchCompute(groupsX, groupsY, 1);
       glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
       setCocUniforms(dilate_.get(), ramp, e);
@@ -93,7 +109,9 @@ class LayeredDof final : public DofImplementation {
       // a GL compute pass.
       glMemoryBarrier(GL_ALL_BARRIER_BITS);
       timed.end();
-      backend_.buildFieldSats(t, profiler);
+      Targets fields = t;
+      if (!behind) fields.farSide = fields.farSideSat = 0;  // no far side this frame
+      backend_.buildFieldSats(fields, profiler);
     }
     {
       // R(p): each pixel's own near radius into reach_[1], the rows' reach over it into
@@ -112,10 +130,16 @@ class LayeredDof final : public DofImplementation {
       }
     }
     {
-      auto timed = profiler.section(profiler.gl(), "dof", "layered");
+      auto timed = profiler.section(profiler.gl(), "dof", behind ? "see-through" : "layered");
       setCocUniforms(compose_.get(), ramp, e);
       setApertureUniform(compose_.get(), s.params.aperture);
+      gl::uniform1i(compose_.get(), "uSeeThrough", behind ? 1 : 0);
       glBindTextureUnit(0, t.depth);
+      if (behind) {
+        glBindTextureUnit(1, s.behindColour);
+        glBindTextureUnit(2, s.behindDepth);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, t.farSideSat);
+      }
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, t.sat);
       glBindImageTexture(0, t.dofOutput, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
       glBindImageTexture(3, reach_[1].get(), 0, GL_FALSE, 0, GL_READ_ONLY, GL_R16I);
@@ -126,6 +150,7 @@ class LayeredDof final : public DofImplementation {
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, 0);
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, 0);
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, 0);
+      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, 0);
       for (GLuint unit : {0u, 1u, 2u, 3u, 4u}) glBindImageTexture(unit, 0, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA8);
     }
     glPopDebugGroup();
@@ -160,7 +185,7 @@ class LayeredDof final : public DofImplementation {
         tileScratch_.resize(need);
       SATDOF_CUDA_CHECK(launchLayerSplit(a, tileScratch_.data(), tileScratch_.size(), stream));
     }
-    host_->buildFieldSats(*mapped, profiler);
+    host_->buildFieldSats(*mapped, profiler, false);
     auto unmapSection = profiler.section(host_->clock(), "unmap");
     mapped->unmap();
     return true;
@@ -171,6 +196,7 @@ class LayeredDof final : public DofImplementation {
   }
 
   ComputeBackend& backend_;
+  bool seeThrough_;
   std::filesystem::path shaderDir_;
   Targets targets_;
   gl::Program split_, dilate_, reachProgram_, compose_;
@@ -186,7 +212,11 @@ class LayeredDof final : public DofImplementation {
 }  // namespace
 
 std::unique_ptr<DofImplementation> createLayeredDof(const std::filesystem::path& shaderDir, ComputeBackend& backend) {
-  return std::make_unique<LayeredDof>(shaderDir, backend);
+  return std::make_unique<LayeredDof>(shaderDir, backend, false);
+}
+
+std::unique_ptr<DofImplementation> createSeeThroughDof(const std::filesystem::path& shaderDir, ComputeBackend& backend) {
+  return std::make_unique<LayeredDof>(shaderDir, backend, true);
 }
 
 }  // namespace satdof

@@ -10,14 +10,16 @@ namespace {
 std::optional<std::string> anyBackend(const ComputeBackend&) { return std::nullopt; }
 
 const std::array kEntries{
-    DofEntry{"fragment", "full-screen fragment shader: four SAT reads per pixel", false, anyBackend,
+    DofEntry{"fragment", "full-screen fragment shader: four SAT reads per pixel", DofFields::None, anyBackend,
              createFragmentDof},
-    DofEntry{"compute", "GL compute shader, the same arithmetic: no raster units involved", false, anyBackend,
+    DofEntry{"compute", "GL compute shader, the same arithmetic: no raster units involved", DofFields::None, anyBackend,
              createGlslComputeDof},
-    DofEntry{"cuda", "CUDA kernel on the interop session, the same arithmetic (cuda backend)", false,
+    DofEntry{"cuda", "CUDA kernel on the interop session, the same arithmetic (cuda backend)", DofFields::None,
              cudaDofWhyNot, createCudaDof, "cuda"},
-    DofEntry{"layered", "near and far fields, each with its own SAT: no halos, soft near edges", true,
-             anyBackend, createLayeredDof},
+    DofEntry{"layered", "near and far fields, each with its own SAT: no halos, soft near edges",
+             DofFields::Layers, anyBackend, createLayeredDof},
+    DofEntry{"see-through", "layered, plus the scene's second layer: blurred near edges show what is behind",
+             DofFields::SeeThrough, anyBackend, createSeeThroughDof},
 };
 
 }  // namespace

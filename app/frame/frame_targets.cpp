@@ -45,7 +45,7 @@ void FrameTargets::checkExtent(Extent extent, SatFormat format) {
 
 }
 
-void FrameTargets::allocate(Extent extent, SatFormat format, bool layers) {
+void FrameTargets::allocate(Extent extent, SatFormat format, DofFields fields) {
   checkExtent(extent, format);
   const int w = extent.width, h = extent.height;
   targets_ = {};
@@ -53,7 +53,7 @@ void FrameTargets::allocate(Extent extent, SatFormat format, bool layers) {
     const auto i = std::size_t(spec.id);
     images_[i] = {};
     buffers_[i] = {};
-    if (spec.layersOnly && !layers) continue;
+    if (int(spec.from) > int(fields)) continue;
     if (spec.format) {
       const bool tiles = spec.size == TargetSize::NearTiles;
       images_[i] = gl::createTexture2D(spec.format, tiles ? (w + kNearTileSize - 1) / kNearTileSize : w,

@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstddef>
+#include <vector>
 
 #include "basic_types.h"
 #include "gl/handles.h"
@@ -32,6 +33,9 @@ struct Targets {
   // weight, and the SAT of each in the uint32 format.
   GLuint nearField = 0, farField = 0, nearSat = 0, farSat = 0;
   GLuint nearTileRadius = 0;  // R32I, one texel per 16x16 tile: the dilated near radius
+  // See-through only: the first layer's pixels behind the focal plane (colour, 255) and
+  // their uint32 SAT.
+  GLuint farSide = 0, farSideSat = 0;
   // Bokeh highlights: the sprite list (satdof/reference/bokeh.h's BokehSprite, room for
   // kMaxBokehSprites) and a ring of kBokehSlots draw-indirect commands (satdof/bokeh.h).
   GLuint bokehSprites = 0, bokehCommands = 0;
@@ -48,7 +52,7 @@ inline constexpr int kNearTileSize = 16;       // the layered DoF's tiles
 // Every target, in kFrameTargets' order (CUDA code names them: interop::Target).
 enum class TargetId {
   SceneColour, Depth, Filtered, Compare, Sat, DofOutput,
-  NearField, FarField, NearSat, FarSat, NearTileRadius,
+  NearField, FarField, NearSat, FarSat, NearTileRadius, FarSide, FarSideSat,
   BokehSprites, BokehCommands,
   Count
 };
@@ -70,13 +74,17 @@ enum class CudaAccess {
   ReadWrite,     // a buffer CUDA reads and writes in part
 };
 
+// Which of the DoF's own targets a frame holds: none, the layered DoF's fields, or those
+// and the see-through DoF's far side (DofEntry::fields).
+enum class DofFields { None, Layers, SeeThrough };
+
 struct TargetSpec {
   TargetId id;
   const char* name;
   GLenum format;  // an image's internal format; 0: a buffer (dynamic storage: the CPU
                   // backend uploads with glNamedBufferSubData)
   TargetSize size;
-  bool layersOnly;  // allocated only for a DoF that asks for the near/far fields
+  DofFields from;  // allocated for a DoF whose fields are this or more (None: always)
   const char* writer;
   const char* readers;
   CudaAccess cuda;
@@ -85,41 +93,58 @@ struct TargetSpec {
 
 // The frame's targets, the one place that says what exists.
 inline constexpr std::array<TargetSpec, std::size_t(TargetId::Count)> kFrameTargets{{
-    {TargetId::SceneColour, "scene colour", GL_RGBA8, TargetSize::Frame, false, "scene pass (B: copied from A)",
+    {TargetId::SceneColour, "scene colour", GL_RGBA8, TargetSize::Frame, DofFields::None, "scene pass (B: copied from A)",
      "filter, SAT, bokeh, views", CudaAccess::Surface, &Targets::sceneColour},
-    {TargetId::Depth, "depth", GL_R32F, TargetSize::Frame, false, "scene pass (linear view distance)",
+    {TargetId::Depth, "depth", GL_R32F, TargetSize::Frame, DofFields::None, "scene pass (linear view distance)",
      "DoF, bokeh, depth probe, views", CudaAccess::Surface, &Targets::depth},
-    {TargetId::Filtered, "filtered", GL_RGBA8, TargetSize::Frame, false, "filter (implementation A)",
+    {TargetId::Filtered, "filtered", GL_RGBA8, TargetSize::Frame, DofFields::None, "filter (implementation A)",
      "SAT, DoF (layered split), filtered view", CudaAccess::Surface, &Targets::filtered},
-    {TargetId::Compare, "compare", GL_RGBA8, TargetSize::Frame, false, "a backend's second filter",
+    {TargetId::Compare, "compare", GL_RGBA8, TargetSize::Frame, DofFields::None, "a backend's second filter",
      "(FilterSettings::compare)", CudaAccess::Surface, &Targets::compare},
-    {TargetId::Sat, "sat", 0, TargetSize::SatTable, false, "SAT", "DoF, SAT view, verify", CudaAccess::WriteDiscard,
+    {TargetId::Sat, "sat", 0, TargetSize::SatTable, DofFields::None, "SAT", "DoF, SAT view, verify", CudaAccess::WriteDiscard,
      &Targets::sat},
-    {TargetId::DofOutput, "dof output", GL_RGBA8, TargetSize::Frame, false, "DoF, then the bokeh sprites",
+    {TargetId::DofOutput, "dof output", GL_RGBA8, TargetSize::Frame, DofFields::None, "DoF, then the bokeh sprites",
      "views, present, read back", CudaAccess::Surface, &Targets::dofOutput},
-    {TargetId::NearField, "near field", GL_RGBA8, TargetSize::Frame, true, "layered DoF split",
+    {TargetId::NearField, "near field", GL_RGBA8, TargetSize::Frame, DofFields::Layers, "layered DoF split",
      "the backend's field SATs", CudaAccess::Surface, &Targets::nearField},
-    {TargetId::FarField, "far field", GL_RGBA8, TargetSize::Frame, true, "layered DoF split",
+    {TargetId::FarField, "far field", GL_RGBA8, TargetSize::Frame, DofFields::Layers, "layered DoF split",
      "the backend's field SATs", CudaAccess::Surface, &Targets::farField},
-    {TargetId::NearSat, "near sat", 0, TargetSize::Uint32SatTable, true, "the backend's field SATs",
+    {TargetId::NearSat, "near sat", 0, TargetSize::Uint32SatTable, DofFields::Layers, "the backend's field SATs",
      "layered DoF composite", CudaAccess::WriteDiscard, &Targets::nearSat},
-    {TargetId::FarSat, "far sat", 0, TargetSize::Uint32SatTable, true, "the backend's field SATs",
+    {TargetId::FarSat, "far sat", 0, TargetSize::Uint32SatTable, DofFields::Layers, "the backend's field SATs",
      "layered DoF composite", CudaAccess::WriteDiscard, &Targets::farSat},
-    {TargetId::NearTileRadius, "near tile radius", GL_R32I, TargetSize::NearTiles, true, "layered DoF split",
+    {TargetId::NearTileRadius, "near tile radius", GL_R32I, TargetSize::NearTiles, DofFields::Layers, "layered DoF split",
      "layered DoF composite", CudaAccess::Surface, &Targets::nearTileRadius},
-    {TargetId::BokehSprites, "bokeh sprites", 0, TargetSize::BokehSprites, false,
+    {TargetId::FarSide, "far side", GL_RGBA8, TargetSize::Frame, DofFields::SeeThrough, "see-through DoF split",
+     "the backend's field SATs", CudaAccess::Surface, &Targets::farSide},
+    {TargetId::FarSideSat, "far side sat", 0, TargetSize::Uint32SatTable, DofFields::SeeThrough,
+     "the backend's field SATs", "see-through DoF composite", CudaAccess::WriteDiscard, &Targets::farSideSat},
+    {TargetId::BokehSprites, "bokeh sprites", 0, TargetSize::BokehSprites, DofFields::None,
      "backend (compaction + sort)", "bokeh draw", CudaAccess::WriteDiscard, &Targets::bokehSprites},
-    {TargetId::BokehCommands, "bokeh commands", 0, TargetSize::BokehCommands, false, "backend",
+    {TargetId::BokehCommands, "bokeh commands", 0, TargetSize::BokehCommands, DofFields::None, "backend",
      "bokeh draw (indirect)", CudaAccess::ReadWrite, &Targets::bokehCommands},
 }};
+
+// A field image of the DoF's and the uint32 SAT built from it: near and far with layers,
+// and the far side where `t` holds it (see-through).
+struct FieldTable {
+  TargetId field, table;
+  GLuint fieldImage, tableBuffer;
+};
+inline std::vector<FieldTable> fieldTables(const Targets& t) {
+  std::vector<FieldTable> list{{TargetId::NearField, TargetId::NearSat, t.nearField, t.nearSat},
+                               {TargetId::FarField, TargetId::FarSat, t.farField, t.farSat}};
+  if (t.farSide) list.push_back({TargetId::FarSide, TargetId::FarSideSat, t.farSide, t.farSideSat});
+  return list;
+}
 
 class FrameTargets {
  public:
   // Throws (one line, before allocating) if a frame of this size cannot be served by this
   // GL context in this format: the DoF shaders read the whole table as one storage block.
   static void checkExtent(Extent extent, SatFormat format);
-  // (Re)allocates everything for `extent` and `format` (and the fields, with layers).
-  void allocate(Extent extent, SatFormat format, bool layers = false);
+  // (Re)allocates everything for `extent` and `format`, and the DoF's `fields`.
+  void allocate(Extent extent, SatFormat format, DofFields fields = DofFields::None);
   const Targets& targets() const { return targets_; }
 
  private:

@@ -33,8 +33,8 @@ class StageHost {
   // This frame's open mapping (null when the backend did not leave one open).
   virtual std::unique_ptr<Session::Mapped> takeFrameMapping() = 0;
   // The layered DoF's field SATs (uint32) with the backend's SAT algorithm, inside a
-  // mapping that holds the fields and their tables.
-  virtual void buildFieldSats(const Session::Mapped& mapped, Profiler& profiler) = 0;
+  // mapping that holds the fields and their tables (with farSide, the far side's too).
+  virtual void buildFieldSats(const Session::Mapped& mapped, Profiler& profiler, bool farSide) = 0;
 };
 
 }  // namespace satdof::interop

@@ -17,6 +17,8 @@ const std::vector<gl::ShaderStage> kScenePassStages = {{GL_VERTEX_SHADER, "scene
                                                    {GL_FRAGMENT_SHADER, "scene.frag"}};
 const std::vector<gl::ShaderStage> kResolveStages = {{GL_COMPUTE_SHADER, "scene_resolve.comp"}};
 
+constexpr float kSkyColour[4] = {0.52f, 0.66f, 0.82f, 1.0f};
+
 void checkComplete(GLuint fb, const char* what) {
   if (glCheckNamedFramebufferStatus(fb, GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
     throw std::runtime_error(std::string(what) + " framebuffer incomplete");
@@ -78,6 +80,7 @@ void ScenePass::setSamples(int samples) {
 }
 
 void ScenePass::attach(const Targets& targets) {
+  peelDrawn_ = false;
   resolvedColour_ = targets.sceneColour;
   resolvedDistance_ = targets.depth;
   if (framebuffer_ && extent_ == targets.extent && attachedSamples_ == samples_) {
@@ -125,6 +128,7 @@ void ScenePass::run(const scene::Scene& scene, Profiler& profiler) {
 
 void ScenePass::run(const scene::Scene& scene, const glm::mat4& view, const glm::mat4& projection,
                     Profiler& profiler) {
+  peelDrawn_ = false;  // the second layer belongs to the first it was peeled from
   draw(scene, view, projection, profiler);
   if (samples_ > 1) resolve(profiler);
 }
@@ -137,13 +141,59 @@ void ScenePass::draw(const scene::Scene& scene, const glm::mat4& view, const glm
   glViewport(0, 0, extent_.width, extent_.height);
   glEnable(GL_DEPTH_TEST);
   glDepthFunc(GL_LESS);
-  const float sky[4] = {0.52f, 0.66f, 0.82f, 1.0f};
   const float far[4] = {kSkyDepth, 0, 0, 0};
-  glClearNamedFramebufferfv(framebuffer_.get(), GL_COLOR, 0, sky);
+  glClearNamedFramebufferfv(framebuffer_.get(), GL_COLOR, 0, kSkyColour);
   glClearNamedFramebufferfv(framebuffer_.get(), GL_COLOR, 1, far);
   glClearNamedFramebufferfi(framebuffer_.get(), GL_DEPTH_STENCIL, 0, 1.0f, 0);
-
   glUseProgram(program_.get());
+  glUniform1i(11, 0);  // uPeel: the first layer
+  drawInstances(scene, view, projection);
+  glDisable(GL_DEPTH_TEST);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glPopDebugGroup();
+}
+
+void ScenePass::drawSecondLayer(const scene::Scene& scene, float from, Profiler& profiler) {
+  auto timed = profiler.section(profiler.gl(), "scene layer 2");
+  glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 1, -1, "scene layer 2");
+  const int w = extent_.width, h = extent_.height;
+  if (!peelFramebuffer_ || peelExtent_ != extent_) {
+    peelColour_ = gl::createTexture2D(GL_RGBA8, w, h);
+    peelDistance_ = gl::createTexture2D(GL_R32F, w, h);
+    peelDepth_ = gl::createRenderbuffer(GL_DEPTH_COMPONENT32F, w, h);
+    peelFramebuffer_ = gl::createFramebuffer();
+    const GLuint fb = peelFramebuffer_.get();
+    glNamedFramebufferTexture(fb, GL_COLOR_ATTACHMENT0, peelColour_.get(), 0);
+    glNamedFramebufferTexture(fb, GL_COLOR_ATTACHMENT1, peelDistance_.get(), 0);
+    glNamedFramebufferRenderbuffer(fb, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, peelDepth_.get());
+    const GLenum buffers[2] = {GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1};
+    glNamedFramebufferDrawBuffers(fb, 2, buffers);
+    checkComplete(fb, "scene layer 2");
+    peelExtent_ = extent_;
+  }
+  const GLuint fb = peelFramebuffer_.get();
+  glBindFramebuffer(GL_FRAMEBUFFER, fb);
+  glViewport(0, 0, w, h);
+  glEnable(GL_DEPTH_TEST);
+  glDepthFunc(GL_LESS);
+  // Where nothing lies behind the first layer: the sky, as in the first.
+  glClearNamedFramebufferfv(fb, GL_COLOR, 0, kSkyColour);
+  const float far[4] = {kSkyDepth, 0, 0, 0};
+  glClearNamedFramebufferfv(fb, GL_COLOR, 1, far);
+  glClearNamedFramebufferfi(fb, GL_DEPTH_STENCIL, 0, 1.0f, 0);
+  glUseProgram(program_.get());
+  glUniform1i(11, 1);  // uPeel: only what lies behind the first layer's depth, facing the eye
+  glUniform1f(12, from);
+  glBindTextureUnit(1, resolvedDistance_);
+  drawInstances(scene, scene.camera.view(), scene.camera.projection(float(w) / float(h)));
+  glBindTextureUnit(1, 0);
+  glDisable(GL_DEPTH_TEST);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glPopDebugGroup();
+  peelDrawn_ = true;
+}
+
+void ScenePass::drawInstances(const scene::Scene& scene, const glm::mat4& view, const glm::mat4& projection) {
   glUniformMatrix4fv(1, 1, GL_FALSE, glm::value_ptr(view));
   glUniformMatrix4fv(2, 1, GL_FALSE, glm::value_ptr(projection));
   glUniform3fv(4, 1, glm::value_ptr(scene.lightDirection));
@@ -163,9 +213,6 @@ void ScenePass::draw(const scene::Scene& scene, const glm::mat4& view, const glm
     glDrawElements(GL_TRIANGLES, m.indexCount, GL_UNSIGNED_INT, nullptr);
   }
   glBindVertexArray(0);
-  glDisable(GL_DEPTH_TEST);
-  glBindFramebuffer(GL_FRAMEBUFFER, 0);
-  glPopDebugGroup();
 }
 
 // Colour: the mean of the samples; depth: the nearest sample. Its own section, so that

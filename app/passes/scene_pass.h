@@ -32,6 +32,18 @@ class ScenePass {
   // The same through other matrices (a lens's eye: scene/camera.h's aperture*): the
   // frame's depth target gets the view depth from that eye.
   void run(const scene::Scene& scene, const glm::mat4& view, const glm::mat4& projection, Profiler& profiler);
+  // The scene's second layer (depth peeling), for the see-through DoF: the nearest
+  // surface behind the first layer's (the frame's resolved depth), no nearer than `from`
+  // (reference::secondLayerFrom: no blurred near surface), that faces the eye, so that
+  // behind a closed object lies what is behind it, not its own far side. Drawn from the
+  // frame's camera, single-sampled (it is seen through blurred edges only), into images of
+  // the pass's own; section "scene layer 2". Call after run().
+  void drawSecondLayer(const scene::Scene& scene, float from, Profiler& profiler);
+  struct Layer {
+    GLuint colour = 0, depth = 0;  // RGBA8, R32F linear view distance (the frame's kinds)
+  };
+  // What drawSecondLayer drew since the last run() (zeros if nothing).
+  Layer secondLayer() const { return peelDrawn_ ? Layer{peelColour_.get(), peelDistance_.get()} : Layer{}; }
   // Samples per pixel (1: none); clamped to what the GL offers. Takes effect at attach().
   void setSamples(int samples);
   int samples() const { return samples_; }
@@ -40,6 +52,8 @@ class ScenePass {
   static constexpr float kSkyDepth = 1000.0f;
 
  private:
+  // Every instance into the bound framebuffer (what draw() and drawSecondLayer share).
+  void drawInstances(const scene::Scene& scene, const glm::mat4& view, const glm::mat4& projection);
   void draw(const scene::Scene& scene, const glm::mat4& view, const glm::mat4& projection,
             Profiler& profiler);  // section "scene"
   void resolve(Profiler& profiler);                          // section "resolve"
@@ -60,6 +74,12 @@ class ScenePass {
   // Multisampled only: the samples, and the frame's targets the resolve writes.
   gl::Texture msColour_, msDistance_;
   GLuint resolvedColour_ = 0, resolvedDistance_ = 0;
+  // The second layer's images and framebuffer (made by the first drawSecondLayer at a size).
+  gl::Texture peelColour_, peelDistance_;
+  gl::Renderbuffer peelDepth_;
+  gl::Framebuffer peelFramebuffer_;
+  Extent peelExtent_;
+  bool peelDrawn_ = false;
 };
 
 // The bound compute program (16 x 16 work groups) over every pixel of the scene colour

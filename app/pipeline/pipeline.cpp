@@ -34,7 +34,7 @@ void Pipeline::reallocate(Extent extent, SatFormat format, const AttachBackend& 
   if (targets().extent.width > 0) glFinish();
   backendPass_->backend().detach();  // unregister before the targets are freed
   format_ = format;
-  targets_.allocate(extent, format, dofEntry_->layers);
+  targets_.allocate(extent, format, dofEntry_->fields);
   const Targets& t = targets_.targets();
   if (attach) attach(*this, t);
   else backendPass_->backend().attach(t);
@@ -43,7 +43,7 @@ void Pipeline::reallocate(Extent extent, SatFormat format, const AttachBackend& 
 }
 
 void Pipeline::setDof(const DofEntry& entry) {
-  const bool layersChange = dofEntry_->layers != entry.layers;
+  const bool layersChange = dofEntry_->fields != entry.fields;
   dofImpl_.reset();  // the old one first: it may hand back what it asked of the backend
   dofImpl_ = entry.create(shaderDir_, backendPass_->backend());
   dofEntry_ = &entry;
@@ -72,7 +72,7 @@ std::optional<std::string> Pipeline::replaceBackend(BackendChoice next) {
   const DofEntry* dof = dofEntry_;
   if (auto why = dof->whyNot(backend)) {
     for (const DofEntry& e : dofImplementations())
-      if (e.layers == dofEntry_->layers && !e.whyNot(backend)) {
+      if (e.fields == dofEntry_->fields && !e.whyNot(backend)) {
         dof = &e;
         break;
       }

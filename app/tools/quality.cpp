@@ -71,7 +71,7 @@ class Report {
       *csv_ << "scene,focus,implementation,psnr_db,psnr_band_db,infocus_identical_pct,truth,aperture,lens_aperture\n";
   }
   static void header() {
-    std::printf("%-14s %6s  %-10s %-8s %9s %9s %9s %9s %9s %9s\n", "scene", "focus", "dof", "aperture", "lens",
+    std::printf("%-14s %6s  %-11s %-8s %9s %9s %9s %9s %9s %9s\n", "scene", "focus", "dof", "aperture", "lens",
                 "lens-band", "lens-enc", "scatter", "scat-band", "in-focus");
   }
   // `image` (made with `aperture`) against the truths; the lens only where there is one,
@@ -86,7 +86,7 @@ class Report {
       cells[2] = number(ref::psnr(image, t.lens->encodedImage));
     }
     if (againstScatter) score(s, t.scatter[int(aperture)], "scatter", cells[3], cells[4]);
-    std::printf("%-14s %6s  %-10s %-8s %9s %9s %9s %9s %9s %8s%%\n", row.scene.c_str(), row.focus.c_str(),
+    std::printf("%-14s %6s  %-11s %-8s %9s %9s %9s %9s %9s %8s%%\n", row.scene.c_str(), row.focus.c_str(),
                 name.c_str(), s.aperture, cells[0].c_str(), cells[1].c_str(), cells[2].c_str(), cells[3].c_str(),
                 cells[4].c_str(), number(identical).c_str());
     std::fflush(stdout);

@@ -32,6 +32,11 @@ void drawDofSection(UiState& s) {
   }
   for (const DofEntry& e : dofImplementations())
     if (e.name == s.dofImplementation) widgets::tooltip(std::string(e.description).c_str());
+  if (!s.oneLayerNote.empty()) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s", s.oneLayerNote.c_str());
+    ImGui::PopTextWrapPos();
+  }
   auto& p = s.dof->params;
   // The blur's shape (opt::aperture): every implementation reads it from the same table.
   widgets::label("aperture", std::string(opt::aperture.help).c_str());

@@ -68,6 +68,7 @@ struct UiState {
   std::span<const std::string> contentSummary;  // App::contentSummary_, for this frame
   std::string contentProblem;
   bool photo = false;    // a photo: no presets, nothing turns, nothing to anti-alias
+  std::string oneLayerNote;  // why the see-through DoF runs as layered (App::oneLayerNote)
   bool animate = false;  // a panel may change these
   int msaa = 1;
   float renderScale = 1;

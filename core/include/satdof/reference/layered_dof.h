@@ -30,6 +30,21 @@
 //                      coverage a = Σw / (255 area); out = near + (1 - a) * back
 //                      (near over back: blurred edges spread). R(p) = 0 where no near
 //                      blur reaches: an in-focus pixel stays the scene's, byte for byte.
+//
+// See-through (with the scene's second layer, BehindLayer: the nearest surface behind the
+// first, drawn by depth peeling). A lens looks past the edge of a blurred near object at
+// what lies behind it; the image holds only the object. With the second layer:
+//   split    under a blurred near pixel the far field holds the second layer's pixel
+//            (weighted as a far pixel, when it lies behind the focal plane): the hidden
+//            background, no longer a hole; and a third field, the far side, holds every
+//            first-layer pixel behind the focal plane (colour, 255), sharp ones included.
+//   compose  a blurred near pixel p whose second layer lies behind the focal plane: its
+//            own box as before, but what that box shows of the far side (the far-side
+//            field over it: n pixels, colour sum S) is replaced by what lies behind p (the
+//            second layer's pixel, or for r >= 2 of its own radius the far field over
+//            that box, normalised): out = box + (n * behind - S) / area. Inside an object
+//            (n = 0), on a surface that runs through the focal plane (its near side holds
+//            no far-side pixel) and over a blurred near second layer, the box alone.
 #pragma once
 
 #include <cstdint>
@@ -48,13 +63,34 @@ constexpr int kLayerTile = 16;  // pixels per side of a near-radius tile
 SATDOF_HD inline int fieldWeight(int r) { return r >= 2 ? 255 : r * 128; }
 SATDOF_HD inline int farFieldWeight(int r) { return r >= 2 ? 255 : 0; }
 
+// The scene's second layer, pixel for pixel under the first: colour and linear depth.
+// The scene pass peels it from secondLayerFrom(ramp) on: what lies behind a blurred near
+// object is what it hides of the sharp or far scene, not another near surface (another
+// part of the same object, which would show nothing of the background).
+struct BehindLayer {
+  const ImageRgba8& colour;
+  const ImageR32F& depth;
+};
+
 struct LayerSplit {
   ImageRgba8 nearField, farField;  // premultiplied colour and weight
+  ImageRgba8 farSide;              // see-through only: the first layer's far-side pixels
   int tilesX = 0, tilesY = 0;
   std::vector<std::int32_t> nearTileRadius;  // dilated, tilesX * tilesY
 };
 
-LayerSplit splitLayers(const ImageRgba8& colour, const ImageR32F& depth, const CocRamp& ramp);
+// With `behind`, the see-through split (the far field filled under near pixels, farSide).
+// The nearest depth that is not a blurred near pixel's (cocRadius 0 from here to the focus
+// and beyond): where the second layer starts. Exact to the float.
+float secondLayerFrom(const CocRamp& ramp);
+
+// A second-layer pixel the see-through composite uses: not a blurred near one.
+SATDOF_HD inline bool behindCounts(float behindDepth, const CocRamp& ramp) {
+  return !(behindDepth < ramp.focus && cocRadius(behindDepth, ramp) > 0);
+}
+
+LayerSplit splitLayers(const ImageRgba8& colour, const ImageR32F& depth, const CocRamp& ramp,
+                       const BehindLayer* behind = nullptr);
 
 // A blurred near pixel's radius (0 elsewhere): what the reach passes start from.
 SATDOF_HD inline int nearRadiusOf(float depth, int r, const CocRamp& ramp) {
@@ -74,11 +110,13 @@ std::vector<std::int32_t> nearReach(const ImageR32F& depth, const CocRamp& ramp,
 // The composite from the split's SATs (uint32 format), the colour's SAT (any format) and
 // the reach R(p) (nearReach); every box of the description above is the aperture's
 // shape (aperture.h: the box, or the disc of slabs), the reach stays the box's.
+// With `behind` (and farSideSat, the SAT of the split's farSide), see-through.
 ImageRgba8 composeLayers(const Sat& colourSat, const ImageR32F& depth, const CocRamp& ramp, Aperture aperture,
-                         const std::vector<std::int32_t>& reach, const Sat& nearSat, const Sat& farSat);
+                         const std::vector<std::int32_t>& reach, const Sat& nearSat, const Sat& farSat,
+                         const BehindLayer* behind = nullptr, const Sat* farSideSat = nullptr);
 
-// The whole layered DoF on the CPU, the colour's SAT in `format`.
+// The whole layered DoF on the CPU, the colour's SAT in `format`; see-through with `behind`.
 ImageRgba8 layeredDepthOfField(const ImageRgba8& colour, const ImageR32F& depth, const DofParams& params,
-                               SatFormat format = SatFormat::Uint32);
+                               SatFormat format = SatFormat::Uint32, const BehindLayer* behind = nullptr);
 
 }  // namespace satdof::reference
