@@ -412,6 +412,38 @@ TEST(GlCompute, ProfilerSectionsAreNamedLikeTheOtherBackends) {
   EXPECT_EQ(satTags.begin()->first.rfind(choices("sat").front() + " / ", 0), 0u) << satTags.begin()->first;
 }
 
+// A backend replaced mid-run (after a failure) takes its clock with it: the profiler drops
+// the pending sections on that clock, keeps its own, and never reads the dead clock.
+TEST(GlCompute, ProfilerForgetsAReplacedBackendsClock) {
+  REQUIRE_GL_CONTEXT();
+  struct BackendClock final : satdof::TimestampSource {
+    bool gone = false;
+    int marks = 0;
+    int mark(int) override {
+      EXPECT_FALSE(gone) << "marked after its backend went away";
+      return marks++;
+    }
+    std::optional<float> elapsed(int, int, int, bool) override {
+      EXPECT_FALSE(gone) << "read after its backend went away";
+      return 1.0f;
+    }
+    void reset(int) override { EXPECT_FALSE(gone) << "reset after its backend went away"; }
+  };
+  satdof::Profiler profiler;
+  satdof::ProfileHistory history;
+  BackendClock clock;
+  {
+    auto map = profiler.section(clock, "map");
+    auto sat = profiler.section(profiler.host(), "sat");
+  }
+  profiler.forgetOtherClocks();
+  clock.gone = true;
+  profiler.endFrame(history);
+  profiler.drain(history);
+  EXPECT_EQ(history.count("map"), 0u);
+  EXPECT_EQ(history.count("sat"), 1u);
+}
+
 TEST(GlCompute, AutoTriesCudaThenGlComputeThenCpu) {
   std::vector<std::string> order;
   for (const satdof::ComputeBackendInfo& b : satdof::computeBackends()) order.emplace_back(b.name);

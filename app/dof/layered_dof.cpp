@@ -41,7 +41,9 @@ class LayeredDof final : public DofImplementation {
     reloadShaders(shaderDir);
 #if SATDOF_HAVE_CUDA
     using interop::Target;
-    host_ = dynamic_cast<interop::StageHost*>(&backend);
+    // The CUDA split shares the backend's mapping of the frame; see-through splits on GL
+    // (the fields must not be mapped then) and maps the fields for their SATs alone.
+    host_ = seeThrough_ ? nullptr : dynamic_cast<interop::StageHost*>(&backend);
     if (host_)
       host_->shareFrameMapping({Target::Depth, Target::SceneColour, Target::Filtered, Target::NearField,
                                 Target::FarField, Target::NearSat, Target::FarSat, Target::NearTileRadius});

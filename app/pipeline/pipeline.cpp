@@ -56,6 +56,7 @@ void Pipeline::setDof(const DofEntry& entry) {
 
 std::optional<std::string> Pipeline::replaceBackend(BackendChoice next) {
   glFinish();
+  profiler_->forgetOtherClocks();  // the old backend's clock (CUDA events) goes with it
   try {
     backendPass_->backend().detach();
   } catch (const std::runtime_error&) {  // it has failed already; its resources go anyway

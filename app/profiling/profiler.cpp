@@ -92,8 +92,9 @@ void Profiler::drain(ProfileHistory& history) {
   }
 }
 
-void Profiler::forget(const TimestampSource& clock) {
-  for (Frame& f : frames_) std::erase_if(f.sections, [&](const Open& s) { return s.clock == &clock; });
+void Profiler::forgetOtherClocks() {
+  for (Frame& f : frames_)
+    std::erase_if(f.sections, [&](const Open& s) { return s.clock != &gl_ && s.clock != &host_; });
 }
 
 // --- ProfileHistory -------------------------------------------------------------------

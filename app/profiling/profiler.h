@@ -95,8 +95,9 @@ class Profiler {
   void endFrame(ProfileHistory& history);
   // Waits for every pending frame (at exit, so the summary is complete).
   void drain(ProfileHistory& history);
-  // A clock is going away (its owner is destroyed): drop its pending sections.
-  void forget(const TimestampSource& clock);
+  // A backend's clock is going away (the backend is replaced, Pipeline::replaceBackend):
+  // drop the pending sections on every clock but the profiler's own, which stay.
+  void forgetOtherClocks();
   // The GL timeline, shared by every GL stage.
   GlTimestamps& gl() { return gl_; }
   // Wall time on the host, for stages without a clock of their own.
