@@ -262,13 +262,13 @@ void App::renderFrame() {
   Pipeline& a = *pipeline_;
   if (photoPass_) photoPass_->run(a.profiler());
   else scenePass_->run(scene_.scene, a.profiler());
-  // With --isolate-stages nothing overlaps: the map does not wait for the scene, and so
-  // the map/unmap time is the interop cost alone. Normal frames let the stages overlap.
-  if (options_.isolateStages) glFinish();
   limitMaxBlurToSatFormat();
   const BlurSettings frame = frameBlur();
   DofSettings dofA = frame.dof;
-  withSecondLayer(a, dofA);
+  withSecondLayer(a, dofA);  // the scene's second layer, for a see-through DoF
+  // With --isolate-stages nothing overlaps: the map does not wait for the scene, and so
+  // the map/unmap time is the interop cost alone. Normal frames let the stages overlap.
+  if (options_.isolateStages) glFinish();
   a.run(nullptr, settings_.filter, dofA, frame.bokeh);
 
   // Configuration B, for the views that compare: its own filter, SAT and DoF of this

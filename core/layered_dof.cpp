@@ -21,7 +21,7 @@ struct BoxSums {
 // Sums over the aperture of radius r around (x, y), clipped to the image (exact: uint32).
 BoxSums sumsOver(const Sat& sat, Aperture aperture, int x, int y, int r) {
   BoxSums s{{0, 0, 0}, 0, 0};
-  for (int i = 0; i < kApertureBoxes; ++i) {
+  for (int i = 0; i < apertureBoxCount(aperture); ++i) {
     ApertureBox a;
     if (!apertureBox(aperture, x, y, r, i, sat.width, sat.height, a)) continue;
     const Box b{a.x0, a.y0, a.x1, a.y1};

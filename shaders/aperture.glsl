@@ -8,6 +8,9 @@ layout(location = 7) uniform int uAperture;  // 0: box, 1: disc (reference::Aper
 
 const int kDiscPairs = 2;  // reference::kDiscPairs
 const int kApertureBoxes = 2 * kDiscPairs + 1;
+// How many boxes the chosen aperture reads: the loops over boxes stop there, so that the
+// box aperture runs one iteration, not five that find nothing.
+int apertureBoxes() { return uAperture == 0 ? 1 : kApertureBoxes; }  // reference::apertureBoxCount
 // reference::discEdgeThousandths(kDiscPairs, j): slab j's outer edge, thousandths of r.
 int discEdgeThousandths(int j) { return j == 0 ? 500 : j == 1 ? 750 : 925; }
 
@@ -60,7 +63,7 @@ bool apertureBox(ivec2 p, int r, int i, out ivec2 lo, out ivec2 hi) {
 uvec3 satApertureMean(ivec2 p, int r) {
   SatSums sums = satSumsZero();
   uint area = 0u;
-  for (int i = 0; i < kApertureBoxes; ++i) {
+  for (int i = 0; i < apertureBoxes(); ++i) {
     ivec2 lo, hi;
     if (!apertureBox(p, r, i, lo, hi)) continue;
     sums = satAddBox(sums, lo, hi, uSize.x);

@@ -34,7 +34,7 @@ uvec4 farSideAt(int x, int y) { return x < 0 || y < 0 ? uvec4(0u) : farSideSat[y
   {                                                                                           \
     sums = uvec4(0u);                                                                         \
     uint count = 0u;                                                                          \
-    for (int i = 0; i < kApertureBoxes; ++i) {                                                \
+    for (int i = 0; i < apertureBoxes(); ++i) {                                               \
       ivec2 lo, hi;                                                                           \
       if (!apertureBox(p, r, i, lo, hi)) continue;                                            \
       sums += at(hi.x, hi.y) - at(lo.x - 1, hi.y) - at(hi.x, lo.y - 1) + at(lo.x - 1, lo.y - 1); \

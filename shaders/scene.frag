@@ -1,8 +1,12 @@
 // shaders/scene.frag — scene pass: Lambert + a Blinn-Phong highlight, optional texture (the
 // built-in checker, a glTF base colour map); the material terms of scene::Instance.
 // Output 0: colour (RGBA8). Output 1: linear view depth in scene units (R32F), which
-// the DoF pass turns into a circle of confusion. With uPeel, the scene's second layer.
+// the DoF pass turns into a circle of confusion. Compiled twice: scene_layer.glsl names
+// the first layer or the second (depth peeling, for the see-through DoF), so that the
+// first pays nothing for the second's tests.
 #version 450 core
+
+#include "scene_layer.glsl"
 
 in VertexOut {
   vec3 worldNormal;
@@ -18,7 +22,6 @@ layout(location = 7) uniform int uEmissive;         // 1: a lamp, its albedo unl
 layout(location = 8) uniform float uDiffuse;        // weight of the lit diffuse term
 layout(location = 9) uniform vec3 uSpecular;        // highlight colour
 layout(location = 10) uniform float uShininess;     // highlight exponent
-layout(location = 11) uniform int uPeel;           // 1: the second layer (ScenePass)
 layout(location = 12) uniform float uPeelFrom;     // the second layer's nearest depth
 layout(binding = 0) uniform sampler2D uTexture;
 layout(binding = 1) uniform sampler2D uFirstDistance;  // the first layer's, resolved
@@ -28,8 +31,8 @@ layout(location = 1) out float outDistance;
 
 void main() {
   float distance = -vIn.viewPosition.z;
-  float slope = fwidth(distance);  // before any discard: derivatives need the whole quad
-  if (uPeel == 1) {
+  if (kSecondLayer) {
+    float slope = fwidth(distance);  // before any discard: derivatives need the whole quad
     // The second layer: behind the first layer's surface (its depth is the nearest of the
     // pixel's samples, so allow the surface's own slope across the pixel), no nearer than
     // uPeelFrom (no blurred near surface: reference::secondLayerFrom) and facing the eye

@@ -190,7 +190,9 @@ TEST(SatFormats, MaxBlurBoundIsRefusedBeyondRadius44) {
   EXPECT_NE(why->find("uint21x3"), std::string::npos) << *why;
   EXPECT_NE(why->find("44"), std::string::npos) << *why;
   for (const satdof::SatFormatInfo& f : satdof::satFormats())
-    if (f.id != SatFormat::Uint21x3) EXPECT_FALSE(satdof::whyNotMaxBlur(f, 256.0f)) << f.name;
+    if (f.id != SatFormat::Uint21x3) {
+      EXPECT_FALSE(satdof::whyNotMaxBlur(f, 256.0f)) << f.name;
+    }
 }
 
 }  // namespace

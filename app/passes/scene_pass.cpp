@@ -15,6 +15,8 @@ namespace satdof {
 namespace {
 const std::vector<gl::ShaderStage> kScenePassStages = {{GL_VERTEX_SHADER, "scene.vert"},
                                                    {GL_FRAGMENT_SHADER, "scene.frag"}};
+const gl::IncludeAliases kFirstLayer = {{"scene_layer.glsl", "scene_layer_first.glsl"}};
+const gl::IncludeAliases kSecondLayer = {{"scene_layer.glsl", "scene_layer_second.glsl"}};
 const std::vector<gl::ShaderStage> kResolveStages = {{GL_COMPUTE_SHADER, "scene_resolve.comp"}};
 
 constexpr float kSkyColour[4] = {0.52f, 0.66f, 0.82f, 1.0f};
@@ -39,7 +41,8 @@ gl::Texture uploadTexture(const scene::Texture& texture) {
 }  // namespace
 
 ScenePass::ScenePass(const std::filesystem::path& shaderDir, const scene::Scene& scene)
-    : program_(gl::loadProgram(shaderDir, kScenePassStages)),
+    : program_(gl::loadProgram(shaderDir, kScenePassStages, kFirstLayer)),
+      peelProgram_(gl::loadProgram(shaderDir, kScenePassStages, kSecondLayer)),
       resolve_(gl::loadProgram(shaderDir, kResolveStages)) {
   for (const scene::Texture& texture : scene.textures) textures_.push_back(uploadTexture(texture));
   for (const scene::Mesh& mesh : scene.meshes) {
@@ -66,9 +69,11 @@ ScenePass::ScenePass(const std::filesystem::path& shaderDir, const scene::Scene&
 }
 
 void ScenePass::reloadShaders(const std::filesystem::path& shaderDir) {
-  gl::Program program = gl::loadProgram(shaderDir, kScenePassStages);
+  gl::Program program = gl::loadProgram(shaderDir, kScenePassStages, kFirstLayer);
+  gl::Program peel = gl::loadProgram(shaderDir, kScenePassStages, kSecondLayer);
   resolve_ = gl::loadProgram(shaderDir, kResolveStages);
   program_ = std::move(program);
+  peelProgram_ = std::move(peel);
 }
 
 void ScenePass::setSamples(int samples) {
@@ -146,7 +151,6 @@ void ScenePass::draw(const scene::Scene& scene, const glm::mat4& view, const glm
   glClearNamedFramebufferfv(framebuffer_.get(), GL_COLOR, 1, far);
   glClearNamedFramebufferfi(framebuffer_.get(), GL_DEPTH_STENCIL, 0, 1.0f, 0);
   glUseProgram(program_.get());
-  glUniform1i(11, 0);  // uPeel: the first layer
   drawInstances(scene, view, projection);
   glDisable(GL_DEPTH_TEST);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
@@ -181,8 +185,7 @@ void ScenePass::drawSecondLayer(const scene::Scene& scene, float from, Profiler&
   const float far[4] = {kSkyDepth, 0, 0, 0};
   glClearNamedFramebufferfv(fb, GL_COLOR, 1, far);
   glClearNamedFramebufferfi(fb, GL_DEPTH_STENCIL, 0, 1.0f, 0);
-  glUseProgram(program_.get());
-  glUniform1i(11, 1);  // uPeel: only what lies behind the first layer's depth, facing the eye
+  glUseProgram(peelProgram_.get());  // only what lies behind the first layer's depth, facing the eye
   glUniform1f(12, from);
   glBindTextureUnit(1, resolvedDistance_);
   drawInstances(scene, scene.camera.view(), scene.camera.projection(float(w) / float(h)));

@@ -63,6 +63,7 @@ class ScenePass {
     GLsizei indexCount = 0;
   };
   gl::Program program_;
+  gl::Program peelProgram_;  // the same shaders for the second layer (scene_layer_second.glsl)
   gl::Program resolve_;
   std::vector<GpuMesh> meshes_;
   std::vector<gl::Texture> textures_;  // Scene::textures, in order

@@ -105,6 +105,11 @@ SATDOF_HD inline bool apertureBox(Aperture aperture, int x, int y, int r, int i,
   return b.y0 <= b.y1 && b.x0 <= b.x1;
 }
 
+// How many boxes the aperture reads (the loops over boxes stop there: the box is one).
+SATDOF_HD inline int apertureBoxCount(Aperture aperture, int pairs = kDiscPairs) {
+  return aperture == Aperture::Box ? 1 : 2 * pairs + 1;
+}
+
 SATDOF_HD inline std::uint32_t boxArea(const ApertureBox& b) {
   return std::uint32_t(b.x1 - b.x0 + 1) * std::uint32_t(b.y1 - b.y0 + 1);
 }
@@ -112,7 +117,7 @@ SATDOF_HD inline std::uint32_t boxArea(const ApertureBox& b) {
 // The aperture's pixel count where the image clips none of it.
 SATDOF_HD inline std::uint32_t apertureArea(Aperture aperture, int r, int pairs = kDiscPairs) {
   std::uint32_t area = 0;
-  for (int i = 0; i < 2 * pairs + 1; ++i) {
+  for (int i = 0; i < apertureBoxCount(aperture, pairs); ++i) {
     ApertureBox b;
     if (apertureBox(aperture, r, r, r, i, 2 * r + 1, 2 * r + 1, b, pairs)) area += boxArea(b);
   }
@@ -126,7 +131,7 @@ SATDOF_HD inline Rgb8 satApertureMean(const SatView& t, Aperture aperture, int x
                                       int pairs = kDiscPairs) {
   SatSums sums;
   std::uint32_t area = 0;
-  for (int i = 0; i < 2 * pairs + 1; ++i) {
+  for (int i = 0; i < apertureBoxCount(aperture, pairs); ++i) {
     ApertureBox b;
     if (!apertureBox(aperture, x, y, r, i, w, h, b, pairs)) continue;
     addBoxSums(t, b.x0, b.y0, b.x1, b.y1, sums);
