@@ -16,10 +16,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <filesystem>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <memory>
 #include <string>
+
+#include <unistd.h>
 
 #include "backends/compute_backend.h"
 #include "frame/frame_targets.h"
@@ -386,6 +391,54 @@ TEST(GlCompute, ExactFmaEmulationRoundsLikeStdFma) {
                     << got[i];
     }
   }
+}
+
+// ---- the float formats' rounding ----------------------------------------------------------
+
+// sat_entry_bits.glsl's floatBits (the float formats' entries from exact uint32 sums) is
+// the reference's static_cast<float>: the nearest float, ties to even, at every edge the
+// rounding has (powers of two, halfway cases both ways, the largest sums) and on random
+// values of every magnitude.
+TEST(GlCompute, FloatFormatRoundingIsTheReferences) {
+  REQUIRE_GL_CONTEXT();
+  namespace fs = std::filesystem;
+  struct Folder {
+    fs::path path = fs::temp_directory_path() / ("satdof_float_bits_" + std::to_string(::getpid()));
+    Folder() { fs::create_directories(path); }
+    ~Folder() { fs::remove_all(path); }
+  } folder;
+  fs::copy_file(satdof::gl::findShaderDir() / "compute" / "sat_entry_bits.glsl", folder.path / "sat_entry_bits.glsl");
+  std::ofstream(folder.path / "float_bits_probe.comp")
+      << "#version 450 core\nlayout(local_size_x = 64) in;\n"
+         "layout(std430, binding = 0) buffer Values { uint v[]; };\n#include \"sat_entry_bits.glsl\"\n"
+         "void main() { uint i = gl_GlobalInvocationID.x; if (i < uint(v.length())) v[i] = floatBits(v[i]); }\n";
+  const satdof::gl::Program probe =
+      satdof::gl::loadProgram(folder.path, {{GL_COMPUTE_SHADER, "float_bits_probe.comp"}});
+  std::vector<std::uint32_t> values{0u, 1u, 2u, 0xFFFFu, 0x10000u, 0xFFFFFFu, 0x1000000u, 0xFFFFFFFFu, 0x80000000u};
+  for (int e = 24; e < 32; ++e) {  // around 2^e, where a float's step is 2^(e - 23)
+    const std::uint32_t base = 1u << e, step = 1u << (e - 23), half = step / 2;
+    for (const std::uint32_t k : {0u, 1u, 2u, 3u, 1000u})
+      for (const std::int64_t d : {-1, 0, 1})
+        values.push_back(std::uint32_t(base + k * step + std::uint32_t(std::int64_t(half) + d)));  // halfway +-1
+    values.push_back(base - 1u);
+  }
+  auto rng = freshRng();
+  for (int i = 0; i < 100000; ++i) values.push_back(std::uint32_t(rng()) >> (rng() % 32));
+  const satdof::gl::Buffer buffer = satdof::gl::createBuffer(GLsizeiptr(values.size() * 4), values.data(), 0);
+  glUseProgram(probe.get());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buffer.get());
+  glDispatchCompute(GLuint((values.size() + 63) / 64), 1, 1);
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  std::vector<std::uint32_t> got(values.size());
+  glGetNamedBufferSubData(buffer.get(), 0, GLsizeiptr(got.size() * 4), got.data());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, 0);
+  int wrong = 0;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const std::uint32_t want = std::bit_cast<std::uint32_t>(static_cast<float>(values[i]));
+    if (got[i] != want && ++wrong <= 5)
+      ADD_FAILURE() << values[i] << ": got bits " << std::hex << got[i] << ", the nearest float's " << want;
+  }
+  EXPECT_EQ(wrong, 0);
 }
 
 // ---- profiler sections and the backend order ---------------------------------------------

@@ -4,27 +4,16 @@
 // "reduce-then-scan" (sat_tile_scan.comp), so that both write the reference's bits
 // (satdof/reference/sat.h: each float entry is the exact integer sum rounded once to the
 // nearest float, ties to even; satdof/reference/uint21x3.h for the packed one).
-// Rounding is done in integers: GLSL leaves the rounding of int-to-float conversions
-// open, the reference's static_cast rounds to nearest even.
+// GLSL leaves the rounding of int-to-float conversions open, the reference's static_cast
+// rounds to nearest even; but a float add is correctly rounded (GLSL 4.50, 4.7.1) and
+// numbers of 16 significant bits convert exactly. So u = hi + lo, hi its top 16 bits and
+// lo its low 16, each exact as a float, summed with one rounding: the nearest float, ties
+// to even.
 
 // The float nearest to u (ties to even), as bits.
 uint floatBits(uint u) {
-  if (u == 0u) return 0u;
-  int e = findMSB(u);
-  uint mantissa;
-  if (e <= 23) {
-    mantissa = u << uint(23 - e);  // exact
-  } else {
-    const uint shift = uint(e - 23);
-    mantissa = u >> shift;
-    const uint rest = u & ((1u << shift) - 1u), halfway = 1u << (shift - 1u);
-    if (rest > halfway || (rest == halfway && (mantissa & 1u) == 1u)) mantissa += 1u;
-    if (mantissa == (1u << 24u)) {  // rounded up to the next power of two
-      mantissa >>= 1u;
-      e += 1;
-    }
-  }
-  return (uint(e + 127) << 23u) | (mantissa & 0x7FFFFFu);
+  precise float nearest = float(u & 0xFFFF0000u) + float(u & 0xFFFFu);
+  return floatBitsToUint(nearest);
 }
 
 // A wrapped uint32 holding an exact int32 value, to float bits.
