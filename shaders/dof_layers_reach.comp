@@ -1,14 +1,13 @@
 // shaders/dof_layers_reach.comp — the layered DoF's reach R(p) (reference::nearReach): how
-// large the largest near blur is whose box reaches each pixel. uPass 0: each pixel's own
-// near radius (0 unless it is a blurred near pixel); 1: along rows over pass 0's; 2: along
-// columns over pass 1's (reference::reachPass). Each window is bounded by the largest near
+// large the largest near blur is whose box reaches each pixel. uPass 1: along rows over
+// each pixel's own near radius (the split's, 0 unless it is a blurred near pixel); 2:
+// along columns over pass 1's (reference::reachPass). Each window is bounded by the largest near
 // radius of the tiles within maxRadius of the pixel's tile, which holds every radius that
 // can reach it (a tile with none writes 0 at once). Radii fit 16 bits (max blur <= 256).
 #version 450 core
 
 layout(local_size_x = 16, local_size_y = 16) in;
 
-layout(binding = 0) uniform sampler2D uDistance;  // linear view depth (pass 0)
 layout(binding = 2, r16i) readonly uniform iimage2D uIn;
 layout(binding = 3, r32i) readonly uniform iimage2D uTileReach;
 layout(binding = 4, r16i) writeonly uniform iimage2D uOut;
@@ -22,12 +21,6 @@ void main() {
   int bound = imageLoad(uTileReach, p / kLayerTile).r;
   if (bound == 0) {  // no near blur within reach of this tile: nothing to look for
     imageStore(uOut, p, ivec4(0));
-    return;
-  }
-  if (uPass == 0) {
-    float depth = texelFetch(uDistance, p, 0).r;
-    int r = cocRadius(depth);
-    imageStore(uOut, p, ivec4(depth < uFocus && fieldWeight(r) > 0 ? r : 0));
     return;
   }
   ivec2 step = uPass == 1 ? ivec2(1, 0) : ivec2(0, 1);

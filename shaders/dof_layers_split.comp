@@ -1,6 +1,7 @@
 // shaders/dof_layers_split.comp — the layered DoF's first pass (reference::splitLayers):
-// each pixel's premultiplied colour and weight into the near or the far field image, and
-// each 16x16 tile's largest near radius (one workgroup per tile). See-through (uSeeThrough):
+// each pixel's premultiplied colour and weight into the near or the far field image, its
+// own near radius (what the reach passes start from), and each 16x16 tile's largest near
+// radius (one workgroup per tile). See-through (uSeeThrough):
 // the far field under a blurred near pixel holds the scene's second layer, and the far-side
 // image every first-layer pixel behind the focal plane.
 #version 450 core
@@ -15,6 +16,7 @@ layout(binding = 2, r32i) writeonly uniform iimage2D uTileMax;
 layout(binding = 2) uniform sampler2D uBehindColour;  // see-through: the second layer
 layout(binding = 3) uniform sampler2D uBehindDistance;
 layout(binding = 3, rgba8) writeonly uniform image2D uFarSide;
+layout(binding = 4, r16i) writeonly uniform iimage2D uNearRadius;  // the reach passes' input
 layout(location = 20) uniform int uSeeThrough;
 
 #include "dof_layers.glsl"
@@ -47,6 +49,7 @@ void main() {
     }
     imageStore(uNearField, p, nearSide ? field : vec4(0.0));
     imageStore(uFarField, p, far);
+    imageStore(uNearRadius, p, ivec4(nearSide && w > 0 ? r : 0));  // reference::nearRadiusOf
     if (nearSide && w > 0) atomicMax(tileMax, r);
   }
   barrier();

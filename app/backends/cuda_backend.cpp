@@ -170,15 +170,18 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
       fieldScratch_.resize(need);
     }
     fieldSurfaces_.clear();  // last frame's: its work finished before this frame's map
-    {
-      auto section = profiler.section(clock_, "field sats", satTag());
-      for (const FieldTable& f : fieldTables(session_.targets())) {
-        if (f.field == Target::FarSide && !farSide) continue;
-        const interop::SurfaceObject& surface = fieldSurfaces_.emplace_back(interop::createSurface(mapped.array(f.field)));
-        args.source = SatSource::fromSurface(surface.get());
-        args.table = mapped.pointer(f.table);
-        SATDOF_CUDA_CHECK(sat_->launch(args, fieldScratch_.data(), fieldScratch_.size(), s));
-      }
+    // Every surface made before the section: a host call between the launches would leave
+    // the stream idle within the timed span.
+    std::vector<std::pair<cudaSurfaceObject_t, void*>> sats;
+    for (const FieldTable& f : fieldTables(session_.targets()))
+      if (f.field != Target::FarSide || farSide)
+        sats.emplace_back(fieldSurfaces_.emplace_back(interop::createSurface(mapped.array(f.field))).get(),
+                          mapped.pointer(f.table));
+    auto section = profiler.section(clock_, "field sats", satTag());
+    for (const auto& [surface, table] : sats) {
+      args.source = SatSource::fromSurface(surface);
+      args.table = table;
+      SATDOF_CUDA_CHECK(sat_->launch(args, fieldScratch_.data(), fieldScratch_.size(), s));
     }
   }
 

@@ -1,8 +1,9 @@
 // app/dof/layered_dof.cpp — the `layered` DoF entry (satdof/reference/layered_dof.h):
 //   split    each pixel into the near or far field, each tile's near radius, dilated;
 //   SATs     of the two fields, by the compute backend;
-//   reach    how far the near blur reaches each pixel (GL compute, three passes of
-//            dof_layers_reach.comp: radii, rows, columns; on every backend);
+//   reach    how far the near blur reaches each pixel (GL compute, two passes of
+//            dof_layers_reach.comp over the split's near radii: rows, columns; on every
+//            backend);
 //   compose  near over far into the DoF output (GL compute, dof_layered.comp).
 // On the cuda backend the split is a CUDA kernel (satdof/dof.h) and the SATs the backend's
 // algorithm, inside the backend's own mapping of the frame (interop/stage_host.h): one
@@ -46,7 +47,8 @@ class LayeredDof final : public DofImplementation {
     host_ = seeThrough_ ? nullptr : dynamic_cast<interop::StageHost*>(&backend);
     if (host_)
       host_->shareFrameMapping({Target::Depth, Target::SceneColour, Target::Filtered, Target::NearField,
-                                Target::FarField, Target::NearSat, Target::FarSat, Target::NearTileRadius});
+                                Target::FarField, Target::NearSat, Target::FarSat, Target::NearTileRadius,
+                                Target::NearRadius});
 #endif
   }
 #if SATDOF_HAVE_CUDA
@@ -96,6 +98,7 @@ class LayeredDof final : public DofImplementation {
       glBindImageTexture(0, t.nearField, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
       glBindImageTexture(1, t.farField, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
       glBindImageTexture(2, tileMax_.get(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R32I);
+      glBindImageTexture(4, t.nearRadius, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R16I);
       if (behind) {
         glBindTextureUnit(2, s.behindColour);
         glBindTextureUnit(3, s.behindDepth);
@@ -116,17 +119,15 @@ class LayeredDof final : public DofImplementation {
       backend_.buildFieldSats(fields, profiler);
     }
     {
-      // R(p): each pixel's own near radius into reach_[1], the rows' reach over it into
-      // [0], the columns' over that into [1].
+      // R(p): the rows' reach over the split's near radii into reach_[0], the columns'
+      // over that into reach_[1].
       auto timed = profiler.section(profiler.gl(), "dof reach", "layered");
       setCocUniforms(reachProgram_.get(), ramp, e);
-      glBindTextureUnit(0, t.depth);
       glBindImageTexture(3, t.nearTileRadius, 0, GL_FALSE, 0, GL_READ_ONLY, GL_R32I);
-      for (int pass = 0; pass < 3; ++pass) {
-        const std::size_t in = pass == 1 ? 1 : 0, out = 1 - in;
+      for (int pass = 1; pass <= 2; ++pass) {
         gl::uniform1i(reachProgram_.get(), "uPass", pass);
-        glBindImageTexture(2, reach_[in].get(), 0, GL_FALSE, 0, GL_READ_ONLY, GL_R16I);
-        glBindImageTexture(4, reach_[out].get(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R16I);
+        glBindImageTexture(2, pass == 1 ? t.nearRadius : reach_[0].get(), 0, GL_FALSE, 0, GL_READ_ONLY, GL_R16I);
+        glBindImageTexture(4, reach_[pass - 1].get(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R16I);
         glDispatchCompute(GLuint((e.width + 15) / 16), GLuint((e.height + 15) / 16), 1);
         glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
       }
@@ -169,7 +170,8 @@ class LayeredDof final : public DofImplementation {
     const Targets& t = targets_;
     const cudaStream_t stream = host_->stream();
     {
-      auto timed = profiler.section(host_->clock(), "dof split", "layered (CUDA)");
+      // The surfaces made and the scratch grown before the section: host calls inside it
+      // would leave the stream idle within the timed span.
       surfaces_.clear();
       auto surface = [&](Target target) {
         return surfaces_.emplace_back(interop::createSurface(mapped->array(target))).get();
@@ -180,11 +182,13 @@ class LayeredDof final : public DofImplementation {
       a.nearField = surface(Target::NearField);
       a.farField = surface(Target::FarField);
       a.tileRadius = surface(Target::NearTileRadius);
+      a.nearRadius = surface(Target::NearRadius);
       a.width = t.extent.width;
       a.height = t.extent.height;
       a.ramp = ramp;
       if (const std::size_t need = layerSplitScratchBytes(a.width, a.height); tileScratch_.size() < need)
         tileScratch_.resize(need);
+      auto timed = profiler.section(host_->clock(), "dof split", "layered (CUDA)");
       SATDOF_CUDA_CHECK(launchLayerSplit(a, tileScratch_.data(), tileScratch_.size(), stream));
     }
     host_->buildFieldSats(*mapped, profiler, false);

@@ -26,6 +26,7 @@ __global__ void splitKernel(LayerSplitArgs a, int tilesX, int* tileMax) {
     const uchar4 none = make_uchar4(0, 0, 0, 0);
     surf2Dwrite(nearSide ? field : none, a.nearField, x * int(sizeof(uchar4)), y);
     surf2Dwrite(nearSide ? none : field, a.farField, x * int(sizeof(uchar4)), y);
+    surf2Dwrite(short(nearSide && w > 0 ? r : 0), a.nearRadius, x * int(sizeof(short)), y);
     if (nearSide && w > 0) atomicMax(&blockMax, r);
   }
   __syncthreads();
@@ -49,7 +50,8 @@ std::size_t layerSplitScratchBytes(int width, int height) {
 }
 
 cudaError_t launchLayerSplit(const LayerSplitArgs& a, void* scratch, std::size_t scratchBytes, cudaStream_t stream) {
-  if (a.width <= 0 || a.height <= 0 || !a.depth || !a.colour || !a.nearField || !a.farField || !a.tileRadius)
+  if (a.width <= 0 || a.height <= 0 || !a.depth || !a.colour || !a.nearField || !a.farField || !a.tileRadius ||
+      !a.nearRadius)
     return cudaErrorInvalidValue;
   if (!scratch || scratchBytes < layerSplitScratchBytes(a.width, a.height)) return cudaErrorInvalidValue;
   const int tilesX = (a.width + kTile - 1) / kTile, tilesY = (a.height + kTile - 1) / kTile;

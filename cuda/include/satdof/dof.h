@@ -28,8 +28,9 @@ struct DofKernelArgs {
 cudaError_t launchDepthOfField(const DofKernelArgs& args, cudaStream_t stream);
 
 // The layered DoF's split (satdof/reference/layered_dof.h, splitLayers): each pixel's
-// premultiplied colour and weight into the near or far field image, each 16x16 tile's
-// largest near radius, dilated over the tiles within maxRadius. The same bytes as the
+// premultiplied colour and weight into the near or far field image, its own near radius
+// (the reach passes' input), each 16x16 tile's largest near radius, dilated over the
+// tiles within maxRadius. The same bytes as the
 // reference and the GLSL passes.
 struct LayerSplitArgs {
   cudaSurfaceObject_t depth = 0;       // R32F
@@ -37,6 +38,7 @@ struct LayerSplitArgs {
   cudaSurfaceObject_t nearField = 0;   // RGBA8 out
   cudaSurfaceObject_t farField = 0;    // RGBA8 out
   cudaSurfaceObject_t tileRadius = 0;  // R32I out, ceil(width / 16) x ceil(height / 16)
+  cudaSurfaceObject_t nearRadius = 0;  // R16I out: reference::nearRadiusOf
   int width = 0, height = 0;
   reference::CocRamp ramp;
 };
