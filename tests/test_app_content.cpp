@@ -99,6 +99,29 @@ TEST_F(AppContent, PhotoRefocusesTheSameOnEveryBackend) {
   }
 }
 
+// A photo is one layer: nothing is drawn behind it, so the see-through DoF runs as the
+// layered one (the same bytes) and says so in one line, on every backend.
+TEST_F(AppContent, SeeThroughOnAPhotoRunsAsLayeredAndSaysSo) {
+  writePhoto(dir, 96, 64);
+  const std::string args = "--headless --frames 2 --save last --bokeh off --photo " + (dir / "photo.png").string() +
+                           " --depth " + (dir / "photo_depth.exr").string() + " --focal 3 --max-blur 8 --focal-range 2";
+  std::vector<std::string> backends{"cpu"};
+  for (const std::string& b : otherBackends()) backends.push_back(b);
+  for (const std::string& backend : backends) {
+    SCOPED_TRACE(backend);
+    const fs::path layeredOut = freshDir("photo_layered_" + backend), seeThroughOut = freshDir("photo_see_" + backend);
+    const RunResult layered = run(args + " --dof layered --backend " + backend + " --out " + layeredOut.string());
+    ASSERT_EQ(layered.exitCode, 0) << layered.err;
+    EXPECT_EQ(layered.out.find("see-through:"), std::string::npos) << layered.out;
+    const RunResult seeThrough = run(args + " --dof see-through --backend " + backend + " --out " + seeThroughOut.string());
+    ASSERT_EQ(seeThrough.exitCode, 0) << seeThrough.err;
+    EXPECT_NE(seeThrough.out.find("see-through: a photo is one layer, nothing is drawn behind it: it runs as the layered DoF"),
+              std::string::npos)
+        << seeThrough.out;
+    EXPECT_TRUE(loadPng(seeThroughOut / "frame_0001.png").rgba == loadPng(layeredOut / "frame_0001.png").rgba);
+  }
+}
+
 TEST_F(AppContent, GltfSceneRendersTheSameOnEveryBackendAndFocusMovesTheBlur) {
   content_files::writeTestGltf(dir / "boxes.gltf", true);
   Png images[2];
