@@ -633,6 +633,25 @@ TEST(AppCompare, BoxBesideDiscAperture) {
   EXPECT_NE(bad.err.find("aperture"), std::string::npos) << bad.err;
 }
 
+// The layered DoF beside the see-through one: B's half is see-through's own frame (its
+// second layer drawn once, from A's scene), A's the layered frame; on the blurred-front
+// scene, where they differ.
+TEST(AppCompare, LayeredBesideSeeThrough) {
+  const std::string common =
+      "--headless --frames 2 --size 320x180 --msaa 1 --max-blur 24 --backend cpu --scene blurred-front ";
+  const fs::path layered = freshDir("st_layered"), see = freshDir("st_see"), split = freshDir("st_split");
+  ASSERT_EQ(run(common + "--dof layered --out " + layered.string()).exitCode, 0);
+  const RunResult alone = run(common + "--dof see-through --out " + see.string());
+  ASSERT_EQ(alone.exitCode, 0) << alone.err;
+  EXPECT_NE(alone.out.find("scene layer 2"), std::string::npos) << "its own section: " << alone.out;
+  const Png a = loadPng(layered / "frame_0001.png"), b = loadPng(see / "frame_0001.png");
+  ASSERT_FALSE(a.rgba == b.rgba) << "layered and see-through should differ here";
+  const RunResult r =
+      run(common + "--dof layered --view split --no-labels --compare-b dof=see-through --out " + split.string());
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  expectSplitOf(loadPng(split / "frame_0001.png"), a, b);
+}
+
 // Where a headless split or difference frame differs from the same frame written with
 // --no-labels: the box around the labels drawn into it (none: {}).
 struct LabelBox {
