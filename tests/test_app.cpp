@@ -240,9 +240,11 @@ TEST(App, EveryDofImplementationAndFormatGivesTheCpuImage) {
 // and disc) against the lens and the scattering truth of the same shape. On the two
 // artifact scenes the layered DoF is closer to the lens than the textbook fragment pass
 // (box aperture), over the image and within the silhouette band (and on sharp-front at
-// least 3 dB closer to the scattering truth); every implementation leaves every sharp
-// pixel no nearer blur reaches as drawn, with either aperture. --csv writes one row per
-// implementation, aperture and truth (and the scattering truths against the lens). Few
+// least 3 dB closer to the scattering truth), and on blurred-front the see-through DoF
+// more than 1 dB closer to the lens than layered (box and disc); every implementation
+// leaves every sharp pixel no nearer blur reaches as drawn, with either aperture. --csv
+// writes one row per implementation, aperture and truth (and the scattering truths
+// against the lens). Few
 // renders per lens truth here (--lens-renders 8): the lens truth's own accuracy is
 // test_lens_truth_gl's.
 TEST(App, QualityToolShowsTheLayeredDofBeatingTheTextbook) {
@@ -255,7 +257,8 @@ TEST(App, QualityToolShowsTheLayeredDofBeatingTheTextbook) {
   std::istringstream lines(r.out);
   int artifactRows = 0, rows = 0, discRows = 0;
   std::map<std::string, std::string> fragmentRow;
-  std::map<std::string, double> fragmentScatter, fragmentLens, fragmentLensBand;
+  std::map<std::string, double> fragmentScatter, fragmentLens, fragmentLensBand, layeredLens, layeredLensBand;
+  int seeThroughRows = 0;
   for (std::string line; std::getline(lines, line);) {
     std::istringstream row(line);
     std::string scene, focus, dof, aperture, lens, lensBand, lensEncoded, scatter, scatterBand, inFocus;
@@ -281,6 +284,18 @@ TEST(App, QualityToolShowsTheLayeredDofBeatingTheTextbook) {
     if (dof == "compute" && aperture == "disc") {
       EXPECT_NE(scores, fragmentRow[scene + focus + "box"]) << "the disc is not the box: " << line;
     }
+    if (dof == "layered") {
+      layeredLens[key] = std::stod(lens);
+      layeredLensBand[key] = std::stod(lensBand);
+    }
+    // See-through on blurred-front (the near teapot over the sharp wall it hides in part):
+    // closer to the lens than layered, over the image and in the silhouette band.
+    if (dof == "see-through" && scene == "blurred-front") {
+      ++seeThroughRows;
+      ASSERT_TRUE(layeredLens.count(key)) << r.out;
+      EXPECT_GT(std::stod(lens), layeredLens[key] + 1.0) << line;
+      EXPECT_GT(std::stod(lensBand), layeredLensBand[key] + 1.0) << line;
+    }
     if (dof != "layered" || aperture != "box" || (scene != "sharp-front" && scene != "blurred-front")) continue;
     ++artifactRows;
     ASSERT_TRUE(fragmentScatter.count(key)) << r.out;
@@ -291,6 +306,7 @@ TEST(App, QualityToolShowsTheLayeredDofBeatingTheTextbook) {
     }
   }
   EXPECT_EQ(artifactRows, 2) << r.out;
+  EXPECT_EQ(seeThroughRows, 2) << r.out;  // box and disc
   // Five cases: the scattering truth and four implementations each, with each aperture.
   EXPECT_EQ(rows, 5 * 5 * 2) << r.out;
   EXPECT_EQ(discRows, 5 * 5) << r.out;
