@@ -160,6 +160,7 @@ class App final : private ScriptHost {
   // Whether the command line or the settings file set the option (else the app may choose).
   bool chosenByUser(const LiveOption& option) const;
   void nextPreset();     // P
+  void nextDof();        // D: the registry's next DoF that runs on A's backend, said in one line
   // V or the panel's button: this frame's outputs against the CPU reference (verify.h),
   // after the frame is rendered; the verdict goes to the panel and stdout.
   void verify();

@@ -156,6 +156,21 @@ void App::nextPreset() {
   }
 }
 
+void App::nextDof() {
+  const auto all = dofImplementations();
+  std::size_t at = 0;
+  while (at < all.size() && &all[at] != &pipeline_->dofEntry()) ++at;
+  for (std::size_t k = 1; k <= all.size(); ++k) {
+    const DofEntry& e = all[(at + k) % all.size()];
+    if (e.whyNot(pipeline_->backend())) continue;  // greyed out in the panel, skipped here
+    if (&e == &pipeline_->dofEntry()) return;       // the only one this backend runs
+    glFinish();
+    setDof(e);
+    std::printf("satdof: depth of field %s: %s\n", std::string(e.name).c_str(), std::string(e.description).c_str());
+    return;
+  }
+}
+
 void App::verify() {
   verifyRequested_ = false;
   const Targets& t = pipeline_->targets();

@@ -123,6 +123,7 @@ void App::applyInput(const InputActions& a) {
   if (a.screenshot) pendingScreenshots_.push_back("");
   if (a.reset) reset();
   if (a.nextPreset) nextPreset();
+  if (a.nextDof) nextDof();
   if (a.verify) verifyRequested_ = true;
   ViewSettings& view = settings_.view;
   if (a.nextCompare)  // off (whatever else is shown) -> split -> diff -> off (the final image)

@@ -16,7 +16,7 @@ namespace {
 constexpr double kClickSlop = 3.0;     // pixels a click may move and still be a click
 constexpr double kDividerGrab = 8.0;   // pixels either side of the divider that grab it
 
-constexpr std::array<KeyBinding, 16> kBindings = {{
+constexpr std::array<KeyBinding, 17> kBindings = {{
     {"left drag", "orbit the camera (on the split divider: move it)"},
     {"left click", "focus at that pixel's depth (a 0.3 s pull)"},
     {"right or middle drag", "pan the camera"},
@@ -29,6 +29,7 @@ constexpr std::array<KeyBinding, 16> kBindings = {{
     {"H", "hide or show the panel"},
     {"1-9", "pick the scan variant (by its place in the list)"},
     {"P", "next scene preset (portrait, landscape, macro)"},
+    {"D", "next depth-of-field implementation (of those this backend runs)"},
     {"V", "verify this frame against the CPU reference"},
     {"C", "compare configurations A and B: off, split, difference, off"},
     {"hover", "the panel shows the depth under the cursor"},
@@ -46,6 +47,7 @@ std::string_view keyName(int key) {
     case GLFW_KEY_R: return "R";
     case GLFW_KEY_H: return "H";
     case GLFW_KEY_P: return "P";
+    case GLFW_KEY_D: return "D";
     case GLFW_KEY_V: return "V";
     case GLFW_KEY_C: return "C";
     default: return key >= GLFW_KEY_1 && key <= GLFW_KEY_9 ? kDigits[key - GLFW_KEY_1] : std::string_view{};
@@ -59,7 +61,7 @@ bool addKey(InputActions& a, const InputActions& key) {
                                             &InputActions::screenshot,    &InputActions::toggleHelp,
                                             &InputActions::togglePanel,   &InputActions::reloadShaders,
                                             &InputActions::nextPreset,    &InputActions::verify,
-                                            &InputActions::nextCompare};
+                                            &InputActions::nextCompare,   &InputActions::nextDof};
   for (auto flag : kFlags)
     if (key.*flag && a.*flag) return false;
   if (key.scanVariant && a.scanVariant) return false;
@@ -83,6 +85,7 @@ std::optional<InputActions> keyAction(std::string_view key) {
   else if (key == "R") a.reset = true;
   else if (key == "H") a.togglePanel = true;
   else if (key == "P") a.nextPreset = true;
+  else if (key == "D") a.nextDof = true;
   else if (key == "V") a.verify = true;
   else if (key == "C") a.nextCompare = true;
   else if (key.size() == 1 && key[0] >= '1' && key[0] <= '9') a.scanVariant = key[0] - '1';

@@ -40,6 +40,7 @@ struct InputActions {
   bool quit = false, reset = false, screenshot = false, toggleHelp = false, togglePanel = false;
   bool reloadShaders = false, nextPreset = false, verify = false;
   bool nextCompare = false;         // C: off -> split -> diff -> off
+  bool nextDof = false;             // D: the next DoF implementation the backend runs
   std::optional<int> scanVariant;   // 0-based index from the number keys
   std::optional<Pixel> focusClick;  // image pixel of a click on the image
   std::optional<Pixel> hover;       // image pixel under the cursor (not over the panel)
@@ -60,7 +61,7 @@ struct InputContext {
   float imageHeight = 0;    // window coordinates (the docked panel has the rest)
 };
 
-// What pressing `key` ("F1", "F5", "F12", "Esc", "R", "H", "P", "V", "C", "1".."9") does, as the
+// What pressing `key` ("F1", "F5", "F12", "Esc", "R", "H", "P", "D", "V", "C", "1".."9") does, as the
 // window would do it (the script's `key NAME`); nullopt for another name.
 std::optional<InputActions> keyAction(std::string_view key);
 

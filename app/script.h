@@ -9,7 +9,7 @@
 //   preset NAME         a scene preset (portrait, landscape, macro)
 //   screenshot PATH     the window as PNG once this frame is shown, with the settings
 //                       beside it (PATH with .txt); the next command runs a frame later
-//   key NAME            press a key: F1, F5, F12, Esc, R, H, P, V, C, 1-9 (as in the window)
+//   key NAME            press a key: F1, F5, F12, Esc, R, H, P, D, V, C, 1-9 (as in the window)
 //   wait N              let N frames pass (1..100000)
 //   resize W H          the window's size in screen coordinates (1..16384), as a user's drag
 //   race                the panel's race of the backend's kernels on this frame; the script

@@ -484,6 +484,27 @@ TEST(AppScript, MaxBlurBeyondTheUint21x3BoundIsRefused) {
   EXPECT_EQ(ok.out.find("differ"), std::string::npos) << ok.out;
 }
 
+// D steps through the DoF implementations in the registry's order, skipping those the
+// backend cannot run (cuda on the cpu backend), back round to the first; each in one line,
+// and verify finds each frame the reference's.
+TEST(AppScript, KeyDStepsThroughTheDofImplementations) {
+  SATDOF_SKIP_WITHOUT_XVFB();
+  const fs::path dir = freshDir("script_key_d");
+  std::string script = "set bokeh off\n";
+  for (int i = 0; i < 4; ++i) script += "key D\nwait 2\nkey V\nwait 1\n";
+  const RunResult r = runScript(dir, script + "quit\n", "--msaa 1 --backend cpu", 320, 180);
+  ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+  std::size_t at = 0;
+  for (const char* dof : {"layered", "see-through", "fragment", "compute"}) {
+    const std::size_t said = r.out.find("satdof: depth of field " + std::string(dof) + ": ", at);
+    ASSERT_NE(said, std::string::npos) << dof << " after " << at << ":\n" << r.out;
+    EXPECT_NE(r.out.find("verify: DoF (" + std::string(dof) + "): identical", said), std::string::npos) << r.out;
+    at = said;
+  }
+  EXPECT_EQ(r.out.find("depth of field cuda"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("differ"), std::string::npos) << r.out;
+}
+
 // Verify (V, or the panel's button): the frame's SAT, filter and DoF against the CPU
 // reference, in every SAT format, with and without a filter, with the disc aperture; then,
 // with many bokeh highlights, their sprite list.
