@@ -288,6 +288,8 @@ void App::renderFrame() {
     withSecondLayer(*b, dofB);
     b->run(&t, filterB, dofB, frame.bokeh);
   }
+  const auto seeThrough = [](const Pipeline* p) { return p && p->dofEntry().fields == DofFields::SeeThrough; };
+  if (!seeThrough(&a) && !seeThrough(b)) scenePass_->releaseSecondLayer();  // 8 B a pixel, kept only while used
   if (comparesConfigurations(view.mode))
     viewPass_->run(view, {t.dofOutput, b ? b->targets().dofOutput : t.dofOutput, settings_.dof.params.focalDistance});
   else if (view.mode != ViewMode::Final)

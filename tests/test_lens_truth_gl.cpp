@@ -265,9 +265,16 @@ TEST_F(LensTruthGl, SecondLayerSeesPastABallToTheWall) {
     rig.pass.drawSecondLayer(withBall, wallDepth + 1.0f, profiler);
     for (const float d : satdof::readDepthTexture(rig.pass.secondLayer().depth, kW, kH).pixels)
       ASSERT_EQ(d, satdof::ScenePass::kSkyDepth);
-    // The next frame's first layer makes the second stale: none until it is drawn again.
+    // The next frame's first layer makes the second stale: none until it is drawn again;
+    // released, none either, until drawn again.
     rig.pass.run(withBall, profiler);
     EXPECT_EQ(rig.pass.secondLayer().colour, 0u);
+    rig.pass.drawSecondLayer(withBall, 0.0f, profiler);
+    EXPECT_NE(rig.pass.secondLayer().colour, 0u);
+    rig.pass.releaseSecondLayer();
+    EXPECT_EQ(rig.pass.secondLayer().colour, 0u);
+    rig.pass.drawSecondLayer(withBall, 0.0f, profiler);
+    EXPECT_EQ(satdof::readDepthTexture(rig.pass.secondLayer().depth, kW, kH).pixels, secondDepth.pixels);
     profiler.drain(history);
   }
 }

@@ -196,6 +196,16 @@ void ScenePass::drawSecondLayer(const scene::Scene& scene, float from, Profiler&
   peelDrawn_ = true;
 }
 
+void ScenePass::releaseSecondLayer() {
+  if (!peelFramebuffer_) return;
+  peelFramebuffer_ = {};
+  peelColour_ = {};
+  peelDistance_ = {};
+  peelDepth_ = {};
+  peelExtent_ = {};
+  peelDrawn_ = false;
+}
+
 void ScenePass::drawInstances(const scene::Scene& scene, const glm::mat4& view, const glm::mat4& projection) {
   glUniformMatrix4fv(1, 1, GL_FALSE, glm::value_ptr(view));
   glUniformMatrix4fv(2, 1, GL_FALSE, glm::value_ptr(projection));

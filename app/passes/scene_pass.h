@@ -42,6 +42,8 @@ class ScenePass {
   struct Layer {
     GLuint colour = 0, depth = 0;  // RGBA8, R32F linear view distance (the frame's kinds)
   };
+  // Frees the second layer's images (no DoF needs them now); drawSecondLayer makes them again.
+  void releaseSecondLayer();
   // What drawSecondLayer drew since the last run() (zeros if nothing).
   Layer secondLayer() const { return peelDrawn_ ? Layer{peelColour_.get(), peelDistance_.get()} : Layer{}; }
   // Samples per pixel (1: none); clamped to what the GL offers. Takes effect at attach().
