@@ -32,6 +32,18 @@ BoxSums sumsOver(const Sat& sat, Aperture aperture, int x, int y, int r) {
   return s;
 }
 
+// The far field's mean over the aperture of radius r into `back`, where r >= 2 and the
+// far field holds something there; `back` kept otherwise.
+void farFieldMean(const Sat& farSat, Aperture aperture, int x, int y, int r, float back[3]) {
+  if (farFieldWeight(r) == 0) return;
+  const BoxSums f = sumsOver(farSat, aperture, x, y, r);
+  if (f.weight > 0)
+    for (int c = 0; c < 3; ++c) back[c] = float(f.rgb[c]) * 255.0f / float(f.weight);
+}
+
+// A composited channel, rounded to the nearest byte.
+std::uint8_t toByte(float v) { return std::uint8_t(std::clamp(std::floor(v + 0.5f), 0.0f, 255.0f)); }
+
 }  // namespace
 
 LayerSplit splitLayers(const ImageRgba8& colour, const ImageR32F& depth, const CocRamp& ramp,
@@ -146,26 +158,15 @@ ImageRgba8 composeLayers(const Sat& colourSat, const ImageR32F& depth, const Coc
         if (side.weight == 0) continue;
         const std::uint8_t* b = behind->colour.at(x, y);
         float back[3] = {float(b[0]), float(b[1]), float(b[2])};
-        if (const int rb = cocRadius(bd, ramp); farFieldWeight(rb) > 0) {
-          const BoxSums f = sumsOver(farSat, aperture, x, y, rb);
-          if (f.weight > 0)
-            for (int c = 0; c < 3; ++c) back[c] = float(f.rgb[c]) * 255.0f / float(f.weight);
-        }
+        farFieldMean(farSat, aperture, x, y, cocRadius(bd, ramp), back);
         const float n = float(side.weight / 255u);
         const float box[3] = {float(textbook.r), float(textbook.g), float(textbook.b)};
-        for (int c = 0; c < 3; ++c) {
-          const float v = box[c] + (n * back[c] - float(side.rgb[c])) / float(side.area);
-          o[c] = std::uint8_t(std::clamp(std::floor(v + 0.5f), 0.0f, 255.0f));
-        }
+        for (int c = 0; c < 3; ++c) o[c] = toByte(box[c] + (n * back[c] - float(side.rgb[c])) / float(side.area));
         continue;
       }
       // What lies behind: the pixel's own box; from r = 2 on, the far field over it.
       float back[3] = {float(textbook.r), float(textbook.g), float(textbook.b)};
-      if (farFieldWeight(r) > 0) {
-        const BoxSums f = sumsOver(farSat, aperture, x, y, r);
-        if (f.weight > 0)
-          for (int c = 0; c < 3; ++c) back[c] = float(f.rgb[c]) * 255.0f / float(f.weight);
-      }
+      farFieldMean(farSat, aperture, x, y, r, back);
       // The near field over the box of the largest near blur that reaches this pixel.
       float nearColour[3] = {0, 0, 0}, coverage = 0;
       if (const int R = reach[std::size_t(y) * w + x]; R > 0) {
@@ -173,10 +174,7 @@ ImageRgba8 composeLayers(const Sat& colourSat, const ImageR32F& depth, const Coc
         for (int c = 0; c < 3; ++c) nearColour[c] = float(n.rgb[c]) / float(n.area);
         coverage = std::min(1.0f, float(n.weight) / (255.0f * float(n.area)));
       }
-      for (int c = 0; c < 3; ++c) {
-        const float v = nearColour[c] + (1.0f - coverage) * back[c];
-        o[c] = std::uint8_t(std::clamp(std::floor(v + 0.5f), 0.0f, 255.0f));
-      }
+      for (int c = 0; c < 3; ++c) o[c] = toByte(nearColour[c] + (1.0f - coverage) * back[c]);
     }
   return out;
 }

@@ -43,6 +43,21 @@ uvec4 farSideAt(int x, int y) { return x < 0 || y < 0 ? uvec4(0u) : farSideSat[y
     area = float(count);                                                                      \
   }
 
+// The far field's mean over the aperture of radius r around p, where r >= 2 and the far
+// field holds something there (sharp pixels weigh 0); `otherwise` elsewhere.
+vec3 farFieldMean(ivec2 p, int r, vec3 otherwise) {
+  if (farFieldWeight(r) == 0) return otherwise;
+  uvec4 f;
+  float area;
+  APERTURE_SUMS(farAt, p, r, f, area)
+  if (f.a == 0u) return otherwise;
+  precise vec3 mean = vec3(f.rgb) * 255.0 / float(f.a);
+  return mean;
+}
+
+// A composited colour, rounded to the nearest byte, stored.
+void store(ivec2 p, vec3 v) { imageStore(uOutput, p, vec4(clamp(floor(v + 0.5), 0.0, 255.0) / 255.0, 1.0)); }
+
 void main() {
   ivec2 p = ivec2(gl_GlobalInvocationID.xy);
   if (p.x >= uSize.x || p.y >= uSize.y) return;
@@ -56,32 +71,19 @@ void main() {
     bool counts = !(behind < uFocus && cocRadius(behind) > 0);  // reference::behindCounts
     if (uSeeThrough != 0 && counts) APERTURE_SUMS(farSideAt, p, r, side, area)
     if (side.a == 0u) {
-      imageStore(uOutput, p, vec4(textbook / 255.0, 1.0));
+      store(p, textbook);
       return;
     }
     // See-through: what the box shows of the far side, replaced by what lies behind.
-    precise vec3 back = round(texelFetch(uBehindColour, p, 0).rgb * 255.0);
-    int rb = cocRadius(behind);
-    if (farFieldWeight(rb) > 0) {
-      uvec4 f;
-      float farArea;
-      APERTURE_SUMS(farAt, p, rb, f, farArea)
-      if (f.a > 0u) back = vec3(f.rgb) * 255.0 / float(f.a);
-    }
+    precise vec3 back = farFieldMean(p, cocRadius(behind), round(texelFetch(uBehindColour, p, 0).rgb * 255.0));
     precise float n = float(side.a / 255u);
     precise vec3 v = textbook + (n * back - vec3(side.rgb)) / area;
-    imageStore(uOutput, p, vec4(clamp(floor(v + 0.5), 0.0, 255.0) / 255.0, 1.0));
+    store(p, v);
     return;
   }
   // What lies behind: the pixel's own box; from r = 2 on, the far field over it,
   // normalised (sharp pixels weigh 0).
-  precise vec3 back = textbook;
-  if (farFieldWeight(r) > 0) {
-    uvec4 f;
-    float area;
-    APERTURE_SUMS(farAt, p, r, f, area)
-    if (f.a > 0u) back = vec3(f.rgb) * 255.0 / float(f.a);
-  }
+  precise vec3 back = farFieldMean(p, r, textbook);
   // The near field over the box of the largest near blur that reaches this pixel.
   precise vec3 nearColour = vec3(0.0);
   precise float coverage = 0.0;
@@ -94,5 +96,5 @@ void main() {
     coverage = min(1.0, float(n.a) / (255.0 * area));
   }
   precise vec3 v = nearColour + (1.0 - coverage) * back;
-  imageStore(uOutput, p, vec4(clamp(floor(v + 0.5), 0.0, 255.0) / 255.0, 1.0));
+  store(p, v);
 }
