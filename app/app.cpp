@@ -193,9 +193,13 @@ bool App::chosenByUser(const LiveOption& option) const {
   return options_.given.count(name) || options_.fromSettings.count(name);
 }
 
+bool App::secondLayerWanted() const {
+  const Pipeline* b = comparison_.pipeline();
+  return pipeline_->usesSecondLayer() || (b && b->usesSecondLayer());
+}
+
 std::string App::oneLayerNote() const {
-  const auto seeThrough = [](const Pipeline* p) { return p && p->dofEntry().fields == DofFields::SeeThrough; };
-  if (!photoPass_ || !(seeThrough(pipeline_.get()) || seeThrough(comparison_.pipeline()))) return {};
+  if (!photoPass_ || !secondLayerWanted()) return {};
   return "see-through: a photo is one layer, nothing is drawn behind it: it runs as the layered DoF";
 }
 
@@ -288,8 +292,7 @@ void App::renderFrame() {
     withSecondLayer(*b, dofB);
     b->run(&t, filterB, dofB, frame.bokeh);
   }
-  const auto seeThrough = [](const Pipeline* p) { return p && p->dofEntry().fields == DofFields::SeeThrough; };
-  if (!seeThrough(&a) && !seeThrough(b)) scenePass_->releaseSecondLayer();  // 8 B a pixel, kept only while used
+  if (!secondLayerWanted()) scenePass_->releaseSecondLayer();  // 8 B a pixel, kept only while used
   if (comparesConfigurations(view.mode))
     viewPass_->run(view, {t.dofOutput, b ? b->targets().dofOutput : t.dofOutput, settings_.dof.params.focalDistance});
   else if (view.mode != ViewMode::Final)
@@ -303,7 +306,7 @@ void App::renderFrame() {
 }
 
 void App::withSecondLayer(Pipeline& p, DofSettings& dof) {
-  if (photoPass_ || p.dofEntry().fields != DofFields::SeeThrough) return;  // a photo has one layer
+  if (photoPass_ || !p.usesSecondLayer()) return;  // a photo has one layer
   if (!scenePass_->secondLayer().colour)  // once a frame
     scenePass_->drawSecondLayer(scene_.scene, reference::secondLayerFrom(reference::cocRamp(dof.params, extent().width)),
                                 p.profiler());

@@ -155,6 +155,8 @@ class App final : private ScriptHost {
   // The see-through DoF's second layer for `p` (drawn once a frame, by the first pipeline
   // that needs it) into `dof`; nothing for a photo or another DoF.
   void withSecondLayer(Pipeline& p, DofSettings& dof);
+  // Whether A's or B's DoF reads the second layer.
+  bool secondLayerWanted() const;
   // Why a see-through DoF runs as layered now (a photo), or empty: stdout and the panel.
   std::string oneLayerNote() const;
   // Whether the command line or the settings file set the option (else the app may choose).

@@ -182,7 +182,7 @@ void App::verify() {
   f.scene = readTexture(t.sceneColour, w, h);
   f.dof = readTexture(t.dofOutput, w, h);
   if (const ScenePass::Layer behind = scenePass_->secondLayer();
-      !photoPass_ && pipeline_->dofEntry().fields == DofFields::SeeThrough && behind.colour) {
+      !photoPass_ && pipeline_->usesSecondLayer() && behind.colour) {
     f.behindColour = readTexture(behind.colour, w, h);
     f.behindDepth = readDepthTexture(behind.depth, w, h);
   }

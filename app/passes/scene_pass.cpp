@@ -21,6 +21,15 @@ const std::vector<gl::ShaderStage> kResolveStages = {{GL_COMPUTE_SHADER, "scene_
 
 constexpr float kSkyColour[4] = {0.52f, 0.66f, 0.82f, 1.0f};
 
+// A scene framebuffer (colour, linear distance, depth) cleared to what nothing drawn shows:
+// the sky's colour at the sky's distance.
+void clearToSky(GLuint fb) {
+  const float far[4] = {ScenePass::kSkyDepth, 0, 0, 0};
+  glClearNamedFramebufferfv(fb, GL_COLOR, 0, kSkyColour);
+  glClearNamedFramebufferfv(fb, GL_COLOR, 1, far);
+  glClearNamedFramebufferfi(fb, GL_DEPTH_STENCIL, 0, 1.0f, 0);
+}
+
 void checkComplete(GLuint fb, const char* what) {
   if (glCheckNamedFramebufferStatus(fb, GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
     throw std::runtime_error(std::string(what) + " framebuffer incomplete");
@@ -146,10 +155,7 @@ void ScenePass::draw(const scene::Scene& scene, const glm::mat4& view, const glm
   glViewport(0, 0, extent_.width, extent_.height);
   glEnable(GL_DEPTH_TEST);
   glDepthFunc(GL_LESS);
-  const float far[4] = {kSkyDepth, 0, 0, 0};
-  glClearNamedFramebufferfv(framebuffer_.get(), GL_COLOR, 0, kSkyColour);
-  glClearNamedFramebufferfv(framebuffer_.get(), GL_COLOR, 1, far);
-  glClearNamedFramebufferfi(framebuffer_.get(), GL_DEPTH_STENCIL, 0, 1.0f, 0);
+  clearToSky(framebuffer_.get());
   glUseProgram(program_.get());
   drawInstances(scene, view, projection);
   glDisable(GL_DEPTH_TEST);
@@ -180,11 +186,7 @@ void ScenePass::drawSecondLayer(const scene::Scene& scene, float from, Profiler&
   glViewport(0, 0, w, h);
   glEnable(GL_DEPTH_TEST);
   glDepthFunc(GL_LESS);
-  // Where nothing lies behind the first layer: the sky, as in the first.
-  glClearNamedFramebufferfv(fb, GL_COLOR, 0, kSkyColour);
-  const float far[4] = {kSkyDepth, 0, 0, 0};
-  glClearNamedFramebufferfv(fb, GL_COLOR, 1, far);
-  glClearNamedFramebufferfi(fb, GL_DEPTH_STENCIL, 0, 1.0f, 0);
+  clearToSky(fb);  // where nothing lies behind the first layer: the sky, as in the first
   glUseProgram(peelProgram_.get());  // only what lies behind the first layer's depth, facing the eye
   glUniform1f(12, from);
   glBindTextureUnit(1, resolvedDistance_);
