@@ -151,9 +151,10 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
   // SAT algorithm straight from each field's surface.
   void buildFieldSats(const Targets& t, Profiler& profiler) override {
     auto mapSection = profiler.section(clock_, "fields map");
-    std::vector<Target> targets;
-    for (const FieldTable& f : fieldTables(t)) targets.insert(targets.end(), {f.field, f.table});
-    interop::Session::Mapped mapped(session_, targets, stream_.get());
+    std::array<Target, 6> targets;
+    std::size_t count = 0;
+    for (const FieldTable& f : fieldTables(t)) targets[count++] = f.field, targets[count++] = f.table;
+    interop::Session::Mapped mapped(session_, std::span<const Target>(targets.data(), count), stream_.get());
     mapSection.end();
     buildFieldSats(mapped, profiler, t.farSide != 0);
     auto unmapSection = profiler.section(clock_, "fields unmap");
@@ -172,15 +173,16 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
     fieldSurfaces_.clear();  // last frame's: its work finished before this frame's map
     // Every surface made before the section: a host call between the launches would leave
     // the stream idle within the timed span.
-    std::vector<std::pair<cudaSurfaceObject_t, void*>> sats;
+    std::array<std::pair<cudaSurfaceObject_t, void*>, 3> sats;
+    std::size_t count = 0;
     for (const FieldTable& f : fieldTables(session_.targets()))
       if (f.field != Target::FarSide || farSide)
-        sats.emplace_back(fieldSurfaces_.emplace_back(interop::createSurface(mapped.array(f.field))).get(),
-                          mapped.pointer(f.table));
+        sats[count++] = {fieldSurfaces_.emplace_back(interop::createSurface(mapped.array(f.field))).get(),
+                         mapped.pointer(f.table)};
     auto section = profiler.section(clock_, "field sats", satTag());
-    for (const auto& [surface, table] : sats) {
-      args.source = SatSource::fromSurface(surface);
-      args.table = table;
+    for (std::size_t i = 0; i < count; ++i) {
+      args.source = SatSource::fromSurface(sats[i].first);
+      args.table = sats[i].second;
       SATDOF_CUDA_CHECK(sat_->launch(args, fieldScratch_.data(), fieldScratch_.size(), s));
     }
   }

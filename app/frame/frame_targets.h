@@ -12,7 +12,6 @@
 
 #include <array>
 #include <cstddef>
-#include <vector>
 
 #include "basic_types.h"
 #include "gl/handles.h"
@@ -134,10 +133,18 @@ struct FieldTable {
   TargetId field, table;
   GLuint fieldImage, tableBuffer;
 };
-inline std::vector<FieldTable> fieldTables(const Targets& t) {
-  std::vector<FieldTable> list{{TargetId::NearField, TargetId::NearSat, t.nearField, t.nearSat},
-                               {TargetId::FarField, TargetId::FarSat, t.farField, t.farSat}};
-  if (t.farSide) list.push_back({TargetId::FarSide, TargetId::FarSideSat, t.farSide, t.farSideSat});
+struct FieldTables {  // at most three, on the stack (asked for every frame)
+  std::array<FieldTable, 3> items;
+  std::size_t count = 0;
+  const FieldTable* begin() const { return items.data(); }
+  const FieldTable* end() const { return items.data() + count; }
+};
+inline FieldTables fieldTables(const Targets& t) {
+  FieldTables list{{{{TargetId::NearField, TargetId::NearSat, t.nearField, t.nearSat},
+                     {TargetId::FarField, TargetId::FarSat, t.farField, t.farSat},
+                     {TargetId::FarSide, TargetId::FarSideSat, t.farSide, t.farSideSat}}},
+                   2};
+  if (t.farSide) list.count = 3;
   return list;
 }
 
