@@ -251,6 +251,59 @@ TEST_F(ContentFiles, FuzzedFilesStayOneLineAndFinite) {
     EXPECT_NE(e.find(std::string(file) + "': "), std::string::npos) << e;
   }
   EXPECT_NE(errorOf([&] { readDepthImage(dir / "overflow.exr"); }).find("a side must be 1 to 16384"), std::string::npos);
+
+  // Headers the EXR decoder would abort on rather than refuse: each is one line instead.
+  std::string tiled = exr;
+  tiled[5] = char(tiled[5] | 0x02);  // the version's "tiled" flag
+  content_files::writeBytes(dir / "tiled.exr", tiled);
+  std::string typed = exr;
+  typed.insert(8, std::string("type\0string\0\x0a\0\0\0tiledimage", 26));
+  content_files::writeBytes(dir / "typed.exr", typed);
+  std::string pixelType = exr;
+  const std::size_t channels = pixelType.find("chlist");
+  ASSERT_NE(channels, std::string::npos);
+  const std::size_t firstName = channels + std::strlen("chlist") + 1 + 4;
+  pixelType[firstName + std::strlen(pixelType.c_str() + firstName) + 1] = 7;  // the first channel's type (LE int)
+  content_files::writeBytes(dir / "pixel_type.exr", pixelType);
+  const std::pair<const char*, const char*> refused[] = {
+      {"tiled.exr", "is a tiled OpenEXR file"},
+      {"typed.exr", "is an OpenEXR image of type 'tiledimage': a depth map is read from a scanline image"},
+      {"pixel_type.exr", "has channel 0 of pixel type 7: not uint, half or float"},
+  };
+  for (const auto& [file, words] : refused) {
+    SCOPED_TRACE(file);
+    const std::string e = errorOf([&] { readDepthImage(dir / file); });
+    EXPECT_NE(e.find(std::string(file) + "': " + words), std::string::npos) << e;
+  }
+
+  // Files too short to hold a header are refused without leaving one open.
+  content_files::writeBytes(dir / "short.exr", "v/1");
+  content_files::writeBytes(dir / "short.png", "\x89P");
+  const auto openFiles = [] { return std::distance(fs::directory_iterator("/proc/self/fd"), fs::directory_iterator()); };
+  const auto before = openFiles();
+  for (int i = 0; i < 20; ++i) {
+    EXPECT_NE(errorOf([&] { readDepthImage(dir / "short.exr"); }), "");
+    EXPECT_NE(errorOf([&] { readColourImage(dir / "short.png"); }), "");
+    EXPECT_FALSE(looksLikeImage(dir / "short.exr"));
+  }
+  EXPECT_EQ(openFiles(), before);
+
+  // A PNG whose data chunk states 2 GiB less a MiB, in a file of a few hundred bytes: refused
+  // before a decoder grows a buffer to the stated length.
+  content_files::writePng8(dir / "small.png", 16, 8, 1, std::vector<std::uint8_t>(16 * 8, 7));
+  std::ifstream pngIn(dir / "small.png", std::ios::binary);
+  std::string png((std::istreambuf_iterator<char>(pngIn)), std::istreambuf_iterator<char>());
+  ASSERT_EQ(png.substr(12, 4), "IHDR");
+  png.insert(8 + 25, std::string("\x7f\xf0\x00\x00IDAT\x78\x9c", 10));
+  content_files::writeBytes(dir / "long_chunk.png", png);
+  const std::string depthError = errorOf([&] { readDepthImage(dir / "long_chunk.png"); });
+  EXPECT_NE(depthError.find("long_chunk.png': is a broken PNG: its chunk at byte 33 states 2146435072 bytes"),
+            std::string::npos)
+      << depthError;
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(png.data());
+  const std::string colourError = errorOf([&] { decodeColourImage("embedded.png", bytes, png.size()); });
+  EXPECT_NE(colourError.find("embedded.png': is a broken PNG"), std::string::npos) << colourError;
+  EXPECT_EQ(readDepthImage(dir / "small.png").values, std::vector<float>(16 * 8, 7.0f));
 }
 
 TEST_F(ContentFiles, DroppedFilesFindTheirDepthMapsBesideThem) {
