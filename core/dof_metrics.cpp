@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "satdof/reference/dof_ground_truth.h"
 #include "satdof/reference/lens_truth.h"
 
 namespace satdof::reference {
@@ -135,6 +136,20 @@ double identicalPercent(const ImageRgba8& image, const ImageRgba8& sharp, const 
     same += std::equal(&image.pixels[p * 4], &image.pixels[p * 4 + 3], &sharp.pixels[p * 4]) ? 1 : 0;
   }
   return count ? 100.0 * double(same) / double(count) : std::numeric_limits<double>::quiet_NaN();
+}
+
+Mask differingPixels(const ImageRgba8& image, const ImageRgba8& baseline) {
+  Mask m{image.width, image.height, std::vector<std::uint8_t>(std::size_t(image.width) * std::size_t(image.height))};
+  for (std::size_t p = 0; p < m.inside.size(); ++p)
+    m.inside[p] = std::equal(&image.pixels[p * 4], &image.pixels[p * 4 + 3], &baseline.pixels[p * 4]) ? 0 : 1;
+  return m;
+}
+
+double psnrCeiling(const ImageRgba8& baseline, const ImageRgba8& truth, const Mask& differing) {
+  ImageRgba8 best = baseline;
+  for (std::size_t p = 0; p < differing.inside.size(); ++p)
+    if (differing.inside[p]) std::copy_n(&truth.pixels[p * 4], 3, &best.pixels[p * 4]);
+  return psnr(best, truth);
 }
 
 }  // namespace satdof::reference

@@ -237,7 +237,8 @@ TEST(App, EveryDofImplementationAndFormatGivesTheCpuImage) {
 }
 
 // satdof quality renders every scene, prints a PSNR per implementation and aperture (box
-// and disc) against the lens and the scattering truth of the same shape. On the two
+// and disc) against the lens and the scattering truth of the same shape, and beside the
+// textbook pass the pixels each changes and the ceiling those leave it. On the two
 // artifact scenes the layered DoF is closer to the lens than the textbook fragment pass
 // (box aperture), over the image and within the silhouette band (and on sharp-front at
 // least 3 dB closer to the scattering truth), and on blurred-front the see-through DoF
@@ -267,6 +268,19 @@ TEST(App, QualityToolShowsTheLayeredDofBeatingTheTextbook) {
       continue;
     if (scene == "scene" || inFocus.back() != '%') continue;  // the header
     ++rows;
+    // Beside the textbook pass: the share of pixels changed, and the ceiling (the lens PSNR
+    // were the implementation exact in those), which no implementation passes.
+    std::string changed, ceiling;
+    ASSERT_TRUE(row >> changed >> ceiling) << line;
+    if (dof == "scatter") {
+      EXPECT_EQ(changed + ceiling, "--") << line;
+    } else if (dof == "fragment" || dof == "compute") {
+      EXPECT_EQ(changed, "0.00%") << line;
+      EXPECT_EQ(ceiling, lens) << line;
+    } else {
+      EXPECT_NE(changed, "0.00%") << line;
+      EXPECT_GE(std::stod(ceiling), std::stod(lens)) << line;
+    }
     EXPECT_TRUE(aperture == "box" || aperture == "disc") << line;
     discRows += aperture == "disc";
     const std::string scores = lens + lensBand + lensEncoded + scatter + scatterBand + inFocus;

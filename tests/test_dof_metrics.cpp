@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "satdof/reference/dof_ground_truth.h"
 #include "satdof/reference/dof_metrics.h"
 #include "satdof/reference/lens_truth.h"
 
@@ -182,4 +183,22 @@ TEST(DofMetrics, MaskedPsnrAndIdenticalPercent) {
   EXPECT_TRUE(std::isnan(ref::identicalPercent(b, a, none)));
   EXPECT_EQ(ref::complement(firstThree).inside, (std::vector<std::uint8_t>{0, 0, 0, 1}));
   EXPECT_EQ(ref::complement(none).count(), 4u);
+}
+
+// The ceiling beside a baseline: a method that changes pixels 1 and 2 of four is exact
+// there at best; the baseline's error in pixels 0 and 3 stays.
+TEST(DofMetrics, CeilingKeepsTheBaselinesErrorWhereAMethodLeavesItsPixels) {
+  ref::ImageRgba8 truth(4, 1), baseline(4, 1), method(4, 1);
+  for (std::size_t i = 0; i < truth.pixels.size(); ++i) truth.pixels[i] = baseline.pixels[i] = method.pixels[i] = 50;
+  for (int x = 0; x < 4; ++x) baseline.at(x, 0)[0] = method.at(x, 0)[0] = std::uint8_t(50 + 4 * (x + 1));  // errors 4..16
+  method.at(1, 0)[0] = 51;  // the method's own pixels: closer, and further
+  method.at(2, 0)[2] = 90;
+  method.at(3, 0)[3] = 0;  // alpha: not a change
+  const ref::Mask changed = ref::differingPixels(method, baseline);
+  EXPECT_EQ(changed.inside, (std::vector<std::uint8_t>{0, 1, 1, 0}));
+  const double leftError = (4.0 * 4.0 + 16.0 * 16.0) / 12.0;  // pixels 0 and 3, over 4 pixels x 3 channels
+  EXPECT_NEAR(ref::psnrCeiling(baseline, truth, changed), 10.0 * std::log10(255.0 * 255.0 / leftError), 1e-9);
+  EXPECT_GE(ref::psnrCeiling(baseline, truth, changed), ref::psnr(method, truth));
+  EXPECT_EQ(ref::psnrCeiling(baseline, truth, ref::differingPixels(baseline, baseline)), ref::psnr(baseline, truth));
+  EXPECT_EQ(ref::psnrCeiling(baseline, truth, ref::Mask{4, 1, {1, 1, 1, 1}}), std::numeric_limits<double>::infinity());
 }

@@ -27,6 +27,7 @@
 #include <fstream>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "app.h"
@@ -57,7 +58,11 @@ struct Truths {
   ref::Mask band, clear;
   ref::ImageRgba8 scatter[2];  // by aperture (box, disc): the scattering truth of that shape
   std::optional<LensTruth> lens;
+  ref::ImageRgba8 textbook[2];  // by aperture: the textbook pass's image (kTextbook), once it ran
 };
+
+// The implementation the others are held beside: the textbook box blur.
+constexpr std::string_view kTextbook = "fragment";
 
 struct Row {
   std::string scene, focus;
@@ -71,24 +76,32 @@ class Report {
       *csv_ << "scene,focus,implementation,psnr_db,psnr_band_db,infocus_identical_pct,truth,aperture,lens_aperture\n";
   }
   static void header() {
-    std::printf("%-14s %6s  %-11s %-8s %9s %9s %9s %9s %9s %9s\n", "scene", "focus", "dof", "aperture", "lens",
-                "lens-band", "lens-enc", "scatter", "scat-band", "in-focus");
+    std::printf("%-14s %6s  %-11s %-8s %9s %9s %9s %9s %9s %9s %9s %9s\n", "scene", "focus", "dof", "aperture",
+                "lens", "lens-band", "lens-enc", "scatter", "scat-band", "in-focus", "changed", "ceiling");
   }
   // `image` (made with `aperture`) against the truths; the lens only where there is one,
   // the scatter of the same aperture unless the image is that scatter truth itself.
   void add(const Row& row, const std::string& name, ref::Aperture aperture, const ref::ImageRgba8& image,
            const Truths& t, bool againstScatter) {
     const double identical = ref::identicalPercent(image, t.sharp, t.clear);
-    std::string cells[5] = {"-", "-", "-", "-", "-"};
+    std::string cells[7] = {"-", "-", "-", "-", "-", "-", "-"};
     const Scored s{row, name, apertureName(aperture), image, t, identical};
     if (t.lens) {
       score(s, t.lens->image, "lens", cells[0], cells[1]);
       cells[2] = number(ref::psnr(image, t.lens->encodedImage));
     }
     if (againstScatter) score(s, t.scatter[int(aperture)], "scatter", cells[3], cells[4]);
-    std::printf("%-14s %6s  %-11s %-8s %9s %9s %9s %9s %9s %8s%%\n", row.scene.c_str(), row.focus.c_str(),
+    // Beside the textbook: the share of pixels this implementation changes, and the lens
+    // PSNR it would reach were it exact there (the rest of the error is the textbook's).
+    const ref::ImageRgba8& textbook = t.textbook[int(aperture)];
+    if (againstScatter && !textbook.pixels.empty()) {
+      const ref::Mask changed = ref::differingPixels(image, textbook);
+      cells[5] = number(100.0 * double(changed.count()) / double(changed.inside.size())) + "%";
+      if (t.lens) cells[6] = number(ref::psnrCeiling(textbook, t.lens->image, changed));
+    }
+    std::printf("%-14s %6s  %-11s %-8s %9s %9s %9s %9s %9s %8s%% %9s %9s\n", row.scene.c_str(), row.focus.c_str(),
                 name.c_str(), s.aperture, cells[0].c_str(), cells[1].c_str(), cells[2].c_str(), cells[3].c_str(),
-                cells[4].c_str(), number(identical).c_str());
+                cells[4].c_str(), number(identical).c_str(), cells[5].c_str(), cells[6].c_str());
     std::fflush(stdout);
   }
 
@@ -181,8 +194,9 @@ int runQuality(App& app) {
     std::printf("  no lens truth: a lens cannot make the linear model's blur (use --camera thin-lens)\n");
   std::printf("  PSNR (dB) against each truth, over the image and within %d px of silhouettes; lens-enc: against "
               "the lens's renders averaged as encoded bytes, as image-space methods average (no gamma error); "
-              "in-focus: %% of sharp pixels no blur reaches left as drawn\n",
-              ref::kSilhouetteBandRadius);
+              "in-focus: %% of sharp pixels no blur reaches left as drawn; changed: %% of pixels whose bytes differ "
+              "from the textbook pass's (%s); ceiling: the lens PSNR it would score were it exact in those\n",
+              ref::kSilhouetteBandRadius, std::string(kTextbook).c_str());
   std::printf("  each implementation with the aperture%s", apertures.size() > 1 ? "s" : "");
   for (const ref::Aperture a : apertures) std::printf(" %s", apertureName(a));
   std::printf(" (the scattering truth of the same shape)\n");
@@ -244,6 +258,7 @@ int runQuality(App& app) {
           app.renderFrame();
           const auto image = readTexture(pipeline.targets().dofOutput, extent.width, extent.height);
           writePng(outDir / (std::string(stem) + "_" + std::string(e.name) + suffix(a) + ".png"), image);
+          if (e.name == kTextbook) t.textbook[int(a)] = image;
           report.add(row, std::string(e.name), a, image, t, true);
         }
       }

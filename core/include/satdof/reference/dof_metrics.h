@@ -44,4 +44,11 @@ double psnr(const ImageRgba8& a, const ImageRgba8& b, const Mask& mask);
 // NaN where the mask is empty.
 double identicalPercent(const ImageRgba8& image, const ImageRgba8& sharp, const Mask& mask);
 
+// The pixels whose RGB bytes differ between `image` and `baseline`: those a method changes.
+Mask differingPixels(const ImageRgba8& image, const ImageRgba8& baseline);
+// The PSNR (dB, over the whole image) against `truth` of an image that equals `baseline`
+// outside `differing` and `truth` inside it: the most a method that leaves the other pixels
+// as the baseline has them can score, however well it does its own.
+double psnrCeiling(const ImageRgba8& baseline, const ImageRgba8& truth, const Mask& differing);
+
 }  // namespace satdof::reference
