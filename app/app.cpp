@@ -312,6 +312,7 @@ void App::withSecondLayer(Pipeline& p, DofSettings& dof) {
                                 p.profiler());
   dof.behindColour = scenePass_->secondLayer().colour;
   dof.behindDepth = scenePass_->secondLayer().depth;
+  dof.behindEmptyDepth = ScenePass::kSkyDepth;
 }
 
 void App::endFrame() {

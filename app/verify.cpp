@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "passes/scene_pass.h"
 #include "satdof/reference/layered_dof.h"
 #include "satdof/reference/sat.h"
 
@@ -87,7 +88,7 @@ std::vector<VerifyLine> verifyFrame(const FrameCopy& f, const VerifyRequest& r) 
   if (r.dofSkipped) {
     lines.push_back({true, dof + ": not checked: " + *r.dofSkipped});
   } else if (r.layeredDof) {
-    const reference::BehindLayer behind{f.behindColour, f.behindDepth};
+    const reference::BehindLayer behind{f.behindColour, f.behindDepth, ScenePass::kSkyDepth};
     const bool seeThrough = f.behindColour.width > 0;
     const auto expected =
         reference::layeredDepthOfField(f.source, f.depth, r.params, r.format, seeThrough ? &behind : nullptr);

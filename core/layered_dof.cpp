@@ -65,9 +65,12 @@ LayerSplit splitLayers(const ImageRgba8& colour, const ImageR32F& depth, const C
       if (behind) {
         std::uint8_t* side = s.farSide.at(x, y);
         for (int i = 0; i < 4; ++i) side[i] = nearSide ? 0 : i < 3 ? c[i] : 255;
-        // Under a blurred near pixel, the hidden background: the second layer's pixel, a far
-        // pixel's weight when it lies behind the focal plane.
-        if (const float bd = behind->depth.at(x, y); nearSide && weight > 0 && bd >= ramp.focus) {
+        // Under a pixel with nothing in the far field, the hidden background: the second
+        // layer's pixel, a far pixel's weight, when it lies behind the focal plane (under a
+        // sharp pixel, when it is a surface).
+        const float bd = behind->depth.at(x, y);
+        const bool ownFar = !nearSide && weight > 0, blurredNear = nearSide && weight > 0;
+        if (!ownFar && bd >= ramp.focus && (blurredNear || bd < behind->emptyDepth)) {
           const int bw = farFieldWeight(cocRadius(bd, ramp));
           const std::uint8_t* b = behind->colour.at(x, y);
           std::uint8_t* far = s.farField.at(x, y);

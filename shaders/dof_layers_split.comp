@@ -2,8 +2,9 @@
 // each pixel's premultiplied colour and weight into the near or the far field image, its
 // own near radius (what the reach passes start from), and each 16x16 tile's largest near
 // radius (one workgroup per tile). See-through (uSeeThrough):
-// the far field under a blurred near pixel holds the scene's second layer, and the far-side
-// image every first-layer pixel behind the focal plane.
+// the far field under a pixel that puts nothing there (a near one, or a sharp one behind
+// the focal plane) holds the scene's second layer (under a sharp pixel only a surface, not
+// uBehindEmpty), and the far-side image every first-layer pixel behind the focal plane.
 #version 450 core
 
 layout(local_size_x = 16, local_size_y = 16) in;
@@ -18,6 +19,7 @@ layout(binding = 3) uniform sampler2D uBehindDistance;
 layout(binding = 3, rgba8) writeonly uniform image2D uFarSide;
 layout(binding = 4, r16i) writeonly uniform iimage2D uNearRadius;  // the reach passes' input
 layout(location = 20) uniform int uSeeThrough;
+layout(location = 21) uniform float uBehindEmpty;  // the second layer's depth where nothing lies behind
 
 #include "dof_layers.glsl"
 
@@ -39,9 +41,11 @@ void main() {
     vec4 far = nearSide ? vec4(0.0) : field;
     if (uSeeThrough != 0) {
       imageStore(uFarSide, p, nearSide ? vec4(0.0) : vec4(vec3(c) / 255.0, 1.0));
-      // Under a blurred near pixel, the hidden background (a far pixel's weight).
+      // Under a pixel with nothing in the far field, the hidden background (a far pixel's
+      // weight); under a sharp one, a surface.
       float behind = texelFetch(uBehindDistance, p, 0).r;
-      if (nearSide && w > 0 && behind >= uFocus) {
+      bool ownFar = !nearSide && w > 0, blurredNear = nearSide && w > 0;
+      if (!ownFar && behind >= uFocus && (blurredNear || behind < uBehindEmpty)) {
         int bw = farFieldWeight(cocRadius(behind));
         uvec4 b = uvec4(round(texelFetch(uBehindColour, p, 0) * 255.0));
         far = vec4(premultiply(b.r, bw), premultiply(b.g, bw), premultiply(b.b, bw), uint(bw)) / 255.0;

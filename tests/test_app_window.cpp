@@ -516,6 +516,7 @@ TEST(AppScript, VerifyFindsTheFrameIdenticalToTheReference) {
   for (const satdof::SatFormatInfo& f : satdof::satFormats())
     script += "set sat-format " + std::string(f.name) + "\nwait 2\nkey V\nwait 1\n";
   script += "set aperture disc\nwait 2\nkey V\nwait 1\nset aperture box\n";
+  script += "set dof see-through\nwait 2\nkey V\nwait 1\nset dof compute\n";  // the scene's second layer too
   script += "set bokeh on\nset bokeh-threshold 150\nwait 2\nkey V\nwait 1\nquit\n";
   const RunResult r = runScript(dir, script, "--msaa 1", 320, 180);
   ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
@@ -524,6 +525,7 @@ TEST(AppScript, VerifyFindsTheFrameIdenticalToTheReference) {
     EXPECT_NE(r.out.find("verify: SAT (" + std::string(f.name) + "): identical"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("verify: DoF (compute): identical"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("verify: DoF (compute, disc): identical"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("verify: DoF (see-through): identical"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("verify: bokeh list: identical to the reference ("), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("bokeh list: identical to the reference (0 sprites"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("differ"), std::string::npos) << r.out;

@@ -191,18 +191,23 @@ TEST_F(GlTest, LayeredDofMatchesItsReference) {
 // The see-through DoF (the layered one with the scene's second layer) on GL against its
 // CPU reference: the three fields exactly, the image within one grey level. The second
 // layer lies partly behind the focal plane and partly in front of it (where see-through
-// must leave the layered result), on blocky depths with every radius.
+// must leave the layered result), and holds the empty depth (nothing behind) in a third of
+// its tiles, on blocky depths with every radius.
 TEST_F(GlTest, SeeThroughDofMatchesItsReference) {
   auto rng = freshRng();
   const int w = 131, h = 77;
   const auto colour = randomImage(w, h, rng);
   const auto depth = blockyDepth(w, h, rng, 0.5f, 30.0f);
   const auto behindColour = randomImage(w, h, rng);
-  const auto behindDepth = blockyDepth(w, h, rng, 3.0f, 40.0f);
+  auto behindDepth = blockyDepth(w, h, rng, 3.0f, 40.0f);
+  const float nothingBehind = 50.0f;  // the depth where no surface lies behind (the sky's)
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x)
+      if ((x / 16 + y / 16) % 3 == 0) behindDepth.at(x, y) = nothingBehind;
   const satdof::DofEntry* seeThrough = satdof::findDofImplementation("see-through");
   ASSERT_NE(seeThrough, nullptr);
   ASSERT_EQ(seeThrough->fields, satdof::DofFields::SeeThrough);
-  const ref::BehindLayer behind{behindColour, behindDepth};
+  const ref::BehindLayer behind{behindColour, behindDepth, nothingBehind};
   const auto behindColourTexture = satdof::gl::createTexture2D(GL_RGBA8, w, h);
   const auto behindDepthTexture = satdof::gl::createTexture2D(GL_R32F, w, h);
   glTextureSubImage2D(behindColourTexture.get(), 0, 0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, behindColour.pixels.data());
@@ -223,6 +228,7 @@ TEST_F(GlTest, SeeThroughDofMatchesItsReference) {
       satdof::DofSettings settings{lens, false, 0};
       settings.behindColour = behindColourTexture.get();
       settings.behindDepth = behindDepthTexture.get();
+      settings.behindEmptyDepth = nothingBehind;
       dof->run(settings, profiler);
       const auto split = ref::splitLayers(colour, depth, ref::cocRamp(lens, w), &behind);
       EXPECT_TRUE(satdof::readTexture(t.nearField, w, h).pixels == split.nearField.pixels) << "near field";

@@ -502,6 +502,80 @@ TEST(ReferenceLayeredDof, SeeThroughShowsWhatLiesBehindABlurredEdgeAsALensDoes) 
   }
 }
 
+// See-through past a sharp edge, against a lens written out independently: a sharp square
+// at the focal distance over a far wall blurred by rF, the wall bright where the square
+// hides it and dark elsewhere (the second layer holds the whole wall). Every ray to a wall
+// pixel p meets at p on the focal plane, beside the square, so the lens shows the wall's
+// mean over p's aperture, the hidden bright part included: see-through gives that within
+// one level, the plain layered DoF (which renormalises over the visible wall) is far off
+// beside the square, and the square itself stays as drawn. A second layer that holds the
+// empty depth there (nothing behind, as under a floor) changes nothing.
+TEST(ReferenceLayeredDof, SeeThroughShowsTheBackgroundASharpEdgeHidesAsALensDoes) {
+  auto rng = satdof::test::freshRng();
+  ref::DofParams p;
+  p.focalDistance = 10;
+  p.focalRange = 2;
+  p.maxRadius = 9;
+  const int w = 120, h = 90, x0 = 40, y0 = 25, x1 = 79, y1 = 64;  // the square, inclusive
+  const ref::CocRamp ramp = ref::cocRamp(p, w);
+  const float wallDepth = 40.0f;
+  const int rF = ref::cocRadius(wallDepth, ramp);
+  ASSERT_GE(rF, 5);
+  const auto onSquare = [&](int x, int y) { return x >= x0 && x <= x1 && y >= y0 && y <= y1; };
+  std::uniform_int_distribution<int> dark(0, 60), bright(190, 255);
+  ref::ImageRgba8 wall(w, h);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      std::uint8_t* c = wall.at(x, y);
+      for (int i = 0; i < 3; ++i) c[i] = std::uint8_t(onSquare(x, y) ? bright(rng) : dark(rng));
+      c[3] = 255;
+    }
+  ref::ImageR32F wallDepths(w, h);
+  for (float& v : wallDepths.pixels) v = wallDepth;
+  ref::ImageRgba8 colour = wall;
+  ref::ImageR32F depth = wallDepths;
+  const std::uint8_t square[3] = {20, 200, 90};
+  for (int y = y0; y <= y1; ++y)
+    for (int x = x0; x <= x1; ++x) {
+      std::copy(square, square + 3, colour.at(x, y));
+      depth.at(x, y) = p.focalDistance;
+    }
+  const ref::BehindLayer behind{wall, wallDepths};
+  for (const ref::Aperture aperture : {ref::Aperture::Box, ref::Aperture::Disc}) {
+    SCOPED_TRACE(aperture == ref::Aperture::Box ? "box" : "disc");
+    p.aperture = aperture;
+    const ref::ImageRgba8 seeThrough = ref::layeredDepthOfField(colour, depth, p, satdof::SatFormat::Uint32, &behind);
+    const ref::ImageRgba8 layered = ref::layeredDepthOfField(colour, depth, p);
+    int worstSeeThrough = 0, worstLayered = 0;
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x) {
+        if (onSquare(x, y)) {
+          ASSERT_TRUE(std::equal(square, square + 3, seeThrough.at(x, y))) << "the sharp square at " << x << "," << y;
+          continue;
+        }
+        double sum[3] = {0, 0, 0};
+        int area = 0;
+        for (int i = 0; i < ref::kApertureBoxes; ++i) {
+          ref::ApertureBox b;
+          if (!ref::apertureBox(aperture, x, y, rF, i, w, h, b)) continue;
+          for (int qy = b.y0; qy <= b.y1; ++qy)
+            for (int qx = b.x0; qx <= b.x1; ++qx, ++area)
+              for (int c = 0; c < 3; ++c) sum[c] += wall.at(qx, qy)[c];
+        }
+        for (int c = 0; c < 3; ++c) {
+          const double lens = sum[c] / area;
+          worstSeeThrough = std::max(worstSeeThrough, int(std::lround(std::abs(seeThrough.at(x, y)[c] - lens))));
+          worstLayered = std::max(worstLayered, int(std::lround(std::abs(layered.at(x, y)[c] - lens))));
+        }
+      }
+    EXPECT_LE(worstSeeThrough, 1);
+    EXPECT_GT(worstLayered, 30) << "the case must show what see-through changes";
+    const ref::BehindLayer nothingBehind{wall, wallDepths, wallDepth};
+    EXPECT_EQ(ref::layeredDepthOfField(colour, depth, p, satdof::SatFormat::Uint32, &nothingBehind).pixels,
+              layered.pixels);
+  }
+}
+
 // Where the second layer starts: the nearest depth whose blur radius is 0, to the float,
 // for both models and several focus settings.
 TEST(ReferenceLayeredDof, SecondLayerStartsWhereTheNearBlurEnds) {

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <filesystem>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
@@ -40,6 +41,9 @@ struct DofSettings {
   // The scene's second layer (ScenePass::secondLayer): what the see-through DoF shows
   // behind near objects (0: none this frame, as for a photo: it runs as layered).
   GLuint behindColour = 0, behindDepth = 0;
+  // Its depth where nothing lies behind the first layer (ScenePass::kSkyDepth; infinity:
+  // a surface everywhere).
+  float behindEmptyDepth = std::numeric_limits<float>::infinity();
 };
 
 class DofImplementation {

@@ -93,6 +93,7 @@ class LayeredDof final : public DofImplementation {
       auto timed = profiler.section(profiler.gl(), "dof split", behind ? "see-through (GL)" : "layered (GL)");
       setCocUniforms(split_.get(), ramp, e);
       gl::uniform1i(split_.get(), "uSeeThrough", behind ? 1 : 0);
+      gl::uniform1f(split_.get(), "uBehindEmpty", s.behindEmptyDepth);
       glBindTextureUnit(0, t.depth);
       glBindTextureUnit(1, s.source ? s.source : t.sceneColour);
       glBindImageTexture(0, t.nearField, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);

@@ -84,6 +84,9 @@ Program loadProgram(const std::filesystem::path& dir, const std::vector<ShaderSt
 void uniform1i(GLuint program, const char* name, int value) {
   glProgramUniform1i(program, glGetUniformLocation(program, name), value);
 }
+void uniform1f(GLuint program, const char* name, float value) {
+  glProgramUniform1f(program, glGetUniformLocation(program, name), value);
+}
 void uniform1ui(GLuint program, const char* name, std::uint32_t value) {
   glProgramUniform1ui(program, glGetUniformLocation(program, name), value);
 }

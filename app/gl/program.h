@@ -34,6 +34,7 @@ Program loadProgram(const std::filesystem::path& shaderDir, const std::vector<Sh
 // shaders that do not fix their locations; named after the GL calls they make, because a
 // `uint` uniform set through the int call is a GL error, not a conversion.
 void uniform1i(GLuint program, const char* name, int value);
+void uniform1f(GLuint program, const char* name, float value);
 void uniform1ui(GLuint program, const char* name, std::uint32_t value);
 void uniform2i(GLuint program, const char* name, int x, int y);
 

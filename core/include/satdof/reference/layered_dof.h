@@ -33,11 +33,16 @@
 //
 // See-through (with the scene's second layer, BehindLayer: the nearest surface behind the
 // first, drawn by depth peeling). A lens looks past the edge of a blurred near object at
-// what lies behind it; the image holds only the object. With the second layer:
-//   split    under a blurred near pixel the far field holds the second layer's pixel
+// what lies behind it, and past a sharp object's edge at the blurred background it hides;
+// the image holds only the object. With the second layer:
+//   split    under a pixel that puts nothing in the far field (a near one, or a sharp one
+//            behind the focal plane) the far field holds the second layer's pixel
 //            (weighted as a far pixel, when it lies behind the focal plane): the hidden
-//            background, no longer a hole; and a third field, the far side, holds every
-//            first-layer pixel behind the focal plane (colour, 255), sharp ones included.
+//            background, no longer a hole that the far field's mean renormalises away.
+//            Under a sharp pixel only where a surface lies behind it (not emptyDepth:
+//            nothing lies under a floor, and a lens sees past an edge only what is there).
+//            A third field, the far side, holds every first-layer pixel behind the focal
+//            plane (colour, 255), sharp ones included.
 //   compose  a blurred near pixel p whose second layer lies behind the focal plane: its
 //            own box as before, but what that box shows of the far side (the far-side
 //            field over it: n pixels, colour sum S) is replaced by what lies behind p (the
@@ -48,6 +53,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "satdof/reference/coc.h"
@@ -67,9 +73,12 @@ SATDOF_HD inline int farFieldWeight(int r) { return r >= 2 ? 255 : 0; }
 // The scene pass peels it from secondLayerFrom(ramp) on: what lies behind a blurred near
 // object is what it hides of the sharp or far scene, not another near surface (another
 // part of the same object, which would show nothing of the background).
+// `emptyDepth`: the depth it holds where nothing lies behind the first layer (the scene
+// pass's sky); infinity when every pixel holds a surface.
 struct BehindLayer {
   const ImageRgba8& colour;
   const ImageR32F& depth;
+  float emptyDepth = std::numeric_limits<float>::infinity();
 };
 
 struct LayerSplit {
