@@ -427,6 +427,36 @@ TEST(ReferenceLayeredDof, NearBlurSpreadsSmoothlyAcrossTileEdges) {
   EXPECT_GT(spread.back(), spread.front() + 4) << "the spread grows with the blur";
 }
 
+namespace {
+
+// The two see-through cases' frame: 120x90, focus 10 (range 2), and a square from (40, 25)
+// to (79, 64) inclusive.
+struct SquareCase {
+  ref::DofParams p;
+  int w = 120, h = 90, x0 = 40, y0 = 25, x1 = 79, y1 = 64;
+  bool onSquare(int x, int y) const { return x >= x0 && x <= x1 && y >= y0 && y <= y1; }
+  // f(qx, qy) for every pixel of the aperture of radius r around (x, y), clipped.
+  template <class F>
+  void forAperture(int x, int y, int r, F f) const {
+    for (int i = 0; i < ref::kApertureBoxes; ++i) {
+      ref::ApertureBox b;
+      if (!ref::apertureBox(p.aperture, x, y, r, i, w, h, b)) continue;
+      for (int qy = b.y0; qy <= b.y1; ++qy)
+        for (int qx = b.x0; qx <= b.x1; ++qx) f(qx, qy);
+    }
+  }
+};
+
+SquareCase squareCase(float maxRadius) {
+  SquareCase c;
+  c.p.focalDistance = 10;
+  c.p.focalRange = 2;
+  c.p.maxRadius = maxRadius;
+  return c;
+}
+
+}  // namespace
+
 // See-through, against a lens written out independently: a blurred near square (one
 // colour, radius rN) over a sharp, noisy background at the focal distance, the background
 // also drawn under the square (the second layer). Through a lens every pixel p sees the
@@ -438,11 +468,9 @@ TEST(ReferenceLayeredDof, NearBlurSpreadsSmoothlyAcrossTileEdges) {
 // focal plane, change nothing.
 TEST(ReferenceLayeredDof, SeeThroughShowsWhatLiesBehindABlurredEdgeAsALensDoes) {
   auto rng = satdof::test::freshRng();
-  ref::DofParams p;
-  p.focalDistance = 10;
-  p.focalRange = 2;
-  p.maxRadius = 12;
-  const int w = 120, h = 90, x0 = 40, y0 = 25, x1 = 79, y1 = 64;  // the square, inclusive
+  SquareCase sc = squareCase(12);
+  ref::DofParams& p = sc.p;
+  const int w = sc.w, h = sc.h, x0 = sc.x0, y0 = sc.y0, x1 = sc.x1, y1 = sc.y1;
   const ref::CocRamp ramp = ref::cocRamp(p, w);
   const float squareDepth = 3.0f;
   const int rN = ref::cocRadius(squareDepth, ramp);
@@ -457,7 +485,7 @@ TEST(ReferenceLayeredDof, SeeThroughShowsWhatLiesBehindABlurredEdgeAsALensDoes) 
   ref::ImageRgba8 colour = background;
   ref::ImageR32F depth = behindDepth;
   const std::uint8_t square[3] = {230, 60, 20};
-  const auto onSquare = [&](int x, int y) { return x >= x0 && x <= x1 && y >= y0 && y <= y1; };
+  const auto onSquare = [&](int x, int y) { return sc.onSquare(x, y); };
   for (int y = y0; y <= y1; ++y)
     for (int x = x0; x <= x1; ++x) {
       std::copy(square, square + 3, colour.at(x, y));
@@ -473,12 +501,7 @@ TEST(ReferenceLayeredDof, SeeThroughShowsWhatLiesBehindABlurredEdgeAsALensDoes) 
     for (int y = 0; y < h; ++y)
       for (int x = 0; x < w; ++x) {
         int k = 0, area = 0;  // the aperture's pixels around (x, y), and those on the square
-        for (int i = 0; i < ref::kApertureBoxes; ++i) {
-          ref::ApertureBox b;
-          if (!ref::apertureBox(aperture, x, y, rN, i, w, h, b)) continue;
-          for (int qy = b.y0; qy <= b.y1; ++qy)
-            for (int qx = b.x0; qx <= b.x1; ++qx) k += onSquare(qx, qy), ++area;
-        }
+        sc.forAperture(x, y, rN, [&](int qx, int qy) { k += onSquare(qx, qy), ++area; });
         for (int c = 0; c < 3; ++c) {
           const double lens = (k * double(square[c]) + (area - k) * double(background.at(x, y)[c])) / area;
           worstSeeThrough = std::max(worstSeeThrough, int(std::lround(std::abs(seeThrough.at(x, y)[c] - lens))));
@@ -512,16 +535,13 @@ TEST(ReferenceLayeredDof, SeeThroughShowsWhatLiesBehindABlurredEdgeAsALensDoes) 
 // empty depth there (nothing behind, as under a floor) changes nothing.
 TEST(ReferenceLayeredDof, SeeThroughShowsTheBackgroundASharpEdgeHidesAsALensDoes) {
   auto rng = satdof::test::freshRng();
-  ref::DofParams p;
-  p.focalDistance = 10;
-  p.focalRange = 2;
-  p.maxRadius = 9;
-  const int w = 120, h = 90, x0 = 40, y0 = 25, x1 = 79, y1 = 64;  // the square, inclusive
-  const ref::CocRamp ramp = ref::cocRamp(p, w);
+  SquareCase sc = squareCase(9);
+  ref::DofParams& p = sc.p;
+  const int w = sc.w, h = sc.h;
   const float wallDepth = 40.0f;
-  const int rF = ref::cocRadius(wallDepth, ramp);
+  const int rF = ref::cocRadius(wallDepth, ref::cocRamp(p, w));
   ASSERT_GE(rF, 5);
-  const auto onSquare = [&](int x, int y) { return x >= x0 && x <= x1 && y >= y0 && y <= y1; };
+  const auto onSquare = [&](int x, int y) { return sc.onSquare(x, y); };
   std::uniform_int_distribution<int> dark(0, 60), bright(190, 255);
   ref::ImageRgba8 wall(w, h);
   for (int y = 0; y < h; ++y)
@@ -535,8 +555,8 @@ TEST(ReferenceLayeredDof, SeeThroughShowsTheBackgroundASharpEdgeHidesAsALensDoes
   ref::ImageRgba8 colour = wall;
   ref::ImageR32F depth = wallDepths;
   const std::uint8_t square[3] = {20, 200, 90};
-  for (int y = y0; y <= y1; ++y)
-    for (int x = x0; x <= x1; ++x) {
+  for (int y = sc.y0; y <= sc.y1; ++y)
+    for (int x = sc.x0; x <= sc.x1; ++x) {
       std::copy(square, square + 3, colour.at(x, y));
       depth.at(x, y) = p.focalDistance;
     }
@@ -555,13 +575,10 @@ TEST(ReferenceLayeredDof, SeeThroughShowsTheBackgroundASharpEdgeHidesAsALensDoes
         }
         double sum[3] = {0, 0, 0};
         int area = 0;
-        for (int i = 0; i < ref::kApertureBoxes; ++i) {
-          ref::ApertureBox b;
-          if (!ref::apertureBox(aperture, x, y, rF, i, w, h, b)) continue;
-          for (int qy = b.y0; qy <= b.y1; ++qy)
-            for (int qx = b.x0; qx <= b.x1; ++qx, ++area)
-              for (int c = 0; c < 3; ++c) sum[c] += wall.at(qx, qy)[c];
-        }
+        sc.forAperture(x, y, rF, [&](int qx, int qy) {
+          for (int c = 0; c < 3; ++c) sum[c] += wall.at(qx, qy)[c];
+          ++area;
+        });
         for (int c = 0; c < 3; ++c) {
           const double lens = sum[c] / area;
           worstSeeThrough = std::max(worstSeeThrough, int(std::lround(std::abs(seeThrough.at(x, y)[c] - lens))));
