@@ -23,6 +23,18 @@
 namespace satdof::content {
 namespace {
 
+// ---- Files: the glTF itself, its buffers and images, read by readFileBytes. tinygltf's own
+// reader sizes its buffer from tellg(), which is -1 for a folder (a uri naming one).
+bool readWholeFile(std::vector<unsigned char>* out, std::string* err, const std::string& file, void*) {
+  try {
+    *out = readFileBytes(file);
+    return true;
+  } catch (const ContentError& e) {
+    if (err) *err += std::string(e.what()) + "\n";
+    return false;
+  }
+}
+
 // ---- Images: decoded by image_files.h (its limits), the first error kept for the message.
 struct ImageContext {
   std::filesystem::path file;
@@ -419,6 +431,7 @@ GltfScene loadGltfScene(const std::filesystem::path& path) {
   tinygltf::TinyGLTF loader;
   ImageContext images{path, std::nullopt};
   loader.SetImageLoader(&loadImage, &images);
+  loader.SetFsCallbacks({&tinygltf::FileExists, &tinygltf::ExpandFilePath, &readWholeFile, &tinygltf::WriteWholeFile, nullptr});
   std::string err, warn;
   const bool binary = lowerCase(path.extension().string()) == ".glb";
   const bool ok = binary ? loader.LoadBinaryFromFile(&model, &err, &warn, path.string())

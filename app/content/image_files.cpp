@@ -119,15 +119,6 @@ bool isExr(const std::filesystem::path& path) {
   return isExr(head, std::size_t(in.gcount()));
 }
 
-// A file's bytes, refused before reading when over the 1 GiB any image may be.
-std::vector<std::uint8_t> readBytes(const std::filesystem::path& path) {
-  std::error_code ec;
-  const std::uintmax_t size = std::filesystem::file_size(path, ec);
-  if (!ec && size > std::uintmax_t(1) << 30) throw ContentError(path, "is larger than 1 GiB");
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 }  // namespace
 
 void checkReadableFile(const std::filesystem::path& path) {
@@ -139,6 +130,15 @@ void checkReadableFile(const std::filesystem::path& path) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) throw ContentError(path, "cannot be read: " + std::generic_category().message(errno));
   std::fclose(f);
+}
+
+std::vector<std::uint8_t> readFileBytes(const std::filesystem::path& path) {
+  checkReadableFile(path);
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (!ec && size > std::uintmax_t(1) << 30) throw ContentError(path, "is larger than 1 GiB");
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 void checkImageSize(const std::filesystem::path& name, int width, int height) {
@@ -157,8 +157,7 @@ bool looksLikeImage(const std::filesystem::path& path) {
 
 // A file's image is decoded as an embedded one is (the same checks, the fuzzed path).
 ColourImage readColourImage(const std::filesystem::path& path) {
-  checkReadableFile(path);
-  const std::vector<std::uint8_t> bytes = readBytes(path);
+  const std::vector<std::uint8_t> bytes = readFileBytes(path);
   if (isExr(bytes.data(), bytes.size()))
     throw ContentError(path, "is an OpenEXR image: a colour photo must be a PNG or JPEG");
   return decodeColourImage(path, bytes.data(), bytes.size());
@@ -269,8 +268,7 @@ DepthSamples decodeExrDepth(const std::filesystem::path& path, const std::vector
 }  // namespace
 
 DepthSamples readDepthImage(const std::filesystem::path& path) {
-  checkReadableFile(path);
-  const std::vector<std::uint8_t> bytes = readBytes(path);
+  const std::vector<std::uint8_t> bytes = readFileBytes(path);
   if (isExr(bytes.data(), bytes.size())) return decodeExrDepth(path, bytes);
   checkBeforeDecoding(path, bytes.data(), bytes.size());
   const int size = int(bytes.size());

@@ -34,6 +34,8 @@ struct DepthSamples {
 
 // Throws ContentError when `path` is missing, a folder, or cannot be opened.
 void checkReadableFile(const std::filesystem::path& path);
+// A readable file's bytes (checkReadableFile), refused over 1 GiB: every content file is read so.
+std::vector<std::uint8_t> readFileBytes(const std::filesystem::path& path);
 ColourImage readColourImage(const std::filesystem::path& path);
 // Decodes an image held in memory (a glTF's embedded image); `name` names it in errors.
 ColourImage decodeColourImage(const std::filesystem::path& name, const std::uint8_t* bytes, std::size_t size);
