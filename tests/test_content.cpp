@@ -203,12 +203,16 @@ TEST_F(ContentFiles, BadGltfFilesAreOneLineNamingTheFile) {
   content_files::writeBytes(dir / "text.glb", "not a binary gltf");
   // A buffer's uri naming a folder (the glTF loader's own reader asked for 2^63 bytes).
   fs::create_directory(dir / "folder.bin");
+  content_files::writeBytes(dir / "empty.glb", "");
+  content_files::writeBytes(dir / "empty.gltf", "");
   content_files::writeBytes(dir / "folder.gltf",
                             R"({"asset":{"version":"2.0"},"buffers":[{"byteLength":12,"uri":"folder.bin"}]})");
   const std::pair<const char*, const char*> cases[] = {{"nomesh.gltf", "has no mesh"},
                                                        {"garbage.gltf", "cannot be read as glTF 2.0"},
                                                        {"lost.gltf", "cannot be read as glTF 2.0"},
                                                        {"folder.gltf", "folder.bin': is a folder, not a file"},
+                                                       {"empty.glb", "empty.glb': is empty"},
+                                                       {"empty.gltf", "empty.gltf': is empty"},
                                                        {"text.glb", "cannot be read as glTF 2.0"},
                                                        {"missing.gltf", "no such file"}};
   for (const auto& [file, words] : cases) {

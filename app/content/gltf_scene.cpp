@@ -24,10 +24,12 @@ namespace satdof::content {
 namespace {
 
 // ---- Files: the glTF itself, its buffers and images, read by readFileBytes. tinygltf's own
-// reader sizes its buffer from tellg(), which is -1 for a folder (a uri naming one).
+// reader sizes its buffer from tellg(), which is -1 for a folder (a uri naming one); like
+// it, an empty file is refused (its callers index the first byte).
 bool readWholeFile(std::vector<unsigned char>* out, std::string* err, const std::string& file, void*) {
   try {
     *out = readFileBytes(file);
+    if (out->empty()) throw ContentError(file, "is empty");
     return true;
   } catch (const ContentError& e) {
     if (err) *err += std::string(e.what()) + "\n";
