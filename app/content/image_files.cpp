@@ -105,18 +105,19 @@ void checkBeforeDecoding(const std::filesystem::path& name, const std::uint8_t* 
   checkPngChunks(name, bytes, size);
 }
 
-// Whether the bytes start as an OpenEXR file does. (tinyexr's IsEXR(file) leaves the file
-// open when it is shorter than the 8 bytes it reads.)
-bool isExr(const std::uint8_t* b, std::size_t n) {
+// The OpenEXR version the bytes start with, or nullopt when they are no OpenEXR file.
+// (tinyexr's IsEXR(file) leaves the file open when it is shorter than the 8 bytes it reads.)
+std::optional<EXRVersion> exrVersion(const std::uint8_t* b, std::size_t n) {
   EXRVersion version;
-  return ParseEXRVersionFromMemory(&version, b, n) == TINYEXR_SUCCESS;
+  if (ParseEXRVersionFromMemory(&version, b, n) != TINYEXR_SUCCESS) return std::nullopt;
+  return version;
 }
 
 bool isExr(const std::filesystem::path& path) {
   std::uint8_t head[8] = {};
   std::ifstream in(path, std::ios::binary);
   in.read(reinterpret_cast<char*>(head), sizeof head);
-  return isExr(head, std::size_t(in.gcount()));
+  return exrVersion(head, std::size_t(in.gcount())).has_value();
 }
 
 }  // namespace
@@ -158,7 +159,7 @@ bool looksLikeImage(const std::filesystem::path& path) {
 // A file's image is decoded as an embedded one is (the same checks, the fuzzed path).
 ColourImage readColourImage(const std::filesystem::path& path) {
   const std::vector<std::uint8_t> bytes = readFileBytes(path);
-  if (isExr(bytes.data(), bytes.size()))
+  if (exrVersion(bytes.data(), bytes.size()))
     throw ContentError(path, "is an OpenEXR image: a colour photo must be a PNG or JPEG");
   return decodeColourImage(path, bytes.data(), bytes.size());
 }
@@ -179,8 +180,10 @@ ColourImage decodeColourImage(const std::filesystem::path& name, const std::uint
 namespace {
 
 // Debian's tinyexr asserts (aborts the process) on some headers instead of failing: a
-// "tiles" attribute of the wrong size, a "type" other than the file's kind, a compression or
-// pixel type outside the ones it decodes. Those are refused here, before it parses.
+// "tiles" attribute of the wrong size, a "type" other than the file's kind, a pixel type
+// outside the ones it decodes. Those are refused here, before it parses or decodes.
+
+constexpr const char* kTiled = "is a tiled OpenEXR file: a depth map is read from a scanline image";
 
 // The header's "type" and "tiles" attributes, walked as the format lays them out (name\0
 // type\0 size data, up to an empty name): why this is not a scanline image, or "".
@@ -197,7 +200,7 @@ std::string exrKindProblem(const std::uint8_t* b, std::size_t n) {
     const std::size_t data = sizeAt + 4;
     if (size > n - data) return "";
     const std::string attribute(name, nameLength);
-    if (attribute == "tiles") return "is a tiled OpenEXR file: a depth map is read from a scanline image";
+    if (attribute == "tiles") return kTiled;
     if (attribute == "type") {
       const std::string kind(reinterpret_cast<const char*>(b + data), strnlen(reinterpret_cast<const char*>(b + data), size));
       if (kind != "scanlineimage")
@@ -208,13 +211,10 @@ std::string exrKindProblem(const std::uint8_t* b, std::size_t n) {
   return "";
 }
 
-// Why tinyexr cannot decode this parsed scanline header, or "": a compression this build
-// lacks (ZFP), a pixel type outside uint/half/float, a subsampled channel.
-std::string exrContentProblem(const EXRHeader& header) {
-  if (header.tiled) return "is a tiled OpenEXR file: a depth map is read from a scanline image";
-  if (header.compression_type < TINYEXR_COMPRESSIONTYPE_NONE || header.compression_type > TINYEXR_COMPRESSIONTYPE_PIZ)
-    return "uses OpenEXR compression " + std::to_string(header.compression_type) +
-           ", which this build does not read (none, RLE, ZIP, PIZ)";
+// Why tinyexr cannot decode the channels of this parsed scanline header, or "": a pixel
+// type outside uint/half/float, a subsampled channel. (Its parser refuses a compression it
+// lacks itself, and sets no tiles for a scanline file.)
+std::string exrChannelProblem(const EXRHeader& header) {
   for (int c = 0; c < header.num_channels; ++c) {
     const int type = header.pixel_types[c];
     if (type != TINYEXR_PIXELTYPE_UINT && type != TINYEXR_PIXELTYPE_HALF && type != TINYEXR_PIXELTYPE_FLOAT)
@@ -225,13 +225,12 @@ std::string exrContentProblem(const EXRHeader& header) {
   return "";
 }
 
-DepthSamples decodeExrDepth(const std::filesystem::path& path, const std::vector<std::uint8_t>& bytes) {
+DepthSamples decodeExrDepth(const std::filesystem::path& path, const std::vector<std::uint8_t>& bytes,
+                            const EXRVersion& version) {
   const std::uint8_t* b = bytes.data();
   const std::size_t n = bytes.size();
-  EXRVersion version;
-  if (ParseEXRVersionFromMemory(&version, b, n) != TINYEXR_SUCCESS) throw ContentError(path, "is not a readable OpenEXR file");
   if (version.multipart || version.non_image) throw ContentError(path, "is a multi-part or deep OpenEXR file: one image is read");
-  if (version.tiled) throw ContentError(path, "is a tiled OpenEXR file: a depth map is read from a scanline image");
+  if (version.tiled) throw ContentError(path, kTiled);
   if (const std::string why = exrKindProblem(b, n); !why.empty()) throw ContentError(path, why);
   EXRHeader header;
   InitEXRHeader(&header);
@@ -242,7 +241,7 @@ DepthSamples decodeExrDepth(const std::filesystem::path& path, const std::vector
     FreeEXRHeader(&header);  // what it read before it failed
     throw ContentError(path, "is not a readable OpenEXR file: " + why);
   }
-  const std::string problem = exrContentProblem(header);
+  const std::string problem = exrChannelProblem(header);
   // The window's corners are any ints a file holds: its size in 64 bits.
   const std::int64_t w = std::int64_t(header.data_window.max_x) - header.data_window.min_x + 1;
   const std::int64_t h = std::int64_t(header.data_window.max_y) - header.data_window.min_y + 1;
@@ -269,7 +268,7 @@ DepthSamples decodeExrDepth(const std::filesystem::path& path, const std::vector
 
 DepthSamples readDepthImage(const std::filesystem::path& path) {
   const std::vector<std::uint8_t> bytes = readFileBytes(path);
-  if (isExr(bytes.data(), bytes.size())) return decodeExrDepth(path, bytes);
+  if (const auto version = exrVersion(bytes.data(), bytes.size())) return decodeExrDepth(path, bytes, *version);
   checkBeforeDecoding(path, bytes.data(), bytes.size());
   const int size = int(bytes.size());
   int w = 0, h = 0, channels = 0;
