@@ -435,6 +435,14 @@ struct SquareCase {
   ref::DofParams p;
   int w = 120, h = 90, x0 = 40, y0 = 25, x1 = 79, y1 = 64;
   bool onSquare(int x, int y) const { return x >= x0 && x <= x1 && y >= y0 && y <= y1; }
+  // The square drawn in `rgb` at depth `d` over `colour` and `depth`.
+  void paint(ref::ImageRgba8& colour, ref::ImageR32F& depth, const std::uint8_t rgb[3], float d) const {
+    for (int y = y0; y <= y1; ++y)
+      for (int x = x0; x <= x1; ++x) {
+        std::copy(rgb, rgb + 3, colour.at(x, y));
+        depth.at(x, y) = d;
+      }
+  }
   // f(qx, qy) for every pixel of the aperture of radius r around (x, y), clipped.
   template <class F>
   void forAperture(int x, int y, int r, F f) const {
@@ -486,11 +494,7 @@ TEST(ReferenceLayeredDof, SeeThroughShowsWhatLiesBehindABlurredEdgeAsALensDoes) 
   ref::ImageR32F depth = behindDepth;
   const std::uint8_t square[3] = {230, 60, 20};
   const auto onSquare = [&](int x, int y) { return sc.onSquare(x, y); };
-  for (int y = y0; y <= y1; ++y)
-    for (int x = x0; x <= x1; ++x) {
-      std::copy(square, square + 3, colour.at(x, y));
-      depth.at(x, y) = squareDepth;
-    }
+  sc.paint(colour, depth, square, squareDepth);
   const ref::BehindLayer behind{background, behindDepth};
   for (const ref::Aperture aperture : {ref::Aperture::Box, ref::Aperture::Disc}) {
     SCOPED_TRACE(aperture == ref::Aperture::Box ? "box" : "disc");
@@ -555,11 +559,7 @@ TEST(ReferenceLayeredDof, SeeThroughShowsTheBackgroundASharpEdgeHidesAsALensDoes
   ref::ImageRgba8 colour = wall;
   ref::ImageR32F depth = wallDepths;
   const std::uint8_t square[3] = {20, 200, 90};
-  for (int y = sc.y0; y <= sc.y1; ++y)
-    for (int x = sc.x0; x <= sc.x1; ++x) {
-      std::copy(square, square + 3, colour.at(x, y));
-      depth.at(x, y) = p.focalDistance;
-    }
+  sc.paint(colour, depth, square, p.focalDistance);
   const ref::BehindLayer behind{wall, wallDepths};
   for (const ref::Aperture aperture : {ref::Aperture::Box, ref::Aperture::Disc}) {
     SCOPED_TRACE(aperture == ref::Aperture::Box ? "box" : "disc");
