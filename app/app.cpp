@@ -200,7 +200,9 @@ bool App::secondLayerWanted() const {
 
 std::string App::oneLayerNote() const {
   if (!photoPass_ || !secondLayerWanted()) return {};
-  return "see-through: a photo is one layer, nothing is drawn behind it: it runs as the layered DoF";
+  const bool linear = pipeline_->dofEntry().fields == DofFields::SeeThroughLinear;
+  return std::string("see-through: a photo is one layer, nothing is drawn behind it: it runs as the layered DoF") +
+         (linear ? " in linear light" : "");
 }
 
 void App::sayShowing() const {

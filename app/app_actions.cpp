@@ -194,6 +194,7 @@ void App::verify() {
   r.showCoc = settings_.dof.showCoc;
   r.dofName = std::string(pipeline_->dofEntry().name);
   r.layeredDof = pipeline_->dofEntry().fields != DofFields::None;
+  r.linearLight = pipeline_->dofEntry().fields == DofFields::SeeThroughLinear;
   if (const auto b = pipeline_->bokeh().lastRequest(); settings_.bokeh.enabled && b) {
     r.dofSkipped = "bokeh sprites are drawn on it (their list is checked)";
     r.bokeh = b->select;

@@ -38,6 +38,7 @@ struct VerifyRequest {
   reference::DofParams params;
   std::string dofName;
   bool layeredDof = false;                 // the near/far-field DoF (its own reference)
+  bool linearLight = false;                // ... in linear light (see-through-linear)
   std::optional<std::string> dofSkipped;   // why the DoF image is not checked (bokeh drawn on it)
   bool showCoc = false;                    // the DoF output shows the blur radius instead
   std::optional<Filter> filter;  // set when A filtered this frame

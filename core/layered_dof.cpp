@@ -6,6 +6,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "satdof/reference/lens_truth.h"
+
 namespace satdof::reference {
 namespace {
 
@@ -46,11 +48,41 @@ std::uint8_t toByte(float v) { return std::uint8_t(std::clamp(std::floor(v + 0.5
 
 }  // namespace
 
+const LinearLightTables& linearLightTables() {
+  static const LinearLightTables tables = [] {
+    LinearLightTables t{};
+    for (int b = 0; b < 256; ++b) {
+      t.decode[std::size_t(b)] = std::uint32_t(std::lround(4080.0 * std::pow(b / 255.0, kSceneGamma)));
+      t.threshold[std::size_t(b)] = b == 0 ? 0.0f : float(255.0 * std::pow((b - 0.5) / 255.0, kSceneGamma));
+    }
+    return t;
+  }();
+  return tables;
+}
+
+std::uint8_t encodeLinear(float v, const LinearLightTables& tables) {
+  int b = 0;
+  for (int step = 128; step > 0; step /= 2)
+    if (b + step <= 255 && v >= tables.threshold[std::size_t(b + step)]) b += step;
+  return std::uint8_t(b);
+}
+
 LayerSplit splitLayers(const ImageRgba8& colour, const ImageR32F& depth, const CocRamp& ramp,
-                       const BehindLayer* behind) {
+                       const BehindLayer* behind, bool linear) {
   const int w = colour.width, h = colour.height;
-  LayerSplit s{ImageRgba8(w, h), ImageRgba8(w, h), ImageRgba8(behind ? w : 0, behind ? h : 0),
-               (w + kLayerTile - 1) / kLayerTile, (h + kLayerTile - 1) / kLayerTile, {}};
+  LayerSplit s{ImageRgba8(w, h),
+               ImageRgba8(w, h),
+               ImageRgba8(behind ? w : 0, behind ? h : 0),
+               ImageRgba8(linear ? w : 0, linear ? h : 0),
+               (w + kLayerTile - 1) / kLayerTile,
+               (h + kLayerTile - 1) / kLayerTile,
+               {}};
+  const LinearLightTables& tables = linearLightTables();
+  // A channel of the image or the second layer, premultiplied by a field's weight: in
+  // encoded bytes, or in linear light.
+  auto fieldByte = [&](std::uint8_t c, int weight, int x, int y) {
+    return linear ? linearByte(tables.decode[c], weight, x, y) : premultiply(c, weight);
+  };
   std::vector<std::int32_t> tileMax(std::size_t(s.tilesX) * s.tilesY, 0);
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x) {
@@ -60,11 +92,16 @@ LayerSplit splitLayers(const ImageRgba8& colour, const ImageR32F& depth, const C
       const int weight = nearSide ? fieldWeight(r) : farFieldWeight(r);
       const std::uint8_t* c = colour.at(x, y);
       std::uint8_t* field = (nearSide ? s.nearField : s.farField).at(x, y);
-      for (int i = 0; i < 3; ++i) field[i] = premultiply(c[i], weight);
+      for (int i = 0; i < 3; ++i) field[i] = fieldByte(c[i], weight, x, y);
       field[3] = std::uint8_t(weight);
+      if (linear) {
+        std::uint8_t* l = s.linearColour.at(x, y);
+        for (int i = 0; i < 3; ++i) l[i] = fieldByte(c[i], 255, x, y);
+        l[3] = 255;
+      }
       if (behind) {
         std::uint8_t* side = s.farSide.at(x, y);
-        for (int i = 0; i < 4; ++i) side[i] = nearSide ? 0 : i < 3 ? c[i] : 255;
+        for (int i = 0; i < 4; ++i) side[i] = nearSide ? 0 : i < 3 ? fieldByte(c[i], 255, x, y) : 255;
         // Under a pixel with nothing in the far field, the hidden background: the second
         // layer's pixel, a far pixel's weight, when it lies behind the focal plane (under a
         // sharp pixel, when it is a surface).
@@ -74,7 +111,7 @@ LayerSplit splitLayers(const ImageRgba8& colour, const ImageR32F& depth, const C
           const int bw = farFieldWeight(cocRadius(bd, ramp));
           const std::uint8_t* b = behind->colour.at(x, y);
           std::uint8_t* far = s.farField.at(x, y);
-          for (int i = 0; i < 3; ++i) far[i] = premultiply(b[i], bw);
+          for (int i = 0; i < 3; ++i) far[i] = fieldByte(b[i], bw, x, y);
           far[3] = std::uint8_t(bw);
         }
       }
@@ -140,56 +177,74 @@ std::vector<std::int32_t> nearReach(const ImageR32F& depth, const CocRamp& ramp,
 
 ImageRgba8 composeLayers(const Sat& colourSat, const ImageR32F& depth, const CocRamp& ramp, Aperture aperture,
                          const std::vector<std::int32_t>& reach, const Sat& nearSat, const Sat& farSat,
-                         const BehindLayer* behind, const Sat* farSideSat) {
+                         const BehindLayer* behind, const Sat* farSideSat, const Sat* linearColourSat) {
   if (behind && !farSideSat) throw std::invalid_argument("composeLayers: see-through needs the far side's SAT");
   const int w = colourSat.width, h = colourSat.height;
   const SatView colourTable = satView(colourSat);
+  const LinearLightTables& tables = linearLightTables();
+  const bool linear = linearColourSat != nullptr;
+  // A composited colour: rounded to the nearest byte, or encoded from linear light.
+  auto toOutput = [&](float v) { return linear ? encodeLinear(v, tables) : toByte(v); };
   ImageRgba8 out(w, h);
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x) {
       const float d = depth.at(x, y);
       const int r = cocRadius(d, ramp);
-      const Rgb8 textbook = satApertureMean(colourTable, aperture, x, y, r, w, h);
+      const Rgb8 mean = satApertureMean(colourTable, aperture, x, y, r, w, h);
+      const std::uint8_t encoded[3] = {mean.r, mean.g, mean.b};
+      // The textbook box of the pixel's own radius: the encoded mean, or the linear one.
+      float textbook[3] = {float(encoded[0]), float(encoded[1]), float(encoded[2])};
+      if (linear) {
+        const BoxSums l = sumsOver(*linearColourSat, aperture, x, y, r);
+        for (int c = 0; c < 3; ++c) textbook[c] = float(l.rgb[c]) / float(l.area);
+      }
       std::uint8_t* o = out.at(x, y);
       o[3] = 255;
       if (nearRadiusOf(d, r, ramp) > 0) {  // a blurred near pixel: its own box, once
-        o[0] = textbook.r, o[1] = textbook.g, o[2] = textbook.b;
+        for (int c = 0; c < 3; ++c) o[c] = linear ? toOutput(textbook[c]) : encoded[c];
         const float bd = behind ? behind->depth.at(x, y) : 0.0f;
         if (!behind || !behindCounts(bd, ramp)) continue;
         // See-through: what the box shows of the far side, replaced by what lies behind.
         const BoxSums side = sumsOver(*farSideSat, aperture, x, y, r);
         if (side.weight == 0) continue;
         const std::uint8_t* b = behind->colour.at(x, y);
-        float back[3] = {float(b[0]), float(b[1]), float(b[2])};
+        float back[3];
+        for (int c = 0; c < 3; ++c) back[c] = linear ? float(tables.decode[b[c]]) / 16.0f : float(b[c]);
         farFieldMean(farSat, aperture, x, y, cocRadius(bd, ramp), back);
         const float n = float(side.weight / 255u);
-        const float box[3] = {float(textbook.r), float(textbook.g), float(textbook.b)};
-        for (int c = 0; c < 3; ++c) o[c] = toByte(box[c] + (n * back[c] - float(side.rgb[c])) / float(side.area));
+        for (int c = 0; c < 3; ++c)
+          o[c] = toOutput(textbook[c] + (n * back[c] - float(side.rgb[c])) / float(side.area));
+        continue;
+      }
+      const int R = reach[std::size_t(y) * w + x];
+      if (linear && R == 0 && farFieldWeight(r) == 0) {  // nothing blended: the textbook's byte
+        for (int c = 0; c < 3; ++c) o[c] = encoded[c];
         continue;
       }
       // What lies behind: the pixel's own box; from r = 2 on, the far field over it.
-      float back[3] = {float(textbook.r), float(textbook.g), float(textbook.b)};
+      float back[3] = {textbook[0], textbook[1], textbook[2]};
       farFieldMean(farSat, aperture, x, y, r, back);
       // The near field over the box of the largest near blur that reaches this pixel.
       float nearColour[3] = {0, 0, 0}, coverage = 0;
-      if (const int R = reach[std::size_t(y) * w + x]; R > 0) {
+      if (R > 0) {
         const BoxSums n = sumsOver(nearSat, aperture, x, y, R);
         for (int c = 0; c < 3; ++c) nearColour[c] = float(n.rgb[c]) / float(n.area);
         coverage = std::min(1.0f, float(n.weight) / (255.0f * float(n.area)));
       }
-      for (int c = 0; c < 3; ++c) o[c] = toByte(nearColour[c] + (1.0f - coverage) * back[c]);
+      for (int c = 0; c < 3; ++c) o[c] = toOutput(nearColour[c] + (1.0f - coverage) * back[c]);
     }
   return out;
 }
 
 ImageRgba8 layeredDepthOfField(const ImageRgba8& colour, const ImageR32F& depth, const DofParams& params,
-                               SatFormat format, const BehindLayer* behind) {
+                               SatFormat format, const BehindLayer* behind, bool linear) {
   const CocRamp ramp = cocRamp(params, colour.width);
-  const LayerSplit split = splitLayers(colour, depth, ramp, behind);
+  const LayerSplit split = splitLayers(colour, depth, ramp, behind, linear);
   const Sat farSideSat = behind ? computeSat(split.farSide) : Sat{};
+  const Sat linearColourSat = linear ? computeSat(split.linearColour) : Sat{};
   return composeLayers(computeSat(colour, format), depth, ramp, params.aperture, nearReach(depth, ramp, split),
                        computeSat(split.nearField), computeSat(split.farField), behind,
-                       behind ? &farSideSat : nullptr);
+                       behind ? &farSideSat : nullptr, linear ? &linearColourSat : nullptr);
 }
 
 }  // namespace satdof::reference

@@ -5,7 +5,9 @@
 // each field's SAT (uint32, exact sums) and of the colour's SAT (the chosen format,
 // through its reader). See-through (uSeeThrough, satdof/reference/layered_dof.h): a
 // blurred near pixel's box with what it shows of the far side replaced by what lies behind
-// the pixel (the scene's second layer, blurred as a far pixel).
+// the pixel (the scene's second layer, blurred as a far pixel). Linear light (uLinear): the
+// fields hold light, the textbook box is read from the image's linear SAT, and the result
+// is encoded back (linear_light.glsl).
 #version 450 core
 
 layout(local_size_x = 16, local_size_y = 16) in;
@@ -18,15 +20,19 @@ layout(std430, binding = 2) readonly buffer FarSat { uvec4 farSat[]; };
 layout(std430, binding = 3) readonly buffer FarSideSat { uvec4 farSideSat[]; };
 layout(binding = 1) uniform sampler2D uBehindColour;  // see-through: the second layer
 layout(binding = 2) uniform sampler2D uBehindDistance;
+layout(std430, binding = 5) readonly buffer LinearColourSat { uvec4 linearColourSat[]; };
 layout(location = 20) uniform int uSeeThrough;
+layout(location = 22) uniform int uLinear;  // the fields in linear light, and the image's SAT
 
 #include "dof_layers.glsl"
 #include "sat_format.glsl"
 #include "aperture.glsl"
+#include "linear_light.glsl"
 
 uvec4 nearAt(int x, int y) { return x < 0 || y < 0 ? uvec4(0u) : nearSat[y * uSize.x + x]; }
 uvec4 farAt(int x, int y) { return x < 0 || y < 0 ? uvec4(0u) : farSat[y * uSize.x + x]; }
 uvec4 farSideAt(int x, int y) { return x < 0 || y < 0 ? uvec4(0u) : farSideSat[y * uSize.x + x]; }
+uvec4 linearAt(int x, int y) { return x < 0 || y < 0 ? uvec4(0u) : linearColourSat[y * uSize.x + x]; }
 
 // Sums of (premultiplied rgb, weight) over the aperture of radius r around p, clipped; and
 // its pixel count.
@@ -55,15 +61,26 @@ vec3 farFieldMean(ivec2 p, int r, vec3 otherwise) {
   return mean;
 }
 
-// A composited colour, rounded to the nearest byte, stored.
-void store(ivec2 p, vec3 v) { imageStore(uOutput, p, vec4(clamp(floor(v + 0.5), 0.0, 255.0) / 255.0, 1.0)); }
+// A composited colour, rounded to the nearest byte (in linear light: encoded), stored.
+void store(ivec2 p, vec3 v) {
+  if (uLinear != 0) v = vec3(encodeLinear(v.r), encodeLinear(v.g), encodeLinear(v.b));
+  imageStore(uOutput, p, vec4(clamp(floor(v + 0.5), 0.0, 255.0) / 255.0, 1.0));
+}
 
 void main() {
   ivec2 p = ivec2(gl_GlobalInvocationID.xy);
   if (p.x >= uSize.x || p.y >= uSize.y) return;
   float depth = texelFetch(uDistance, p, 0).r;
   int r = cocRadius(depth);
-  vec3 textbook = vec3(satApertureMean(p, r));
+  vec3 encoded = vec3(satApertureMean(p, r));
+  // The textbook box of the pixel's own radius: the encoded mean, or the linear one.
+  precise vec3 textbook = encoded;
+  if (uLinear != 0) {
+    uvec4 l;
+    float area;
+    APERTURE_SUMS(linearAt, p, r, l, area)
+    textbook = vec3(l.rgb) / area;
+  }
   if (depth < uFocus && fieldWeight(r) > 0) {  // a blurred near pixel: its own box, once
     float behind = uSeeThrough != 0 ? texelFetch(uBehindDistance, p, 0).r : 0.0;
     uvec4 side = uvec4(0u);
@@ -75,10 +92,17 @@ void main() {
       return;
     }
     // See-through: what the box shows of the far side, replaced by what lies behind.
-    precise vec3 back = farFieldMean(p, cocRadius(behind), round(texelFetch(uBehindColour, p, 0).rgb * 255.0));
+    uvec3 b = uvec3(round(texelFetch(uBehindColour, p, 0).rgb * 255.0));
+    vec3 behindColour = uLinear != 0 ? vec3(decode[b.r], decode[b.g], decode[b.b]) / 16.0 : vec3(b);
+    precise vec3 back = farFieldMean(p, cocRadius(behind), behindColour);
     precise float n = float(side.a / 255u);
     precise vec3 v = textbook + (n * back - vec3(side.rgb)) / area;
     store(p, v);
+    return;
+  }
+  int reach = imageLoad(uReach, p).r;
+  if (uLinear != 0 && reach == 0 && farFieldWeight(r) == 0) {  // nothing blended: the textbook's byte
+    imageStore(uOutput, p, vec4(encoded / 255.0, 1.0));
     return;
   }
   // What lies behind: the pixel's own box; from r = 2 on, the far field over it,
@@ -87,7 +111,6 @@ void main() {
   // The near field over the box of the largest near blur that reaches this pixel.
   precise vec3 nearColour = vec3(0.0);
   precise float coverage = 0.0;
-  int reach = imageLoad(uReach, p).r;
   if (reach > 0) {
     uvec4 n;
     float area;

@@ -5,6 +5,7 @@
 // the far field under a pixel that puts nothing there (a near one, or a sharp one behind
 // the focal plane) holds the scene's second layer (under a sharp pixel only a surface, not
 // uBehindEmpty), and the far-side image every first-layer pixel behind the focal plane.
+// Linear light (uLinear): every field in dithered linear bytes, and the image so.
 #version 450 core
 
 layout(local_size_x = 16, local_size_y = 16) in;
@@ -18,14 +19,23 @@ layout(binding = 2) uniform sampler2D uBehindColour;  // see-through: the second
 layout(binding = 3) uniform sampler2D uBehindDistance;
 layout(binding = 3, rgba8) writeonly uniform image2D uFarSide;
 layout(binding = 4, r16i) writeonly uniform iimage2D uNearRadius;  // the reach passes' input
+layout(binding = 5, rgba8) writeonly uniform image2D uLinearColour;  // linear light: the image
 layout(location = 20) uniform int uSeeThrough;
 layout(location = 21) uniform float uBehindEmpty;  // the second layer's depth where nothing lies behind
+layout(location = 22) uniform int uLinear;         // the fields in linear light
 
 #include "dof_layers.glsl"
+#include "linear_light.glsl"
 
 shared int tileMax;
 
 uint premultiply(uint c, int w) { return (c * uint(w) + 127u) / 255u; }
+
+// A field's (premultiplied colour, weight), as stored: encoded bytes, or linear light.
+vec4 fieldOf(uvec3 c, int w, ivec2 p) {
+  uvec3 v = uLinear != 0 ? linearBytes(c, w, p) : uvec3(premultiply(c.r, w), premultiply(c.g, w), premultiply(c.b, w));
+  return vec4(vec3(v), float(w)) / 255.0;
+}
 
 void main() {
   if (gl_LocalInvocationIndex == 0u) tileMax = 0;
@@ -37,10 +47,11 @@ void main() {
     bool nearSide = depth < uFocus;
     int w = nearSide ? fieldWeight(r) : farFieldWeight(r);
     uvec4 c = uvec4(round(texelFetch(uColour, p, 0) * 255.0));
-    vec4 field = vec4(premultiply(c.r, w), premultiply(c.g, w), premultiply(c.b, w), uint(w)) / 255.0;
+    vec4 field = fieldOf(c.rgb, w, p);
     vec4 far = nearSide ? vec4(0.0) : field;
+    if (uLinear != 0) imageStore(uLinearColour, p, fieldOf(c.rgb, 255, p));
     if (uSeeThrough != 0) {
-      imageStore(uFarSide, p, nearSide ? vec4(0.0) : vec4(vec3(c) / 255.0, 1.0));
+      imageStore(uFarSide, p, nearSide ? vec4(0.0) : fieldOf(c.rgb, 255, p));
       // Under a pixel with nothing in the far field, the hidden background (a far pixel's
       // weight); under a sharp one, a surface.
       float behind = texelFetch(uBehindDistance, p, 0).r;
@@ -48,7 +59,7 @@ void main() {
       if (!ownFar && behind >= uFocus && (blurredNear || behind < uBehindEmpty)) {
         int bw = farFieldWeight(cocRadius(behind));
         uvec4 b = uvec4(round(texelFetch(uBehindColour, p, 0) * 255.0));
-        far = vec4(premultiply(b.r, bw), premultiply(b.g, bw), premultiply(b.b, bw), uint(bw)) / 255.0;
+        far = fieldOf(b.rgb, bw, p);
       }
     }
     imageStore(uNearField, p, nearSide ? field : vec4(0.0));

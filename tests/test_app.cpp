@@ -200,7 +200,7 @@ TEST(App, CudaFilterGivesTheCpuReferenceImage) {
 // lens and with each aperture (box, disc), gives the CPU backend's image byte for byte:
 // fragment, compute and cuda the CPU backend's fragment pass; layered (CUDA split and SATs
 // there) the CPU backend's layered; see-through (the scene's second layer, the far side's
-// SAT on CUDA) the CPU backend's see-through.
+// SAT on CUDA) and see-through-linear (a fourth field SAT) the CPU backend's own.
 TEST(App, EveryDofImplementationAndFormatGivesTheCpuImage) {
   for (const char* aperture : {"box", "disc"}) {
     const std::string common = " --headless --frames 2 --size 400x224 --camera thin-lens --focal-length 135"
@@ -208,7 +208,7 @@ TEST(App, EveryDofImplementationAndFormatGivesTheCpuImage) {
     std::map<std::string, Png> uint32Images;  // uint21x3 must give these bytes (radius 12 here)
     for (const char* format : {"uint32", "float32", "float32-offset", "uint21x3"}) {
       std::map<std::string, Png> cpuImages;
-      for (const char* dof : {"fragment", "layered", "see-through"}) {
+      for (const char* dof : {"fragment", "layered", "see-through", "see-through-linear"}) {
         const fs::path cpu = freshDir(std::string("dof_cpu_") + dof + "_" + format + "_" + aperture);
         const RunResult rp = run("--backend cpu --dof " + std::string(dof) + " --sat-format " + std::string(format) +
                                  " --out " + cpu.string() + common);
@@ -221,9 +221,10 @@ TEST(App, EveryDofImplementationAndFormatGivesTheCpuImage) {
         }
       }
       EXPECT_FALSE(cpuImages["see-through"].rgba == cpuImages["layered"].rgba) << "see-through shows what is behind";
-      for (const char* dof : {"fragment", "compute", "cuda", "layered", "see-through"}) {
+      EXPECT_FALSE(cpuImages["see-through-linear"].rgba == cpuImages["see-through"].rgba) << "linear light differs";
+      for (const char* dof : {"fragment", "compute", "cuda", "layered", "see-through", "see-through-linear"}) {
         const std::string name = dof;
-        const Png& expected = cpuImages[name == "layered" || name == "see-through" ? name : "fragment"];
+        const Png& expected = cpuImages[cpuImages.contains(name) ? name : "fragment"];
         SCOPED_TRACE(std::string(dof) + " / " + format + " / " + aperture);
         const fs::path out = freshDir(std::string("dof_") + dof + "_" + format + "_" + aperture);
         const RunResult rc = run("--backend cuda --dof " + std::string(dof) + " --sat-format " + format +
@@ -321,11 +322,13 @@ TEST(App, QualityToolShowsTheLayeredDofBeatingTheTextbook) {
   }
   EXPECT_EQ(artifactRows, 2) << r.out;
   EXPECT_EQ(seeThroughRows, 2) << r.out;  // box and disc
-  // Five cases: the scattering truth and four implementations each, with each aperture.
-  EXPECT_EQ(rows, 5 * 5 * 2) << r.out;
-  EXPECT_EQ(discRows, 5 * 5) << r.out;
+  // Five cases: the scattering truth and the five implementations the CPU backend runs
+  // (all but cuda) each, with each aperture.
+  EXPECT_EQ(rows, 5 * 6 * 2) << r.out;
+  EXPECT_EQ(discRows, 5 * 6) << r.out;
   for (const char* image :
-       {"_scatter", "_scatter_disc", "_lens", "_compute", "_compute_disc", "_layered_disc", "_see-through"})
+       {"_scatter", "_scatter_disc", "_lens", "_compute", "_compute_disc", "_layered_disc", "_see-through",
+        "_see-through-linear"})
     EXPECT_TRUE(fs::exists(out / ("sharp-front_focus3.0" + std::string(image) + ".png"))) << image;
   std::ifstream file(csv);
   std::string header;
@@ -342,8 +345,8 @@ TEST(App, QualityToolShowsTheLayeredDofBeatingTheTextbook) {
     EXPECT_TRUE(cells[7] == "box" || cells[7] == "disc") << line;
     EXPECT_EQ(cells[8], "disc") << line;
   }
-  // Per case and aperture: scatter against the lens, four implementations against both.
-  EXPECT_EQ(csvRows, 5 * 9 * 2);
+  // Per case and aperture: scatter against the lens, five implementations against both.
+  EXPECT_EQ(csvRows, 5 * 11 * 2);
   fs::remove_all(out);
 }
 

@@ -491,11 +491,11 @@ TEST(AppScript, KeyDStepsThroughTheDofImplementations) {
   SATDOF_SKIP_WITHOUT_XVFB();
   const fs::path dir = freshDir("script_key_d");
   std::string script = "set bokeh off\n";
-  for (int i = 0; i < 4; ++i) script += "key D\nwait 2\nkey V\nwait 1\n";
+  for (int i = 0; i < 5; ++i) script += "key D\nwait 2\nkey V\nwait 1\n";
   const RunResult r = runScript(dir, script + "quit\n", "--msaa 1 --backend cpu", 320, 180);
   ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
   std::size_t at = 0;
-  for (const char* dof : {"layered", "see-through", "fragment", "compute"}) {
+  for (const char* dof : {"layered", "see-through", "see-through-linear", "fragment", "compute"}) {
     const std::size_t said = r.out.find("satdof: depth of field " + std::string(dof) + ": ", at);
     ASSERT_NE(said, std::string::npos) << dof << " after " << at << ":\n" << r.out;
     EXPECT_NE(r.out.find("verify: DoF (" + std::string(dof) + "): identical", said), std::string::npos) << r.out;

@@ -255,7 +255,8 @@ TEST_F(GlTest, ReachPassesMatchTheReferenceExactly) {
 // CPU reference: the three fields exactly, the image within one grey level. The second
 // layer lies partly behind the focal plane and partly in front of it (where see-through
 // must leave the layered result), and holds the empty depth (nothing behind) in a third of
-// its tiles, on blocky depths with every radius.
+// its tiles, on blocky depths with every radius. The same for see-through in linear light:
+// its fourth field (the image in dithered linear bytes) exactly too.
 TEST_F(GlTest, SeeThroughDofMatchesItsReference) {
   auto rng = freshRng();
   const int w = 131, h = 77;
@@ -267,23 +268,26 @@ TEST_F(GlTest, SeeThroughDofMatchesItsReference) {
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x)
       if ((x / 16 + y / 16) % 3 == 0) behindDepth.at(x, y) = nothingBehind;
-  const satdof::DofEntry* seeThrough = satdof::findDofImplementation("see-through");
-  ASSERT_NE(seeThrough, nullptr);
-  ASSERT_EQ(seeThrough->fields, satdof::DofFields::SeeThrough);
   const ref::BehindLayer behind{behindColour, behindDepth, nothingBehind};
   const auto behindColourTexture = satdof::gl::createTexture2D(GL_RGBA8, w, h);
   const auto behindDepthTexture = satdof::gl::createTexture2D(GL_R32F, w, h);
   glTextureSubImage2D(behindColourTexture.get(), 0, 0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, behindColour.pixels.data());
   glTextureSubImage2D(behindDepthTexture.get(), 0, 0, 0, w, h, GL_RED, GL_FLOAT, behindDepth.pixels.data());
+  for (const bool linearLight : {false, true}) {
+  const satdof::DofEntry* seeThrough = satdof::findDofImplementation(linearLight ? "see-through-linear" : "see-through");
+  ASSERT_NE(seeThrough, nullptr);
+  ASSERT_EQ(seeThrough->fields, linearLight ? satdof::DofFields::SeeThroughLinear : satdof::DofFields::SeeThrough);
   int changed = 0;
   for (const ref::Aperture aperture : {ref::Aperture::Box, ref::Aperture::Disc})
     for (const satdof::SatFormatInfo& format : satdof::satFormats()) {
       ref::DofParams lens = linear(6.0f, 4.0f, 20.0f);
       lens.aperture = aperture;
-      SCOPED_TRACE(std::string(format.name) + (aperture == ref::Aperture::Disc ? " / disc" : " / box"));
-      const satdof::FrameTargets targets = targetsFor(colour, depth, format.id, satdof::DofFields::SeeThrough);
+      SCOPED_TRACE(std::string(seeThrough->name) + " / " + std::string(format.name) +
+                   (aperture == ref::Aperture::Disc ? " / disc" : " / box"));
+      const satdof::FrameTargets targets = targetsFor(colour, depth, format.id, seeThrough->fields);
       const satdof::Targets& t = targets.targets();
       ASSERT_NE(t.farSide, 0u);
+      ASSERT_EQ(t.linearColour != 0, linearLight);
       const auto backend = cpuBackend();
       const auto dof = seeThrough->create(satdof::gl::findShaderDir(), *backend);
       dof->attach(t);
@@ -293,20 +297,25 @@ TEST_F(GlTest, SeeThroughDofMatchesItsReference) {
       settings.behindDepth = behindDepthTexture.get();
       settings.behindEmptyDepth = nothingBehind;
       dof->run(settings, profiler);
-      const auto split = ref::splitLayers(colour, depth, ref::cocRamp(lens, w), &behind);
+      const auto split = ref::splitLayers(colour, depth, ref::cocRamp(lens, w), &behind, linearLight);
       EXPECT_TRUE(satdof::readTexture(t.nearField, w, h).pixels == split.nearField.pixels) << "near field";
       EXPECT_TRUE(satdof::readTexture(t.farField, w, h).pixels == split.farField.pixels) << "far field";
       EXPECT_TRUE(satdof::readTexture(t.farSide, w, h).pixels == split.farSide.pixels) << "far side";
-      const auto expected = ref::layeredDepthOfField(colour, depth, lens, format.id, &behind);
+      if (linearLight)
+        EXPECT_TRUE(satdof::readTexture(t.linearColour, w, h).pixels == split.linearColour.pixels) << "linear colour";
+      const auto expected = ref::layeredDepthOfField(colour, depth, lens, format.id, &behind, linearLight);
       const auto got = satdof::readTexture(t.dofOutput, w, h);
       int worst = 0;
       for (std::size_t i = 0; i < got.pixels.size(); ++i)
         worst = std::max(worst, std::abs(int(got.pixels[i]) - int(expected.pixels[i])));
       EXPECT_LE(worst, 1) << "grey levels from the reference";
-      const auto layered = ref::layeredDepthOfField(colour, depth, lens, format.id);
-      for (std::size_t i = 0; i < got.pixels.size(); ++i) changed += std::abs(int(expected.pixels[i]) - int(layered.pixels[i])) > 8;
+      // Against layered; in linear light, against see-through in encoded bytes.
+      const auto other = linearLight ? ref::layeredDepthOfField(colour, depth, lens, format.id, &behind)
+                                     : ref::layeredDepthOfField(colour, depth, lens, format.id);
+      for (std::size_t i = 0; i < got.pixels.size(); ++i) changed += std::abs(int(expected.pixels[i]) - int(other.pixels[i])) > 8;
     }
-  EXPECT_GT(changed, 100) << "the case must make see-through differ from layered";
+  EXPECT_GT(changed, 100) << "the case must make " << seeThrough->name << " differ from the one it extends";
+  }
 }
 
 // uint21x3 keeps only 21/22 bits of each sum, yet within its bound (radius <= 44) every

@@ -362,6 +362,7 @@ TEST(ReferenceLayeredDof, KeepsUnreachedFocusExactAndBlursNearPixelsWithTheirOwn
   const ref::CocRamp ramp = ref::cocRamp(p, w);
   const auto reach = ref::nearReach(depth, ramp, ref::splitLayers(colour, depth, ramp));
   const auto layered = ref::layeredDepthOfField(colour, depth, p);
+  const auto inLight = ref::layeredDepthOfField(colour, depth, p, satdof::SatFormat::Uint32, nullptr, true);
   const auto textbook = ref::depthOfField(colour, depth, p);
   int unreached = 0, nearBlurred = 0;
   for (int y = 0; y < h; ++y)
@@ -374,6 +375,7 @@ TEST(ReferenceLayeredDof, KeepsUnreachedFocusExactAndBlursNearPixelsWithTheirOwn
       if (r == 0 && reach[std::size_t(y) * w + x] == 0) {
         ++unreached;
         ASSERT_TRUE(same(layered, colour)) << "in focus, unreached, changed at " << x << "," << y;
+        ASSERT_TRUE(same(inLight, colour)) << "in linear light, in focus, unreached, changed at " << x << "," << y;
       }
       if (d < p.focalDistance && r > 0) {
         ++nearBlurred;
@@ -382,6 +384,53 @@ TEST(ReferenceLayeredDof, KeepsUnreachedFocusExactAndBlursNearPixelsWithTheirOwn
     }
   EXPECT_GT(unreached, w * h / 4);
   EXPECT_GT(nearBlurred, 20);
+}
+
+// Linear light: the tables invert each other (exact from byte 10 up; the darkest bytes
+// share the 12-bit linear steps), a 4x4 dither block of a flat value sums to that value in
+// sixteenths exactly, and a blurred black-and-white checker comes out at half the light
+// (255 * 0.5^(1/2.2) = 186), where averaging the encoded bytes gives 128.
+TEST(ReferenceLayeredDof, LinearLightAveragesLightNotBytes) {
+  const ref::LinearLightTables& tables = ref::linearLightTables();
+  EXPECT_EQ(tables.decode[0], 0u);
+  EXPECT_EQ(tables.decode[255], 4080u);
+  for (int b = 1; b < 256; ++b) {
+    ASSERT_GE(tables.decode[b], tables.decode[b - 1]);
+    ASSERT_GT(tables.threshold[b], tables.threshold[b - 1]);
+    const int back = ref::encodeLinear(float(tables.decode[b]) / 16.0f, tables);
+    if (b >= 10) ASSERT_EQ(back, b);
+    ASSERT_LE(std::abs(back - b), 4) << "byte " << b;
+  }
+  EXPECT_EQ(ref::encodeLinear(255.0f, tables), 255);
+  EXPECT_EQ(ref::encodeLinear(0.0f, tables), 0);
+  for (std::uint32_t decoded = 0; decoded <= 4080; ++decoded) {
+    std::uint32_t sum = 0;
+    for (int y = 0; y < 4; ++y)
+      for (int x = 0; x < 4; ++x) sum += ref::linearByte(decoded, 255, x, y);
+    ASSERT_EQ(sum, decoded) << "a flat 4x4 block of " << decoded << " sixteenths";
+  }
+  const int w = 64, h = 48;
+  ref::ImageRgba8 checker(w, h);
+  ref::ImageR32F depth(w, h);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      std::fill_n(checker.at(x, y), 3, std::uint8_t((x + y) % 2 ? 255 : 0));
+      checker.at(x, y)[3] = 255;
+      depth.at(x, y) = 20.0f;  // far behind the focus: blurred, in the far field
+    }
+  ref::DofParams p;
+  p.focalDistance = 3;
+  p.focalRange = 4;
+  p.maxRadius = 6;
+  ASSERT_GE(ref::cocRadius(20.0f, ref::cocRamp(p, w)), 4);
+  const auto bytes = ref::layeredDepthOfField(checker, depth, p);
+  const auto light = ref::layeredDepthOfField(checker, depth, p, satdof::SatFormat::Uint32, nullptr, true);
+  for (int y = 8; y < h - 8; ++y)
+    for (int x = 8; x < w - 8; ++x)
+      for (int c = 0; c < 3; ++c) {
+        ASSERT_NEAR(int(bytes.at(x, y)[c]), 128, 1) << x << "," << y;
+        ASSERT_NEAR(int(light.at(x, y)[c]), 186, 1) << x << "," << y;
+      }
 }
 
 // No seams: a near object whose blur grows smoothly down the image spreads over the sharp

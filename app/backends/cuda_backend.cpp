@@ -151,17 +151,18 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
   // SAT algorithm straight from each field's surface.
   void buildFieldSats(const Targets& t, Profiler& profiler) override {
     auto mapSection = profiler.section(clock_, "fields map");
-    std::array<Target, 6> targets;
+    std::array<Target, 2 * FieldTables::kMax> targets;
     std::size_t count = 0;
-    for (const FieldTable& f : fieldTables(t)) targets[count++] = f.field, targets[count++] = f.table;
+    const FieldTables fields = fieldTables(t);
+    for (const FieldTable& f : fields) targets[count++] = f.field, targets[count++] = f.table;
     interop::Session::Mapped mapped(session_, std::span<const Target>(targets.data(), count), stream_.get());
     mapSection.end();
-    buildFieldSats(mapped, profiler, t.farSide != 0);
+    buildFieldSats(mapped, profiler, fields);
     auto unmapSection = profiler.section(clock_, "fields unmap");
     mapped.unmap();
   }
 
-  void buildFieldSats(const interop::Session::Mapped& mapped, Profiler& profiler, bool farSide) override {
+  void buildFieldSats(const interop::Session::Mapped& mapped, Profiler& profiler, const FieldTables& fields) override {
     const cudaStream_t s = stream_.get();
     SatArgs args = satArgs();
     args.format = SatFormat::Uint32;
@@ -173,12 +174,11 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
     fieldSurfaces_.clear();  // last frame's: its work finished before this frame's map
     // Every surface made before the section: a host call between the launches would leave
     // the stream idle within the timed span.
-    std::array<std::pair<cudaSurfaceObject_t, void*>, 3> sats;
+    std::array<std::pair<cudaSurfaceObject_t, void*>, FieldTables::kMax> sats;
     std::size_t count = 0;
-    for (const FieldTable& f : fieldTables(session_.targets()))
-      if (f.field != Target::FarSide || farSide)
-        sats[count++] = {fieldSurfaces_.emplace_back(interop::createSurface(mapped.array(f.field))).get(),
-                         mapped.pointer(f.table)};
+    for (const FieldTable& f : fields)
+      sats[count++] = {fieldSurfaces_.emplace_back(interop::createSurface(mapped.array(f.field))).get(),
+                       mapped.pointer(f.table)};
     auto section = profiler.section(clock_, "field sats", satTag());
     for (std::size_t i = 0; i < count; ++i) {
       args.source = SatSource::fromSurface(sats[i].first);

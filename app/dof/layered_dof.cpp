@@ -16,7 +16,13 @@
 // blurred near pixel's box shows of the far side by what lies behind it. Its split is the
 // GL one on every backend (the CUDA split knows one layer). Without a second layer (a
 // photo) it runs as layered.
+//
+// `see-through-linear` is see-through in linear light (reference "Linear light"): the GL
+// split writes every field, and the image itself, in dithered linear bytes (a fourth field
+// SAT), and the composite works in light and encodes the result back, with the tables of
+// reference::linearLightTables in a buffer both passes read.
 #include <array>
+#include <cstring>
 
 #include "backends/compute_backend.h"
 #include "dof/coc_uniforms.h"
@@ -37,9 +43,15 @@ using reference::kLayerTile;
 
 class LayeredDof final : public DofImplementation {
  public:
-  LayeredDof(const std::filesystem::path& shaderDir, ComputeBackend& backend, bool seeThrough)
-      : backend_(backend), seeThrough_(seeThrough) {
+  LayeredDof(const std::filesystem::path& shaderDir, ComputeBackend& backend, bool seeThrough, bool linear)
+      : backend_(backend), seeThrough_(seeThrough), linear_(linear) {
     reloadShaders(shaderDir);
+    const reference::LinearLightTables& tables = reference::linearLightTables();
+    static_assert(sizeof(tables.decode) == 1024 && sizeof(tables.threshold) == 1024);
+    std::array<std::uint8_t, 2048> bytes;
+    std::memcpy(bytes.data(), tables.decode.data(), 1024);
+    std::memcpy(bytes.data() + 1024, tables.threshold.data(), 1024);
+    linearTables_ = gl::createBuffer(GLsizeiptr(bytes.size()), bytes.data(), 0);
 #if SATDOF_HAVE_CUDA
     using interop::Target;
     // The CUDA split shares the backend's mapping of the frame; see-through splits on GL
@@ -88,11 +100,16 @@ class LayeredDof final : public DofImplementation {
     const GLuint groupsY = GLuint((e.height + kLayerTile - 1) / kLayerTile);
     // See-through where the scene drew a second layer this frame; else the layered DoF.
     const bool behind = seeThrough_ && s.behindColour && s.behindDepth;
-    glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 3, -1, behind ? "dof (see-through)" : "dof (layered)");
-    if (behind || !splitInCuda(s, ramp, profiler)) {
-      auto timed = profiler.section(profiler.gl(), "dof split", behind ? "see-through (GL)" : "layered (GL)");
+    const char* name = linear_ ? (behind ? "see-through, linear" : "layered, linear") : behind ? "see-through" : "layered";
+    glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 3, -1, name);
+    if (behind || linear_ || !splitInCuda(s, ramp, profiler)) {
+      const char* splitTag = linear_ ? (behind ? "see-through, linear (GL)" : "layered, linear (GL)")
+                             : behind ? "see-through (GL)"
+                                      : "layered (GL)";
+      auto timed = profiler.section(profiler.gl(), "dof split", splitTag);
       setCocUniforms(split_.get(), ramp, e);
       gl::uniform1i(split_.get(), "uSeeThrough", behind ? 1 : 0);
+      gl::uniform1i(split_.get(), "uLinear", linear_ ? 1 : 0);
       gl::uniform1f(split_.get(), "uBehindEmpty", s.behindEmptyDepth);
       glBindTextureUnit(0, t.depth);
       glBindTextureUnit(1, s.source ? s.source : t.sceneColour);
@@ -105,6 +122,8 @@ class LayeredDof final : public DofImplementation {
         glBindTextureUnit(3, s.behindDepth);
         glBindImageTexture(3, t.farSide, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
       }
+      if (linear_) glBindImageTexture(5, t.linearColour, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, linearTables_.get());
       glDispatchCompute(groupsX, groupsY, 1);
       glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
       setCocUniforms(dilate_.get(), ramp, e);
@@ -117,6 +136,7 @@ class LayeredDof final : public DofImplementation {
       timed.end();
       Targets fields = t;
       if (!behind) fields.farSide = fields.farSideSat = 0;  // no far side this frame
+      if (!linear_) fields.linearColour = fields.linearColourSat = 0;  // held for another DoF
       backend_.buildFieldSats(fields, profiler);
     }
     {
@@ -134,10 +154,13 @@ class LayeredDof final : public DofImplementation {
       }
     }
     {
-      auto timed = profiler.section(profiler.gl(), "dof", behind ? "see-through" : "layered");
+      auto timed = profiler.section(profiler.gl(), "dof", name);
       setCocUniforms(compose_.get(), ramp, e);
       setApertureUniform(compose_.get(), s.params.aperture);
       gl::uniform1i(compose_.get(), "uSeeThrough", behind ? 1 : 0);
+      gl::uniform1i(compose_.get(), "uLinear", linear_ ? 1 : 0);
+      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, linearTables_.get());  // the SATs' passes rebind 4
+      if (linear_) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 5, t.linearColourSat);
       glBindTextureUnit(0, t.depth);
       if (behind) {
         glBindTextureUnit(1, s.behindColour);
@@ -155,7 +178,9 @@ class LayeredDof final : public DofImplementation {
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, 0);
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, 0);
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, 0);
-      for (GLuint unit : {0u, 1u, 2u, 3u, 4u}) glBindImageTexture(unit, 0, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA8);
+      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, 0);
+      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 5, 0);
+      for (GLuint unit : {0u, 1u, 2u, 3u, 4u, 5u}) glBindImageTexture(unit, 0, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA8);
     }
     glPopDebugGroup();
   }
@@ -192,7 +217,9 @@ class LayeredDof final : public DofImplementation {
       auto timed = profiler.section(host_->clock(), "dof split", "layered (CUDA)");
       SATDOF_CUDA_CHECK(launchLayerSplit(a, tileScratch_.data(), tileScratch_.size(), stream));
     }
-    host_->buildFieldSats(*mapped, profiler, false);
+    Targets fields = t;  // near and far: the CUDA split is the layered DoF's
+    fields.farSide = fields.farSideSat = fields.linearColour = fields.linearColourSat = 0;
+    host_->buildFieldSats(*mapped, profiler, fieldTables(fields));
     auto unmapSection = profiler.section(host_->clock(), "unmap");
     mapped->unmap();
     return true;
@@ -203,7 +230,8 @@ class LayeredDof final : public DofImplementation {
   }
 
   ComputeBackend& backend_;
-  bool seeThrough_;
+  bool seeThrough_, linear_;
+  gl::Buffer linearTables_;  // reference::linearLightTables: decode, then threshold
   std::filesystem::path shaderDir_;
   Targets targets_;
   gl::Program split_, dilate_, reachProgram_, compose_;
@@ -219,11 +247,16 @@ class LayeredDof final : public DofImplementation {
 }  // namespace
 
 std::unique_ptr<DofImplementation> createLayeredDof(const std::filesystem::path& shaderDir, ComputeBackend& backend) {
-  return std::make_unique<LayeredDof>(shaderDir, backend, false);
+  return std::make_unique<LayeredDof>(shaderDir, backend, false, false);
 }
 
 std::unique_ptr<DofImplementation> createSeeThroughDof(const std::filesystem::path& shaderDir, ComputeBackend& backend) {
-  return std::make_unique<LayeredDof>(shaderDir, backend, true);
+  return std::make_unique<LayeredDof>(shaderDir, backend, true, false);
+}
+
+std::unique_ptr<DofImplementation> createSeeThroughLinearDof(const std::filesystem::path& shaderDir,
+                                                             ComputeBackend& backend) {
+  return std::make_unique<LayeredDof>(shaderDir, backend, true, true);
 }
 
 }  // namespace satdof

@@ -20,6 +20,8 @@ const std::array kEntries{
              DofFields::Layers, anyBackend, createLayeredDof},
     DofEntry{"see-through", "layered, plus the scene's second layer: blurred near edges show what is behind",
              DofFields::SeeThrough, anyBackend, createSeeThroughDof},
+    DofEntry{"see-through-linear", "see-through, blurred in linear light as a lens does (not in encoded bytes)",
+             DofFields::SeeThroughLinear, anyBackend, createSeeThroughLinearDof},
 };
 
 }  // namespace

@@ -36,6 +36,9 @@ struct Targets {
   // See-through only: the first layer's pixels behind the focal plane (colour, 255) and
   // their uint32 SAT.
   GLuint farSide = 0, farSideSat = 0;
+  // Linear light only (see-through-linear): the image in dithered linear bytes
+  // (reference::splitLayers) and its uint32 SAT, the composite's textbook box.
+  GLuint linearColour = 0, linearColourSat = 0;
   // Bokeh highlights: the sprite list (satdof/reference/bokeh.h's BokehSprite, room for
   // kMaxBokehSprites) and a ring of kBokehSlots draw-indirect commands (satdof/bokeh.h).
   GLuint bokehSprites = 0, bokehCommands = 0;
@@ -53,6 +56,7 @@ inline constexpr int kNearTileSize = 16;       // the layered DoF's tiles
 enum class TargetId {
   SceneColour, Depth, Filtered, Compare, Sat, DofOutput,
   NearField, FarField, NearSat, FarSat, NearTileRadius, NearRadius, FarSide, FarSideSat,
+  LinearColour, LinearColourSat,
   BokehSprites, BokehCommands,
   Count
 };
@@ -74,9 +78,10 @@ enum class CudaAccess {
   ReadWrite,     // a buffer CUDA reads and writes in part
 };
 
-// Which of the DoF's own targets a frame holds: none, the layered DoF's fields, or those
-// and the see-through DoF's far side (DofEntry::fields).
-enum class DofFields { None, Layers, SeeThrough };
+// Which of the DoF's own targets a frame holds: none, the layered DoF's fields, those and
+// the see-through DoF's far side, or all those and the image in linear light
+// (DofEntry::fields).
+enum class DofFields { None, Layers, SeeThrough, SeeThroughLinear };
 
 struct TargetSpec {
   TargetId id;
@@ -121,6 +126,11 @@ inline constexpr std::array<TargetSpec, std::size_t(TargetId::Count)> kFrameTarg
      "the backend's field SATs", CudaAccess::Surface, &Targets::farSide},
     {TargetId::FarSideSat, "far side sat", 0, TargetSize::Uint32SatTable, DofFields::SeeThrough,
      "the backend's field SATs", "see-through DoF composite", CudaAccess::WriteDiscard, &Targets::farSideSat},
+    {TargetId::LinearColour, "linear colour", GL_RGBA8, TargetSize::Frame, DofFields::SeeThroughLinear,
+     "see-through DoF split (linear light)", "the backend's field SATs", CudaAccess::Surface, &Targets::linearColour},
+    {TargetId::LinearColourSat, "linear colour sat", 0, TargetSize::Uint32SatTable, DofFields::SeeThroughLinear,
+     "the backend's field SATs", "see-through DoF composite (linear light)", CudaAccess::WriteDiscard,
+     &Targets::linearColourSat},
     {TargetId::BokehSprites, "bokeh sprites", 0, TargetSize::BokehSprites, DofFields::None,
      "backend (compaction + sort)", "bokeh draw", CudaAccess::WriteDiscard, &Targets::bokehSprites},
     {TargetId::BokehCommands, "bokeh commands", 0, TargetSize::BokehCommands, DofFields::None, "backend",
@@ -128,23 +138,25 @@ inline constexpr std::array<TargetSpec, std::size_t(TargetId::Count)> kFrameTarg
 }};
 
 // A field image of the DoF's and the uint32 SAT built from it: near and far with layers,
-// and the far side where `t` holds it (see-through).
+// the far side where `t` holds it (see-through), the linear image where it holds that.
 struct FieldTable {
   TargetId field, table;
   GLuint fieldImage, tableBuffer;
 };
-struct FieldTables {  // at most three, on the stack (asked for every frame)
-  std::array<FieldTable, 3> items;
+struct FieldTables {  // at most four, on the stack (asked for every frame)
+  static constexpr std::size_t kMax = 4;
+  std::array<FieldTable, kMax> items;
   std::size_t count = 0;
   const FieldTable* begin() const { return items.data(); }
   const FieldTable* end() const { return items.data() + count; }
 };
 inline FieldTables fieldTables(const Targets& t) {
   FieldTables list{{{{TargetId::NearField, TargetId::NearSat, t.nearField, t.nearSat},
-                     {TargetId::FarField, TargetId::FarSat, t.farField, t.farSat},
-                     {TargetId::FarSide, TargetId::FarSideSat, t.farSide, t.farSideSat}}},
+                     {TargetId::FarField, TargetId::FarSat, t.farField, t.farSat}}},
                    2};
-  if (t.farSide) list.count = 3;
+  if (t.farSide) list.items[list.count++] = {TargetId::FarSide, TargetId::FarSideSat, t.farSide, t.farSideSat};
+  if (t.linearColour)
+    list.items[list.count++] = {TargetId::LinearColour, TargetId::LinearColourSat, t.linearColour, t.linearColourSat};
   return list;
 }
 

@@ -15,6 +15,7 @@
 #include <memory>
 #include <vector>
 
+#include "frame/frame_targets.h"
 #include "interop/cuda_gl.h"
 #include "interop/session.h"
 #include "profiling/profiler.h"
@@ -32,9 +33,9 @@ class StageHost {
   virtual void shareFrameMapping(std::vector<Target> targets) = 0;
   // This frame's open mapping (null when the backend did not leave one open).
   virtual std::unique_ptr<Session::Mapped> takeFrameMapping() = 0;
-  // The layered DoF's field SATs (uint32) with the backend's SAT algorithm, inside a
-  // mapping that holds the fields and their tables (with farSide, the far side's too).
-  virtual void buildFieldSats(const Session::Mapped& mapped, Profiler& profiler, bool farSide) = 0;
+  // The DoF's field SATs (uint32) with the backend's SAT algorithm, inside a mapping that
+  // holds those fields and their tables.
+  virtual void buildFieldSats(const Session::Mapped& mapped, Profiler& profiler, const FieldTables& fields) = 0;
 };
 
 }  // namespace satdof::interop

@@ -78,7 +78,7 @@ class Pipeline {
   const std::string& backendReason() const { return backendReason_; }
   const DofEntry& dofEntry() const { return *dofEntry_; }
   // Its DoF reads the scene's second layer (see-through).
-  bool usesSecondLayer() const { return dofEntry_->fields == DofFields::SeeThrough; }
+  bool usesSecondLayer() const { return dofEntry_->fields >= DofFields::SeeThrough; }
   DofImplementation& dof() { return *dofImpl_; }
   BokehPass& bokeh() { return *bokehPass_; }
   const BokehPass& bokeh() const { return *bokehPass_; }

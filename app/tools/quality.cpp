@@ -76,7 +76,7 @@ class Report {
       *csv_ << "scene,focus,implementation,psnr_db,psnr_band_db,infocus_identical_pct,truth,aperture,lens_aperture\n";
   }
   static void header() {
-    std::printf("%-14s %6s  %-11s %-8s %9s %9s %9s %9s %9s %9s %9s %9s\n", "scene", "focus", "dof", "aperture",
+    std::printf("%-14s %6s  %-18s %-8s %9s %9s %9s %9s %9s %9s %9s %9s\n", "scene", "focus", "dof", "aperture",
                 "lens", "lens-band", "lens-enc", "scatter", "scat-band", "in-focus", "changed", "ceiling");
   }
   // `image` (made with `aperture`) against the truths; the lens only where there is one,
@@ -99,7 +99,7 @@ class Report {
       cells[5] = number(100.0 * double(changed.count()) / double(changed.inside.size())) + "%";
       if (t.lens) cells[6] = number(ref::psnrCeiling(textbook, t.lens->image, changed));
     }
-    std::printf("%-14s %6s  %-11s %-8s %9s %9s %9s %9s %9s %8s%% %9s %9s\n", row.scene.c_str(), row.focus.c_str(),
+    std::printf("%-14s %6s  %-18s %-8s %9s %9s %9s %9s %9s %8s%% %9s %9s\n", row.scene.c_str(), row.focus.c_str(),
                 name.c_str(), s.aperture, cells[0].c_str(), cells[1].c_str(), cells[2].c_str(), cells[3].c_str(),
                 cells[4].c_str(), number(identical).c_str(), cells[5].c_str(), cells[6].c_str());
     std::fflush(stdout);

@@ -50,8 +50,25 @@
 //            that box, normalised): out = box + (n * behind - S) / area. Inside an object
 //            (n = 0), on a surface that runs through the focal plane (its near side holds
 //            no far-side pixel) and over a blurred near second layer, the box alone.
+//
+// Linear light (see-through-linear). The scene pass stores c^(1/kSceneGamma) (lens_truth.h)
+// and every step above averages those encoded bytes, where a lens averages light: a
+// blurred black-and-white checker comes out at byte 128, not the 186 of half the light.
+// With `linear`, every field holds light instead, and the composite works in it:
+//   split    each byte c decodes to 4080 (c / 255)^gamma (LinearLightTables::decode:
+//            sixteenths of a linear byte, 12 bits), premultiplied by the field's weight
+//            and stored in 8 bits with a 4x4 ordered dither (linearByte): a box's mean
+//            keeps the sixteenths that rounding each pixel would lose (a dark wall at
+//            byte 20 is 1.78 linear bytes). A fourth field holds the image itself so.
+//            The fields stay RGBA8, so every SAT algorithm builds their tables.
+//   compose  the same formulas over the linear fields, the textbook box read from the
+//            fourth field's SAT, the result encoded back by the thresholds between bytes
+//            (LinearLightTables::threshold: exact, a table lookup, no pow in a shader).
+//            Where nothing is blended (no near blur reaches a pixel whose radius is under
+//            2), the textbook's encoded byte, so in-focus pixels stay as drawn.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -84,6 +101,7 @@ struct BehindLayer {
 struct LayerSplit {
   ImageRgba8 nearField, farField;  // premultiplied colour and weight
   ImageRgba8 farSide;              // see-through only: the first layer's far-side pixels
+  ImageRgba8 linearColour;         // linear light only: the image, dithered linear bytes
   int tilesX = 0, tilesY = 0;
   std::vector<std::int32_t> nearTileRadius;  // dilated, tilesX * tilesY
 };
@@ -98,8 +116,32 @@ SATDOF_HD inline bool behindCounts(float behindDepth, const CocRamp& ramp) {
   return !(behindDepth < ramp.focus && cocRadius(behindDepth, ramp) > 0);
 }
 
+// Linear light's tables (computed once, in double): decode[b] = round(4080 (b/255)^gamma),
+// threshold[b] (b >= 1) = 255 ((b - 1/2) / 255)^gamma as a float, threshold[0] = 0.
+struct LinearLightTables {
+  std::array<std::uint32_t, 256> decode;
+  std::array<float, 256> threshold;
+};
+const LinearLightTables& linearLightTables();
+
+// The 4x4 ordered-dither offset of pixel (x, y): 0 .. 15 sixteenths (Bayer's matrix).
+SATDOF_HD inline std::uint32_t ditherOffset(int x, int y) {
+  constexpr std::uint32_t kBayer4[16] = {0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5};
+  return kBayer4[(y & 3) * 4 + (x & 3)];
+}
+
+// A decoded channel (sixteenths) premultiplied by `weight` and dithered to a linear byte.
+SATDOF_HD inline std::uint8_t linearByte(std::uint32_t decoded, int weight, int x, int y) {
+  const std::uint32_t premultiplied = (decoded * std::uint32_t(weight) + 127u) / 255u;  // <= 4080
+  return std::uint8_t((premultiplied + ditherOffset(x, y)) >> 4);
+}
+
+// A linear value (in bytes, 0 .. 255) encoded back: the largest b whose threshold it reaches.
+std::uint8_t encodeLinear(float v, const LinearLightTables& tables);
+
+// `linear`: the fields in linear light, and LayerSplit::linearColour.
 LayerSplit splitLayers(const ImageRgba8& colour, const ImageR32F& depth, const CocRamp& ramp,
-                       const BehindLayer* behind = nullptr);
+                       const BehindLayer* behind = nullptr, bool linear = false);
 
 // A blurred near pixel's radius (0 elsewhere): what the reach passes start from.
 SATDOF_HD inline int nearRadiusOf(float depth, int r, const CocRamp& ramp) {
@@ -119,13 +161,17 @@ std::vector<std::int32_t> nearReach(const ImageR32F& depth, const CocRamp& ramp,
 // The composite from the split's SATs (uint32 format), the colour's SAT (any format) and
 // the reach R(p) (nearReach); every box of the description above is the aperture's
 // shape (aperture.h: the box, or the disc of slabs), the reach stays the box's.
-// With `behind` (and farSideSat, the SAT of the split's farSide), see-through.
+// With `behind` (and farSideSat, the SAT of the split's farSide), see-through. With
+// linearColourSat (the SAT of a linear split's linearColour), in linear light.
 ImageRgba8 composeLayers(const Sat& colourSat, const ImageR32F& depth, const CocRamp& ramp, Aperture aperture,
                          const std::vector<std::int32_t>& reach, const Sat& nearSat, const Sat& farSat,
-                         const BehindLayer* behind = nullptr, const Sat* farSideSat = nullptr);
+                         const BehindLayer* behind = nullptr, const Sat* farSideSat = nullptr,
+                         const Sat* linearColourSat = nullptr);
 
-// The whole layered DoF on the CPU, the colour's SAT in `format`; see-through with `behind`.
+// The whole layered DoF on the CPU, the colour's SAT in `format`; see-through with `behind`;
+// in linear light with `linear`.
 ImageRgba8 layeredDepthOfField(const ImageRgba8& colour, const ImageR32F& depth, const DofParams& params,
-                               SatFormat format = SatFormat::Uint32, const BehindLayer* behind = nullptr);
+                               SatFormat format = SatFormat::Uint32, const BehindLayer* behind = nullptr,
+                               bool linear = false);
 
 }  // namespace satdof::reference

@@ -1,0 +1,26 @@
+// shaders/linear_light.glsl — the layered DoF in linear light (satdof/reference/
+// layered_dof.h, "Linear light"): the tables the host computes once (reference::
+// linearLightTables), the dithered linear byte of a field, the encoding back.
+layout(std430, binding = 4) readonly buffer LinearLightTables {
+  uint decode[256];     // sixteenths of a linear byte, per encoded byte
+  float threshold[256]; // the linear value from which each byte encodes
+};
+
+uint ditherOffset(ivec2 p) {  // reference::ditherOffset: Bayer's 4x4 matrix
+  const uint bayer[16] = uint[16](0u, 8u, 2u, 10u, 12u, 4u, 14u, 6u, 3u, 11u, 1u, 9u, 15u, 7u, 13u, 5u);
+  return bayer[(p.y & 3) * 4 + (p.x & 3)];
+}
+
+// reference::linearByte, for each channel of an encoded colour.
+uvec3 linearBytes(uvec3 c, int w, ivec2 p) {
+  uvec3 premultiplied = (uvec3(decode[c.r], decode[c.g], decode[c.b]) * uint(w) + 127u) / 255u;
+  return (premultiplied + ditherOffset(p)) >> 4;
+}
+
+// reference::encodeLinear: the largest byte whose threshold v reaches.
+float encodeLinear(float v) {
+  int b = 0;
+  for (int step = 128; step > 0; step /= 2)
+    if (b + step <= 255 && v >= threshold[b + step]) b += step;
+  return float(b);
+}
