@@ -72,9 +72,9 @@ void main() {
   if (p.x >= uSize.x || p.y >= uSize.y) return;
   float depth = texelFetch(uDistance, p, 0).r;
   int r = cocRadius(depth);
-  vec3 encoded = vec3(satApertureMean(p, r));
-  // The textbook box of the pixel's own radius: the encoded mean, or the linear one.
-  precise vec3 textbook = encoded;
+  // The textbook box of the pixel's own radius: the encoded mean, or the linear one (the
+  // encoded one then read only where it is kept, below).
+  precise vec3 textbook = uLinear != 0 ? vec3(0.0) : vec3(satApertureMean(p, r));
   if (uLinear != 0) {
     uvec4 l;
     float area;
@@ -102,7 +102,7 @@ void main() {
   }
   int reach = imageLoad(uReach, p).r;
   if (uLinear != 0 && reach == 0 && farFieldWeight(r) == 0) {  // nothing blended: the textbook's byte
-    imageStore(uOutput, p, vec4(encoded / 255.0, 1.0));
+    imageStore(uOutput, p, vec4(vec3(satApertureMean(p, r)) / 255.0, 1.0));
     return;
   }
   // What lies behind: the pixel's own box; from r = 2 on, the far field over it,

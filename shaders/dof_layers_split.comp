@@ -31,9 +31,11 @@ shared int tileMax;
 
 uint premultiply(uint c, int w) { return (c * uint(w) + 127u) / 255u; }
 
-// A field's (premultiplied colour, weight), as stored: encoded bytes, or linear light.
-vec4 fieldOf(uvec3 c, int w, ivec2 p) {
-  uvec3 v = uLinear != 0 ? linearBytes(c, w, p) : uvec3(premultiply(c.r, w), premultiply(c.g, w), premultiply(c.b, w));
+// A field's (premultiplied colour, weight), as stored: encoded bytes, or linear light
+// (`decoded`: the colour's, decodeColour; unused in encoded bytes).
+vec4 fieldOf(uvec3 c, uvec3 decoded, int w, ivec2 p) {
+  uvec3 v = uLinear != 0 ? linearBytes(decoded, w, p)
+                         : uvec3(premultiply(c.r, w), premultiply(c.g, w), premultiply(c.b, w));
   return vec4(vec3(v), float(w)) / 255.0;
 }
 
@@ -47,11 +49,13 @@ void main() {
     bool nearSide = depth < uFocus;
     int w = nearSide ? fieldWeight(r) : farFieldWeight(r);
     uvec4 c = uvec4(round(texelFetch(uColour, p, 0) * 255.0));
-    vec4 field = fieldOf(c.rgb, w, p);
+    uvec3 light = uLinear != 0 ? decodeColour(c.rgb) : uvec3(0u);  // decoded once
+    vec4 field = fieldOf(c.rgb, light, w, p);
+    vec4 whole = fieldOf(c.rgb, light, 255, p);  // the pixel itself, weight 255
     vec4 far = nearSide ? vec4(0.0) : field;
-    if (uLinear != 0) imageStore(uLinearColour, p, fieldOf(c.rgb, 255, p));
+    if (uLinear != 0) imageStore(uLinearColour, p, whole);
     if (uSeeThrough != 0) {
-      imageStore(uFarSide, p, nearSide ? vec4(0.0) : fieldOf(c.rgb, 255, p));
+      imageStore(uFarSide, p, nearSide ? vec4(0.0) : whole);
       // Under a pixel with nothing in the far field, the hidden background (a far pixel's
       // weight); under a sharp one, a surface.
       float behind = texelFetch(uBehindDistance, p, 0).r;
@@ -59,7 +63,7 @@ void main() {
       if (!ownFar && behind >= uFocus && (blurredNear || behind < uBehindEmpty)) {
         int bw = farFieldWeight(cocRadius(behind));
         uvec4 b = uvec4(round(texelFetch(uBehindColour, p, 0) * 255.0));
-        far = fieldOf(b.rgb, bw, p);
+        far = fieldOf(b.rgb, uLinear != 0 ? decodeColour(b.rgb) : uvec3(0u), bw, p);
       }
     }
     imageStore(uNearField, p, nearSide ? field : vec4(0.0));

@@ -11,16 +11,21 @@ uint ditherOffset(ivec2 p) {  // reference::ditherOffset: Bayer's 4x4 matrix
   return bayer[(p.y & 3) * 4 + (p.x & 3)];
 }
 
-// reference::linearByte, for each channel of an encoded colour.
-uvec3 linearBytes(uvec3 c, int w, ivec2 p) {
-  uvec3 premultiplied = (uvec3(decode[c.r], decode[c.g], decode[c.b]) * uint(w) + 127u) / 255u;
+// An encoded colour's light, in sixteenths of a linear byte.
+uvec3 decodeColour(uvec3 c) { return uvec3(decode[c.r], decode[c.g], decode[c.b]); }
+
+// reference::linearByte, for each channel of a decoded colour.
+uvec3 linearBytes(uvec3 decoded, int w, ivec2 p) {
+  uvec3 premultiplied = (decoded * uint(w) + 127u) / 255u;
   return (premultiplied + ditherOffset(p)) >> 4;
 }
 
-// reference::encodeLinear: the largest byte whose threshold v reaches.
+// reference::encodeLinear: the largest byte whose threshold v reaches. pow() guesses it
+// (within a step or two, however the GPU rounds it); the thresholds decide, so the byte is
+// the reference's binary search's on every GPU.
 float encodeLinear(float v) {
-  int b = 0;
-  for (int step = 128; step > 0; step /= 2)
-    if (b + step <= 255 && v >= threshold[b + step]) b += step;
+  int b = int(clamp(floor(255.0 * pow(max(v, 0.0) / 255.0, 1.0 / 2.2) + 0.5), 0.0, 255.0));
+  while (b > 0 && v < threshold[b]) --b;
+  while (b < 255 && v >= threshold[b + 1]) ++b;
   return float(b);
 }
