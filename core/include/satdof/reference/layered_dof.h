@@ -59,11 +59,12 @@
 //            sixteenths of a linear byte, 12 bits), premultiplied by the field's weight
 //            and stored in 8 bits with a 4x4 ordered dither (linearByte): a box's mean
 //            keeps the sixteenths that rounding each pixel would lose (a dark wall at
-//            byte 20 is 1.78 linear bytes). A fourth field holds the image itself so.
+//            byte 20 is 0.94 linear bytes). A fourth field holds the image itself so.
 //            The fields stay RGBA8, so every SAT algorithm builds their tables.
 //   compose  the same formulas over the linear fields, the textbook box read from the
 //            fourth field's SAT, the result encoded back by the thresholds between bytes
-//            (LinearLightTables::threshold: exact, a table lookup, no pow in a shader).
+//            (LinearLightTables::threshold: exact on every GPU; a shader may guess with
+//            pow() first, the thresholds decide).
 //            Where nothing is blended (no near blur reaches a pixel whose radius is under
 //            2), the textbook's encoded byte, so in-focus pixels stay as drawn.
 #pragma once
