@@ -93,7 +93,7 @@ void main() {
     }
     // See-through: what the box shows of the far side, replaced by what lies behind.
     uvec3 b = uvec3(round(texelFetch(uBehindColour, p, 0).rgb * 255.0));
-    vec3 behindColour = uLinear != 0 ? vec3(decode[b.r], decode[b.g], decode[b.b]) / 16.0 : vec3(b);
+    vec3 behindColour = uLinear != 0 ? vec3(decodeColour(b)) / 16.0 : vec3(b);
     precise vec3 back = farFieldMean(p, cocRadius(behind), behindColour);
     precise float n = float(side.a / 255u);
     precise vec3 v = textbook + (n * back - vec3(side.rgb)) / area;
