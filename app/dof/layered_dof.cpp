@@ -100,13 +100,17 @@ class LayeredDof final : public DofImplementation {
     const GLuint groupsY = GLuint((e.height + kLayerTile - 1) / kLayerTile);
     // See-through where the scene drew a second layer this frame; else the layered DoF.
     const bool behind = seeThrough_ && s.behindColour && s.behindDepth;
-    const char* name = linear_ ? (behind ? "see-through, linear" : "layered, linear") : behind ? "see-through" : "layered";
-    glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 3, -1, name);
+    // What this frame runs, for the debug group and the profiler's tags: [linear][behind].
+    struct Names {
+      const char *dof, *glSplit;
+    };
+    static constexpr Names kNames[2][2] = {{{"layered", "layered (GL)"}, {"see-through", "see-through (GL)"}},
+                                           {{"layered, linear", "layered, linear (GL)"},
+                                            {"see-through, linear", "see-through, linear (GL)"}}};
+    const Names& names = kNames[linear_][behind];
+    glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 3, -1, names.dof);
     if (behind || linear_ || !splitInCuda(s, ramp, profiler)) {
-      const char* splitTag = linear_ ? (behind ? "see-through, linear (GL)" : "layered, linear (GL)")
-                             : behind ? "see-through (GL)"
-                                      : "layered (GL)";
-      auto timed = profiler.section(profiler.gl(), "dof split", splitTag);
+      auto timed = profiler.section(profiler.gl(), "dof split", names.glSplit);
       setCocUniforms(split_.get(), ramp, e);
       gl::uniform1i(split_.get(), "uSeeThrough", behind ? 1 : 0);
       gl::uniform1i(split_.get(), "uLinear", linear_ ? 1 : 0);
@@ -154,7 +158,7 @@ class LayeredDof final : public DofImplementation {
       }
     }
     {
-      auto timed = profiler.section(profiler.gl(), "dof", name);
+      auto timed = profiler.section(profiler.gl(), "dof", names.dof);
       setCocUniforms(compose_.get(), ramp, e);
       setApertureUniform(compose_.get(), s.params.aperture);
       gl::uniform1i(compose_.get(), "uSeeThrough", behind ? 1 : 0);
