@@ -666,23 +666,29 @@ TEST(AppCompare, BoxBesideDiscAperture) {
   EXPECT_NE(bad.err.find("aperture"), std::string::npos) << bad.err;
 }
 
-// The layered DoF beside the see-through one: B's half is see-through's own frame (its
-// second layer drawn once, from A's scene), A's the layered frame; on the blurred-front
-// scene, where they differ.
+// The layered DoF beside the see-through one, and beside see-through-linear: B's half is
+// B's own frame (its second layer drawn once, from A's scene; the linear one's fourth
+// field in B's targets), A's the layered frame; on the blurred-front scene, where they
+// differ.
 TEST(AppCompare, LayeredBesideSeeThrough) {
   const std::string common =
       "--headless --frames 2 --size 320x180 --msaa 1 --max-blur 24 --backend cpu --scene blurred-front ";
-  const fs::path layered = freshDir("st_layered"), see = freshDir("st_see"), split = freshDir("st_split");
+  const fs::path layered = freshDir("st_layered");
   ASSERT_EQ(run(common + "--dof layered --out " + layered.string()).exitCode, 0);
-  const RunResult alone = run(common + "--dof see-through --out " + see.string());
-  ASSERT_EQ(alone.exitCode, 0) << alone.err;
-  EXPECT_NE(alone.out.find("scene layer 2"), std::string::npos) << "its own section: " << alone.out;
-  const Png a = loadPng(layered / "frame_0001.png"), b = loadPng(see / "frame_0001.png");
-  ASSERT_FALSE(a.rgba == b.rgba) << "layered and see-through should differ here";
-  const RunResult r =
-      run(common + "--dof layered --view split --no-labels --compare-b dof=see-through --out " + split.string());
-  ASSERT_EQ(r.exitCode, 0) << r.err;
-  expectSplitOf(loadPng(split / "frame_0001.png"), a, b);
+  const Png a = loadPng(layered / "frame_0001.png");
+  for (const std::string dof : {"see-through", "see-through-linear"}) {
+    SCOPED_TRACE(dof);
+    const fs::path see = freshDir("st_see_" + dof), split = freshDir("st_split_" + dof);
+    const RunResult alone = run(common + "--dof " + dof + " --out " + see.string());
+    ASSERT_EQ(alone.exitCode, 0) << alone.err;
+    EXPECT_NE(alone.out.find("scene layer 2"), std::string::npos) << "its own section: " << alone.out;
+    const Png b = loadPng(see / "frame_0001.png");
+    ASSERT_FALSE(a.rgba == b.rgba) << "layered and " << dof << " should differ here";
+    const RunResult r =
+        run(common + "--dof layered --view split --no-labels --compare-b dof=" + dof + " --out " + split.string());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    expectSplitOf(loadPng(split / "frame_0001.png"), a, b);
+  }
 }
 
 // Where a headless split or difference frame differs from the same frame written with
