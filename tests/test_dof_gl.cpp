@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -251,6 +253,91 @@ TEST_F(GlTest, ReachPassesMatchTheReferenceExactly) {
     }
 }
 
+// Linear light's GLSL (linear_light.glsl) against the reference, exactly: the dithered
+// byte of every encoded byte at several weights and every dither position, and the
+// encoding of values on both sides of every threshold (one float step apart), at the
+// ends and beyond them, and at random. The shader guesses the byte with pow() and settles
+// it by the thresholds; whatever the GPU's pow() rounds to, the byte must be the
+// reference's.
+TEST_F(GlTest, LinearLightShaderMatchesTheReferenceExactly) {
+  const ref::LinearLightTables& tables = ref::linearLightTables();
+  std::vector<float> values = {0.0f, -1.0f, 255.0f, 256.0f, 1e9f};
+  for (int b = 1; b < 256; ++b) {
+    const float t = tables.threshold[std::size_t(b)];
+    values.insert(values.end(), {t, std::nextafter(t, 0.0f), std::nextafter(t, 1e9f)});
+  }
+  auto rng = freshRng();
+  std::uniform_real_distribution<float> anywhere(0.0f, 255.0f);
+  for (int i = 0; i < 4096; ++i) values.push_back(anywhere(rng));
+  struct Dithered {
+    int c, w, x, y;
+  };
+  std::vector<Dithered> dithered;
+  for (int c = 0; c < 256; ++c)
+    for (const int w : {0, 1, 128, 200, 255})
+      for (int k = 0; k < 16; ++k) dithered.push_back({c, w, k % 4, k / 4});
+  // A compute shader beside the tests' output, including the real linear_light.glsl.
+  const std::filesystem::path file =
+      std::filesystem::temp_directory_path() / ("satdof-linear-light-" + std::to_string(::getpid()) + ".comp");
+  std::ofstream(file) << R"(#version 450 core
+layout(local_size_x = 64) in;
+#include "linear_light.glsl"
+layout(std430, binding = 0) readonly buffer Values { float values[]; };
+layout(std430, binding = 1) writeonly buffer Encoded { int encoded[]; };
+layout(std430, binding = 2) readonly buffer Dithered { ivec4 dithered[]; };
+layout(std430, binding = 3) writeonly buffer Bytes { uint bytes[]; };
+layout(location = 0) uniform int uValues;
+layout(location = 1) uniform int uDithered;
+void main() {
+  int i = int(gl_GlobalInvocationID.x);
+  if (i < uValues) encoded[i] = int(encodeLinear(values[i]));
+  if (i < uDithered) {
+    ivec4 d = dithered[i];
+    bytes[i] = linearBytes(decodeColour(uvec3(d.x)), d.y, d.zw).r;
+  }
+}
+)";
+  satdof::gl::Program program;
+  try {
+    program = satdof::gl::loadProgram(satdof::gl::findShaderDir(), {{GL_COMPUTE_SHADER, file.string()}}, {});
+  } catch (...) {
+    std::filesystem::remove(file);
+    throw;
+  }
+  std::filesystem::remove(file);
+  std::array<std::uint8_t, 2048> tableBytes;
+  std::memcpy(tableBytes.data(), tables.decode.data(), 1024);
+  std::memcpy(tableBytes.data() + 1024, tables.threshold.data(), 1024);
+  const auto tableBuffer = satdof::gl::createBuffer(2048, tableBytes.data(), 0);
+  const auto valueBuffer = satdof::gl::createBuffer(GLsizeiptr(values.size() * 4), values.data(), 0);
+  const auto encodedBuffer = satdof::gl::createBuffer(GLsizeiptr(values.size() * 4), nullptr, GL_DYNAMIC_STORAGE_BIT);
+  const auto ditheredBuffer = satdof::gl::createBuffer(GLsizeiptr(dithered.size() * 16), dithered.data(), 0);
+  const auto bytesBuffer = satdof::gl::createBuffer(GLsizeiptr(dithered.size() * 4), nullptr, GL_DYNAMIC_STORAGE_BIT);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, tableBuffer.get());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, valueBuffer.get());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, encodedBuffer.get());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, ditheredBuffer.get());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, bytesBuffer.get());
+  glUseProgram(program.get());
+  glUniform1i(0, GLint(values.size()));
+  glUniform1i(1, GLint(dithered.size()));
+  glDispatchCompute(GLuint((std::max(values.size(), dithered.size()) + 63) / 64), 1, 1);
+  glMemoryBarrier(GL_ALL_BARRIER_BITS);
+  glUseProgram(0);
+  for (GLuint binding = 0; binding <= 4; ++binding) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding, 0);
+  std::vector<std::int32_t> encoded(values.size());
+  glGetNamedBufferSubData(encodedBuffer.get(), 0, GLsizeiptr(encoded.size() * 4), encoded.data());
+  for (std::size_t i = 0; i < values.size(); ++i)
+    ASSERT_EQ(encoded[i], ref::encodeLinear(values[i], tables)) << "encoding " << values[i];
+  std::vector<std::uint32_t> bytes(dithered.size());
+  glGetNamedBufferSubData(bytesBuffer.get(), 0, GLsizeiptr(bytes.size() * 4), bytes.data());
+  for (std::size_t i = 0; i < dithered.size(); ++i) {
+    const Dithered& d = dithered[i];
+    ASSERT_EQ(bytes[i], ref::linearByte(tables.decode[std::size_t(d.c)], d.w, d.x, d.y))
+        << "byte " << d.c << ", weight " << d.w << ", at " << d.x << "," << d.y;
+  }
+}
+
 // The see-through DoF (the layered one with the scene's second layer) on GL against its
 // CPU reference: the three fields exactly, the image within one grey level. The second
 // layer lies partly behind the focal plane and partly in front of it (where see-through
@@ -301,8 +388,9 @@ TEST_F(GlTest, SeeThroughDofMatchesItsReference) {
       EXPECT_TRUE(satdof::readTexture(t.nearField, w, h).pixels == split.nearField.pixels) << "near field";
       EXPECT_TRUE(satdof::readTexture(t.farField, w, h).pixels == split.farField.pixels) << "far field";
       EXPECT_TRUE(satdof::readTexture(t.farSide, w, h).pixels == split.farSide.pixels) << "far side";
-      if (linearLight)
+      if (linearLight) {
         EXPECT_TRUE(satdof::readTexture(t.linearColour, w, h).pixels == split.linearColour.pixels) << "linear colour";
+      }
       const auto expected = ref::layeredDepthOfField(colour, depth, lens, format.id, &behind, linearLight);
       const auto got = satdof::readTexture(t.dofOutput, w, h);
       int worst = 0;
