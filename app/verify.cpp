@@ -90,8 +90,8 @@ std::vector<VerifyLine> verifyFrame(const FrameCopy& f, const VerifyRequest& r) 
   } else if (r.layeredDof) {
     const reference::BehindLayer behind{f.behindColour, f.behindDepth, ScenePass::kSkyDepth};
     const bool seeThrough = f.behindColour.width > 0;
-    const auto expected =
-        reference::layeredDepthOfField(f.source, f.depth, r.params, r.format, seeThrough ? &behind : nullptr, r.linearLight);
+    const auto expected = reference::layeredDepthOfField(f.source, f.depth, r.params, r.format,
+                                                         seeThrough ? &behind : nullptr, r.linearLight);
     lines.push_back(imageLine(dof, compare(expected.pixels, f.dof.pixels), f.dof.pixels.size(), 1));
   } else {
     const auto expected = reference::depthOfField(sat, f.depth, r.params, r.showCoc);

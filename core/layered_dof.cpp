@@ -201,7 +201,7 @@ ImageRgba8 composeLayers(const Sat& colourSat, const ImageR32F& depth, const Coc
       std::uint8_t* o = out.at(x, y);
       o[3] = 255;
       if (nearRadiusOf(d, r, ramp) > 0) {  // a blurred near pixel: its own box, once
-        for (int c = 0; c < 3; ++c) o[c] = linear ? toOutput(textbook[c]) : encoded[c];
+        for (int c = 0; c < 3; ++c) o[c] = toOutput(textbook[c]);
         const float bd = behind ? behind->depth.at(x, y) : 0.0f;
         if (!behind || !behindCounts(bd, ramp)) continue;
         // See-through: what the box shows of the far side, replaced by what lies behind.
@@ -217,7 +217,7 @@ ImageRgba8 composeLayers(const Sat& colourSat, const ImageR32F& depth, const Coc
         continue;
       }
       const int R = reach[std::size_t(y) * w + x];
-      if (linear && R == 0 && farFieldWeight(r) == 0) {  // nothing blended: the textbook's byte
+      if (R == 0 && farFieldWeight(r) == 0) {  // nothing blended: the textbook's byte
         for (int c = 0; c < 3; ++c) o[c] = encoded[c];
         continue;
       }

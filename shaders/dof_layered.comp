@@ -101,8 +101,9 @@ void main() {
     return;
   }
   int reach = imageLoad(uReach, p).r;
-  if (uLinear != 0 && reach == 0 && farFieldWeight(r) == 0) {  // nothing blended: the textbook's byte
-    imageStore(uOutput, p, vec4(vec3(satApertureMean(p, r)) / 255.0, 1.0));
+  if (reach == 0 && farFieldWeight(r) == 0) {  // nothing blended: the textbook's byte
+    vec3 kept = uLinear != 0 ? vec3(satApertureMean(p, r)) : textbook;  // encoded: read above
+    imageStore(uOutput, p, vec4(kept / 255.0, 1.0));
     return;
   }
   // What lies behind: the pixel's own box; from r = 2 on, the far field over it,
