@@ -8,7 +8,6 @@
 
 #include <array>
 #include <cmath>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -305,10 +304,7 @@ void main() {
     throw;
   }
   std::filesystem::remove(file);
-  std::array<std::uint8_t, 2048> tableBytes;
-  std::memcpy(tableBytes.data(), tables.decode.data(), 1024);
-  std::memcpy(tableBytes.data() + 1024, tables.threshold.data(), 1024);
-  const auto tableBuffer = satdof::gl::createBuffer(2048, tableBytes.data(), 0);
+  const auto tableBuffer = satdof::createLinearLightTables();
   const auto valueBuffer = satdof::gl::createBuffer(GLsizeiptr(values.size() * 4), values.data(), 0);
   const auto encodedBuffer = satdof::gl::createBuffer(GLsizeiptr(values.size() * 4), nullptr, GL_DYNAMIC_STORAGE_BIT);
   const auto ditheredBuffer = satdof::gl::createBuffer(GLsizeiptr(dithered.size() * 16), dithered.data(), 0);

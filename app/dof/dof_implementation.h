@@ -82,6 +82,8 @@ std::unique_ptr<DofImplementation> createLayeredDof(const std::filesystem::path&
 std::unique_ptr<DofImplementation> createSeeThroughDof(const std::filesystem::path& shaderDir, ComputeBackend& backend);
 std::unique_ptr<DofImplementation> createSeeThroughLinearDof(const std::filesystem::path& shaderDir,
                                                              ComputeBackend& backend);
+// The storage buffer linear_light.glsl reads (reference::linearLightTables), layered_dof.cpp.
+gl::Buffer createLinearLightTables();
 // cuda_dof.cpp, or without a CUDA toolkit cuda_dof_unavailable.cpp (which says so).
 std::optional<std::string> cudaDofWhyNot(const ComputeBackend& backend);
 std::unique_ptr<DofImplementation> createCudaDof(const std::filesystem::path& shaderDir, ComputeBackend& backend);

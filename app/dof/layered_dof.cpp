@@ -46,12 +46,7 @@ class LayeredDof final : public DofImplementation {
   LayeredDof(const std::filesystem::path& shaderDir, ComputeBackend& backend, bool seeThrough, bool linear)
       : backend_(backend), seeThrough_(seeThrough), linear_(linear) {
     reloadShaders(shaderDir);
-    const reference::LinearLightTables& tables = reference::linearLightTables();
-    static_assert(sizeof(tables.decode) == 1024 && sizeof(tables.threshold) == 1024);
-    std::array<std::uint8_t, 2048> bytes;
-    std::memcpy(bytes.data(), tables.decode.data(), 1024);
-    std::memcpy(bytes.data() + 1024, tables.threshold.data(), 1024);
-    linearTables_ = gl::createBuffer(GLsizeiptr(bytes.size()), bytes.data(), 0);
+    linearTables_ = createLinearLightTables();
 #if SATDOF_HAVE_CUDA
     using interop::Target;
     // The CUDA split shares the backend's mapping of the frame; see-through splits on GL
@@ -249,6 +244,15 @@ class LayeredDof final : public DofImplementation {
 };
 
 }  // namespace
+
+gl::Buffer createLinearLightTables() {
+  const reference::LinearLightTables& tables = reference::linearLightTables();
+  static_assert(sizeof(tables.decode) == 1024 && sizeof(tables.threshold) == 1024);
+  std::array<std::uint8_t, 2048> bytes;  // std430: decode[256], then threshold[256]
+  std::memcpy(bytes.data(), tables.decode.data(), 1024);
+  std::memcpy(bytes.data() + 1024, tables.threshold.data(), 1024);
+  return gl::createBuffer(GLsizeiptr(bytes.size()), bytes.data(), 0);
+}
 
 std::unique_ptr<DofImplementation> createLayeredDof(const std::filesystem::path& shaderDir, ComputeBackend& backend) {
   return std::make_unique<LayeredDof>(shaderDir, backend, false, false);
