@@ -237,6 +237,36 @@ TEST(App, EveryDofImplementationAndFormatGivesTheCpuImage) {
   }
 }
 
+// See-through on the cuda backend keeps the frame's one GL-CUDA hand-over: without a
+// filter its GL split reads only the scene, so it runs before the backend, whose mapping
+// then holds the fields and their tables (no "fields map" stage); with a filter the split
+// reads the filtered image, so the fields are mapped a second time after the backend's
+// mapping is closed. Either way the image is the CPU backend's (the filter: tiled-halo and
+// cpu-direct share their arithmetic).
+TEST(App, SeeThroughOnCudaJoinsTheBackendsMappingWithoutAFilter) {
+  const std::string common = " --headless --frames 3 --size 400x224 --camera thin-lens --focal-length 135";
+  for (const char* dof : {"see-through", "see-through-linear"})
+    for (const bool filtered : {false, true}) {
+      SCOPED_TRACE(std::string(dof) + (filtered ? ", filtered" : ""));
+      const std::string filter = filtered ? " --filter gaussian --radius 3" : "";
+      const std::string name = std::string(dof) + (filtered ? "_filtered" : "");
+      const fs::path cuda = freshDir("handover_cuda_" + name), cpu = freshDir("handover_cpu_" + name);
+      const RunResult rc = run("--backend cuda --dof " + std::string(dof) + filter +
+                               (filtered ? " --conv tiled-halo" : "") + " --out " + cuda.string() + common);
+      if (rc.exitCode == 3) SATDOF_SKIP_WITHOUT_GPU("CUDA backend unavailable: " + rc.err);
+      ASSERT_EQ(rc.exitCode, 0) << rc.err;
+      EXPECT_NE(rc.out.find("  map "), std::string::npos) << rc.out;
+      EXPECT_NE(rc.out.find("  field sats "), std::string::npos) << rc.out;
+      EXPECT_EQ(rc.out.find("  fields map ") != std::string::npos, filtered) << rc.out;
+      const RunResult rp = run("--backend cpu --dof " + std::string(dof) + filter +
+                               (filtered ? " --conv cpu-direct" : "") + " --out " + cpu.string() + common);
+      ASSERT_EQ(rp.exitCode, 0) << rp.err;
+      const Png expected = loadPng(cpu / "frame_0002.png");
+      expectNotBlank(expected);
+      EXPECT_TRUE(loadPng(cuda / "frame_0002.png").rgba == expected.rgba) << "differs from the CPU backend's image";
+    }
+}
+
 // satdof quality renders every scene, prints a PSNR per implementation and aperture (box
 // and disc) against the lens and the scattering truth of the same shape, and beside the
 // textbook pass the pixels each changes and the ceiling those leave it. On the two

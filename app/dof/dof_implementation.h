@@ -54,6 +54,11 @@ class DofImplementation {
   // Recompiles its shaders for the targets' SAT format; on failure throws and keeps the
   // current program.
   virtual void reloadShaders(const std::filesystem::path& shaderDir) = 0;
+  // Work that reads only the scene (its colour, depth and second layer), run before the
+  // compute backend's stage on frames whose DoF blurs the scene colour itself (no filter),
+  // so that what it writes can join the backend's one GL-CUDA hand-over. run() follows in
+  // the same frame; it must also work without this call.
+  virtual void beforeBackend(const DofSettings& /*settings*/, Profiler& /*profiler*/) {}
   // Reads targets.depth and targets.sat, writes targets.dofOutput.
   virtual void run(const DofSettings& settings, Profiler& profiler) = 0;
 };

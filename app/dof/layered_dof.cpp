@@ -14,8 +14,11 @@
 // (DofSettings::behindColour / behindDepth): the GL split fills the far field under near
 // pixels and writes the far side, a third field SAT, and the composite replaces what a
 // blurred near pixel's box shows of the far side by what lies behind it. Its split is the
-// GL one on every backend (the CUDA split knows one layer). Without a second layer (a
-// photo) it runs as layered.
+// GL one on every backend (the CUDA split knows one layer); on the cuda backend it runs
+// before the backend's stage when no filter is on (beforeBackend: it reads only the
+// scene), so the fields and their tables join the backend's mapping and the frame keeps
+// one hand-over; with a filter on, the fields are mapped a second time for their SATs.
+// Without a second layer (a photo) it runs as layered.
 //
 // `see-through-linear` is see-through in linear light (reference "Linear light"): the GL
 // split writes every field, and the image itself, in dithered linear bytes (a fourth field
@@ -23,6 +26,8 @@
 // reference::linearLightTables in a buffer both passes read.
 #include <array>
 #include <cstring>
+#include <utility>
+#include <vector>
 
 #include "backends/compute_backend.h"
 #include "dof/coc_uniforms.h"
@@ -48,14 +53,19 @@ class LayeredDof final : public DofImplementation {
     reloadShaders(shaderDir);
     linearTables_ = createLinearLightTables();
 #if SATDOF_HAVE_CUDA
+    // On the cuda backend the fields and their SATs join the backend's mapping of the
+    // frame: one GL-CUDA hand-over. Layered splits in CUDA inside it; see-through splits
+    // on GL before the backend runs (beforeBackend), the fields then mapped as they are.
     using interop::Target;
-    // The CUDA split shares the backend's mapping of the frame; see-through splits on GL
-    // (the fields must not be mapped then) and maps the fields for their SATs alone.
-    host_ = seeThrough_ ? nullptr : dynamic_cast<interop::StageHost*>(&backend);
-    if (host_)
-      host_->shareFrameMapping({Target::Depth, Target::SceneColour, Target::Filtered, Target::NearField,
-                                Target::FarField, Target::NearSat, Target::FarSat, Target::NearTileRadius,
-                                Target::NearRadius});
+    host_ = dynamic_cast<interop::StageHost*>(&backend);
+    if (host_) {
+      std::vector<Target> shared{Target::Depth,   Target::SceneColour, Target::Filtered,       Target::NearField,
+                                 Target::FarField, Target::NearSat,    Target::FarSat,         Target::NearTileRadius,
+                                 Target::NearRadius};
+      if (seeThrough_) shared.insert(shared.end(), {Target::FarSide, Target::FarSideSat});
+      if (linear_) shared.insert(shared.end(), {Target::LinearColour, Target::LinearColourSat});
+      host_->shareFrameMapping(std::move(shared));
+    }
 #endif
   }
 #if SATDOF_HAVE_CUDA
@@ -86,56 +96,37 @@ class LayeredDof final : public DofImplementation {
     compose_ = std::move(compose);
   }
 
+  // See-through on the cuda backend, on a frame without a filter: the GL split now, so
+  // that the backend maps the fields with its own targets (the CUDA split knows one layer).
+  void beforeBackend(const DofSettings& s, Profiler& profiler) override {
+#if SATDOF_HAVE_CUDA
+    if (!host_ || !seeThrough_ || !targets_.nearField) return;
+    const Frame f = frameOf(s);
+    glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 3, -1, f.names.dof);
+    splitOnGl(s, f, profiler);
+    glPopDebugGroup();
+    splitAhead_ = true;
+#else
+    (void)s, (void)profiler;
+#endif
+  }
+
   void run(const DofSettings& s, Profiler& profiler) override {
     const Targets& t = targets_;
     if (!t.nearField) throw std::logic_error("layered DoF attached to targets without fields");
     const Extent e = t.extent;
-    const reference::CocRamp ramp = reference::cocRamp(s.params, e.width);
-    const GLuint groupsX = GLuint((e.width + kLayerTile - 1) / kLayerTile);
-    const GLuint groupsY = GLuint((e.height + kLayerTile - 1) / kLayerTile);
-    // See-through where the scene drew a second layer this frame; else the layered DoF.
-    const bool behind = seeThrough_ && s.behindColour && s.behindDepth;
-    // What this frame runs, for the debug group and the profiler's tags: [linear][behind].
-    struct Names {
-      const char *dof, *glSplit;
-    };
-    static constexpr Names kNames[2][2] = {{{"layered", "layered (GL)"}, {"see-through", "see-through (GL)"}},
-                                           {{"layered, linear", "layered, linear (GL)"},
-                                            {"see-through, linear", "see-through, linear (GL)"}}};
-    const Names& names = kNames[linear_][behind];
-    glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 3, -1, names.dof);
-    if (behind || linear_ || !splitInCuda(s, ramp, profiler)) {
-      auto timed = profiler.section(profiler.gl(), "dof split", names.glSplit);
-      setCocUniforms(split_.get(), ramp, e);
-      gl::uniform1i(split_.get(), "uSeeThrough", behind ? 1 : 0);
-      gl::uniform1i(split_.get(), "uLinear", linear_ ? 1 : 0);
-      gl::uniform1f(split_.get(), "uBehindEmpty", s.behindEmptyDepth);
-      glBindTextureUnit(0, t.depth);
-      glBindTextureUnit(1, s.source ? s.source : t.sceneColour);
-      glBindImageTexture(0, t.nearField, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
-      glBindImageTexture(1, t.farField, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
-      glBindImageTexture(2, tileMax_.get(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R32I);
-      glBindImageTexture(4, t.nearRadius, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R16I);
-      if (behind) {
-        glBindTextureUnit(2, s.behindColour);
-        glBindTextureUnit(3, s.behindDepth);
-        glBindImageTexture(3, t.farSide, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
-      }
-      if (linear_) glBindImageTexture(5, t.linearColour, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
-      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, linearTables_.get());
-      glDispatchCompute(groupsX, groupsY, 1);
-      glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
-      setCocUniforms(dilate_.get(), ramp, e);
-      glBindImageTexture(2, tileMax_.get(), 0, GL_FALSE, 0, GL_READ_ONLY, GL_R32I);
-      glBindImageTexture(3, t.nearTileRadius, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R32I);
-      glDispatchCompute((groupsX + 7) / 8, (groupsY + 7) / 8, 1);
-      // The fields are read next by the backend: CUDA (mapping orders it), a read back or
-      // a GL compute pass.
-      glMemoryBarrier(GL_ALL_BARRIER_BITS);
-      timed.end();
-      Targets fields = t;
-      if (!behind) fields.farSide = fields.farSideSat = 0;  // no far side this frame
-      if (!linear_) fields.linearColour = fields.linearColourSat = 0;  // held for another DoF
+    const Frame f = frameOf(s);
+    const reference::CocRamp& ramp = f.ramp;
+    const bool behind = f.behind;
+    glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 3, -1, f.names.dof);
+    Targets fields = t;
+    if (!behind) fields.farSide = fields.farSideSat = 0;  // no far side this frame
+    if (!linear_) fields.linearColour = fields.linearColourSat = 0;  // held for another DoF
+    if (std::exchange(splitAhead_, false)) {
+      fieldSatsInFrameMapping(fields, profiler);
+    } else if (behind || linear_ || !splitInCuda(s, ramp, profiler)) {
+      releaseFrameMapping(profiler);  // GL writes the fields next
+      splitOnGl(s, f, profiler);
       backend_.buildFieldSats(fields, profiler);
     }
     {
@@ -153,7 +144,7 @@ class LayeredDof final : public DofImplementation {
       }
     }
     {
-      auto timed = profiler.section(profiler.gl(), "dof", names.dof);
+      auto timed = profiler.section(profiler.gl(), "dof", f.names.dof);
       setCocUniforms(compose_.get(), ramp, e);
       setApertureUniform(compose_.get(), s.params.aperture);
       gl::uniform1i(compose_.get(), "uSeeThrough", behind ? 1 : 0);
@@ -185,6 +176,89 @@ class LayeredDof final : public DofImplementation {
   }
 
  private:
+  // What a frame runs: its ramp, whether see-through has a second layer (else it runs as
+  // layered), the names for the debug group and the profiler's tags.
+  struct Names {
+    const char *dof, *glSplit;
+  };
+  struct Frame {
+    reference::CocRamp ramp;
+    bool behind;
+    Names names;
+  };
+  Frame frameOf(const DofSettings& s) const {
+    static constexpr Names kNames[2][2] = {{{"layered", "layered (GL)"}, {"see-through", "see-through (GL)"}},
+                                           {{"layered, linear", "layered, linear (GL)"},
+                                            {"see-through, linear", "see-through, linear (GL)"}}};
+    const bool behind = seeThrough_ && s.behindColour && s.behindDepth;
+    return {reference::cocRamp(s.params, targets_.extent.width), behind, kNames[linear_][behind]};
+  }
+
+  // The split and the tile dilation as GL compute passes (every field, both layers,
+  // either light).
+  void splitOnGl(const DofSettings& s, const Frame& f, Profiler& profiler) {
+    const Targets& t = targets_;
+    const Extent e = t.extent;
+    const GLuint groupsX = GLuint((e.width + kLayerTile - 1) / kLayerTile);
+    const GLuint groupsY = GLuint((e.height + kLayerTile - 1) / kLayerTile);
+    auto timed = profiler.section(profiler.gl(), "dof split", f.names.glSplit);
+    setCocUniforms(split_.get(), f.ramp, e);
+    gl::uniform1i(split_.get(), "uSeeThrough", f.behind ? 1 : 0);
+    gl::uniform1i(split_.get(), "uLinear", linear_ ? 1 : 0);
+    gl::uniform1f(split_.get(), "uBehindEmpty", s.behindEmptyDepth);
+    glBindTextureUnit(0, t.depth);
+    glBindTextureUnit(1, s.source ? s.source : t.sceneColour);
+    glBindImageTexture(0, t.nearField, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+    glBindImageTexture(1, t.farField, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+    glBindImageTexture(2, tileMax_.get(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R32I);
+    glBindImageTexture(4, t.nearRadius, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R16I);
+    if (f.behind) {
+      glBindTextureUnit(2, s.behindColour);
+      glBindTextureUnit(3, s.behindDepth);
+      glBindImageTexture(3, t.farSide, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+    }
+    if (linear_) glBindImageTexture(5, t.linearColour, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, linearTables_.get());
+    glDispatchCompute(groupsX, groupsY, 1);
+    glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+    setCocUniforms(dilate_.get(), f.ramp, e);
+    glBindImageTexture(2, tileMax_.get(), 0, GL_FALSE, 0, GL_READ_ONLY, GL_R32I);
+    glBindImageTexture(3, t.nearTileRadius, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R32I);
+    glDispatchCompute((groupsX + 7) / 8, (groupsY + 7) / 8, 1);
+    // The fields are read next by the backend: CUDA (mapping orders it), a read back or
+    // a GL compute pass.
+    glMemoryBarrier(GL_ALL_BARRIER_BITS);
+  }
+
+  // The fields split before the backend ran: their SATs inside the backend's mapping,
+  // which holds them, then unmapped; where the backend left no mapping open, by the
+  // backend on its own.
+  void fieldSatsInFrameMapping(const Targets& fields, Profiler& profiler) {
+#if SATDOF_HAVE_CUDA
+    if (std::unique_ptr<interop::Session::Mapped> mapped = host_->takeFrameMapping()) {
+      host_->buildFieldSats(*mapped, profiler, fieldTables(fields));
+      auto unmapSection = profiler.section(host_->clock(), "unmap");
+      mapped->unmap();
+      return;
+    }
+#endif
+    backend_.buildFieldSats(fields, profiler);
+  }
+
+  // See-through on the cuda backend, split after the backend ran (a filter was on): the
+  // backend's mapping holds the fields, so it is closed before GL writes them.
+  void releaseFrameMapping(Profiler& profiler) {
+#if SATDOF_HAVE_CUDA
+    if (!host_ || !seeThrough_) return;
+    if (std::unique_ptr<interop::Session::Mapped> mapped = host_->takeFrameMapping()) {
+      auto unmapSection = profiler.section(host_->clock(), "unmap");
+      mapped->unmap();
+    }
+#else
+    (void)profiler;
+#endif
+  }
+
   // The cuda backend's path: split and SATs inside the frame's mapping. False elsewhere.
   bool splitInCuda(const DofSettings& s, const reference::CocRamp& ramp, Profiler& profiler) {
 #if SATDOF_HAVE_CUDA
@@ -230,6 +304,7 @@ class LayeredDof final : public DofImplementation {
 
   ComputeBackend& backend_;
   bool seeThrough_, linear_;
+  bool splitAhead_ = false;  // beforeBackend split this frame's fields
   gl::Buffer linearTables_;  // reference::linearLightTables: decode, then threshold
   std::filesystem::path shaderDir_;
   Targets targets_;

@@ -104,6 +104,11 @@ void Pipeline::run(const Targets* sceneFrom, const FilterSettings& filter, DofSe
   // the same mapping) and drawn over the DoF output.
   std::optional<BokehRequest> request;
   if (bokeh.enabled) request = bokehPass_->request(bokeh, reference::cocRamp(dof.params, t.extent.width));
+  if (!filter.enabled) {  // the DoF blurs the scene colour: its scene-only work goes first
+    dof.source = t.sceneColour;
+    dofImpl_->beforeBackend(dof, *profiler_);
+    if (isolateStages_) glFinish();
+  }
   backendPass_->run(filter, request ? &*request : nullptr, *profiler_);
   if (isolateStages_) glFinish();
   dof.source = backendPass_->filteredImage(t);
