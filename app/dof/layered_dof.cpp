@@ -122,13 +122,12 @@ class LayeredDof final : public DofImplementation {
     Targets fields = t;
     if (!behind) fields.farSide = fields.farSideSat = 0;  // no far side this frame
     if (!linear_) fields.linearColour = fields.linearColourSat = 0;  // held for another DoF
-    if (std::exchange(splitAhead_, false)) {
-      fieldSatsInFrameMapping(fields, profiler);
-    } else if (behind || linear_ || !splitInCuda(s, ramp, profiler)) {
-      releaseFrameMapping(profiler);  // GL writes the fields next
+    takeFrameMapping();
+    if (!std::exchange(splitAhead_, false) && (behind || linear_ || !splitInCuda(s, ramp, profiler))) {
+      closeFrameMapping(profiler);  // GL writes the fields next
       splitOnGl(s, f, profiler);
-      backend_.buildFieldSats(fields, profiler);
     }
+    buildFieldSats(fields, profiler);
     {
       // R(p): the rows' reach over the split's near radii into reach_[0], the columns'
       // over that into reach_[1].
@@ -230,42 +229,44 @@ class LayeredDof final : public DofImplementation {
     glMemoryBarrier(GL_ALL_BARRIER_BITS);
   }
 
-  // The fields split before the backend ran: their SATs inside the backend's mapping,
-  // which holds them, then unmapped; where the backend left no mapping open, by the
-  // backend on its own.
-  void fieldSatsInFrameMapping(const Targets& fields, Profiler& profiler) {
+  // The backend's mapping of this frame, where it left one open for the DoF (cuda; it
+  // holds the fields and their tables): taken at the start of run(), closed within it.
+  void takeFrameMapping() {
 #if SATDOF_HAVE_CUDA
-    if (std::unique_ptr<interop::Session::Mapped> mapped = host_->takeFrameMapping()) {
-      host_->buildFieldSats(*mapped, profiler, fieldTables(fields));
-      auto unmapSection = profiler.section(host_->clock(), "unmap");
-      mapped->unmap();
+    frameMapping_ = host_ ? host_->takeFrameMapping() : nullptr;
+#endif
+  }
+  void closeFrameMapping(Profiler& profiler) {
+#if SATDOF_HAVE_CUDA
+    if (!frameMapping_) return;
+    auto unmapSection = profiler.section(host_->clock(), "unmap");
+    frameMapping_->unmap();
+    frameMapping_.reset();
+#else
+    (void)profiler;
+#endif
+  }
+
+  // The fields' SATs: inside the frame's mapping where one is open (then closed), else by
+  // the backend on its own (on cuda a mapping of the fields alone).
+  void buildFieldSats(const Targets& fields, Profiler& profiler) {
+#if SATDOF_HAVE_CUDA
+    if (frameMapping_) {
+      host_->buildFieldSats(*frameMapping_, profiler, fieldTables(fields));
+      closeFrameMapping(profiler);
       return;
     }
 #endif
     backend_.buildFieldSats(fields, profiler);
   }
 
-  // See-through on the cuda backend, split after the backend ran (a filter was on): the
-  // backend's mapping holds the fields, so it is closed before GL writes them.
-  void releaseFrameMapping(Profiler& profiler) {
-#if SATDOF_HAVE_CUDA
-    if (!host_ || !seeThrough_) return;
-    if (std::unique_ptr<interop::Session::Mapped> mapped = host_->takeFrameMapping()) {
-      auto unmapSection = profiler.section(host_->clock(), "unmap");
-      mapped->unmap();
-    }
-#else
-    (void)profiler;
-#endif
-  }
-
-  // The cuda backend's path: split and SATs inside the frame's mapping. False elsewhere.
+  // The cuda backend's path for layered: the split inside the frame's mapping (its SATs
+  // follow there). False without an open mapping.
   bool splitInCuda(const DofSettings& s, const reference::CocRamp& ramp, Profiler& profiler) {
 #if SATDOF_HAVE_CUDA
-    if (!host_) return false;
+    if (!frameMapping_) return false;  // not cuda, or the backend did not run this frame
     using interop::Target;
-    std::unique_ptr<interop::Session::Mapped> mapped = host_->takeFrameMapping();
-    if (!mapped) return false;  // the backend did not run this frame: the GL path
+    const interop::Session::Mapped* mapped = frameMapping_.get();
     const Targets& t = targets_;
     const cudaStream_t stream = host_->stream();
     {
@@ -290,11 +291,6 @@ class LayeredDof final : public DofImplementation {
       auto timed = profiler.section(host_->clock(), "dof split", "layered (CUDA)");
       SATDOF_CUDA_CHECK(launchLayerSplit(a, tileScratch_.data(), tileScratch_.size(), stream));
     }
-    Targets fields = t;  // near and far: the CUDA split is the layered DoF's
-    fields.farSide = fields.farSideSat = fields.linearColour = fields.linearColourSat = 0;
-    host_->buildFieldSats(*mapped, profiler, fieldTables(fields));
-    auto unmapSection = profiler.section(host_->clock(), "unmap");
-    mapped->unmap();
     return true;
 #else
     (void)s, (void)ramp, (void)profiler;
@@ -313,6 +309,7 @@ class LayeredDof final : public DofImplementation {
   std::array<gl::Texture, 2> reach_;      // the reach passes' images; R(p) ends in [1]
 #if SATDOF_HAVE_CUDA
   interop::StageHost* host_ = nullptr;
+  std::unique_ptr<interop::Session::Mapped> frameMapping_;  // within run() only
   std::vector<interop::SurfaceObject> surfaces_;  // this frame's, kept until the next
   DeviceBuffer<unsigned char> tileScratch_;
 #endif
