@@ -264,6 +264,8 @@ TEST(App, SeeThroughOnCudaJoinsTheBackendsMappingWithoutAFilter) {
       const Png expected = loadPng(cpu / "frame_0002.png");
       expectNotBlank(expected);
       EXPECT_TRUE(loadPng(cuda / "frame_0002.png").rgba == expected.rgba) << "differs from the CPU backend's image";
+      fs::remove_all(cuda);
+      fs::remove_all(cpu);
     }
 }
 
