@@ -127,6 +127,14 @@ App::App(const Options& options, const std::map<std::string, std::string>& uiSet
       throw UsageError("the photo at its size: " + std::string(e.what()) + "; --size WxH renders it smaller");
     throw UsageError(e.what());
   }
+  try {
+    pipeline_->setTableMemory(chooseTableMemory(options_.satMemory));
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
+  }
+  // Said where it matters (CUDA writes the tables) or where asked.
+  if (options_.verbose || options_.given.count("sat-memory") || pipeline_->backend().name() == "cuda")
+    std::printf("satdof: SAT tables in %s\n", pipeline_->tableMemory().description.c_str());
   reallocate(extent, format);
   comparison_.fields = options_.compareB;
   if (comparesConfigurations(settings_.view.mode) &&
@@ -135,7 +143,7 @@ App::App(const Options& options, const std::map<std::string, std::string>& uiSet
     const PipelineConfig a = pipeline_->config(settings_.filter.implementation);
     comparison_.apertureA = settings_.dof.params.aperture;
     try {
-      comparison_.build(resolveCompare(a, comparison_.fields), *context_, shaderDir_, extent);
+      comparison_.build(resolveCompare(a, comparison_.fields), *context_, shaderDir_, extent, pipeline_->tableMemory());
     } catch (const BackendUnavailable& e) {
       throw BackendUnavailable(std::string("--compare-b: ") + e.what());
     } catch (const std::exception& e) {

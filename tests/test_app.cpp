@@ -50,7 +50,7 @@ TEST(App, BadFlagsGiveOneLineAndExitCode2) {
                            "--view split --compare-b sat-format=float16", "--view split --compare-b scan=nosuch",
                            "--view split --compare-b backend=cpu,scan=blelloch", "--compare-b dof=layered",
                            "--view split --compare cpu-direct", "--view split --ui-scale 9",
-                           "--view split --compare-b conv=cpu-direct"}) {
+                           "--view split --compare-b conv=cpu-direct", "--sat-memory host"}) {
     SCOPED_TRACE(args);
     const RunResult r = run(args);
     EXPECT_EQ(r.exitCode, 2);
@@ -267,6 +267,39 @@ TEST(App, SeeThroughOnCudaJoinsTheBackendsMappingWithoutAFilter) {
       fs::remove_all(cuda);
       fs::remove_all(cpu);
     }
+}
+
+// The SAT tables in CUDA memory that GL imports (--sat-memory cuda, the default where CUDA
+// and GL share the GPU) give the frames GL's own buffers give, on every backend (the CPU
+// backend uploads into them, gl-compute's shaders write them, CUDA's kernels write them
+// through the interop registration); where that memory cannot be had, asking for it is
+// refused in one line with the reason.
+TEST(App, SatTablesInCudaMemoryGiveTheFramesOfGlBuffers) {
+  const std::string common = " --headless --frames 3 --size 400x224 --dof see-through-linear --camera thin-lens "
+                             "--focal-length 135 --no-settings";
+  const fs::path gl = freshDir("tables_gl");
+  const RunResult rg = run("--backend cpu --sat-memory gl --out " + gl.string() + common);
+  ASSERT_EQ(rg.exitCode, 0) << rg.err;
+  EXPECT_NE(rg.out.find("satdof: SAT tables in GL memory (--sat-memory gl)"), std::string::npos) << rg.out;
+  const Png expected = loadPng(gl / "frame_0002.png");
+  expectNotBlank(expected);
+  fs::remove_all(gl);
+  for (const char* backend : {"gl-compute", "cpu", "cuda"}) {
+    SCOPED_TRACE(backend);
+    const fs::path out = freshDir(std::string("tables_cuda_") + backend);
+    const RunResult r = run("--backend " + std::string(backend) + " --sat-memory cuda --out " + out.string() + common);
+    if (r.exitCode == 2 && r.err.rfind("satdof: --sat-memory cuda: ", 0) == 0) {
+      EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+      EXPECT_FALSE(fs::exists(out / "frame_0000.png")) << "refused before a frame";
+      fs::remove_all(out);
+      SATDOF_SKIP_WITHOUT_GPU("no CUDA memory for GL here: " + r.err);
+    }
+    if (r.exitCode == 3) SATDOF_SKIP_WITHOUT_GPU("CUDA backend unavailable: " + r.err);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("satdof: SAT tables in CUDA memory imported by GL"), std::string::npos) << r.out;
+    EXPECT_TRUE(loadPng(out / "frame_0002.png").rgba == expected.rgba) << "differs from GL's buffers' frame";
+    fs::remove_all(out);
+  }
 }
 
 // satdof quality renders every scene, prints a PSNR per implementation and aperture (box

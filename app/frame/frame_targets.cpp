@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "interop/device_memory_buffer.h"
+
 namespace satdof {
 namespace {
 
@@ -19,7 +21,18 @@ GLsizeiptr bufferBytes(TargetSize size, Extent e, SatFormat format) {
   }
 }
 
+bool isTable(TargetSize size) { return size == TargetSize::SatTable || size == TargetSize::Uint32SatTable; }
+
 }  // namespace
+
+TableMemory chooseTableMemory(std::string_view asked) {
+  if (asked == "gl") return {false, "GL memory (--sat-memory gl)"};
+  if (auto why = interop::whyNoDeviceMemoryBuffers()) {
+    if (asked == "cuda") throw std::runtime_error("--sat-memory cuda: " + *why);
+    return {false, "GL memory (" + *why + ")"};
+  }
+  return {true, "CUDA memory imported by GL"};
+}
 
 void FrameTargets::checkExtent(Extent extent, SatFormat format) {
   GLint64 maxBlock = 0;
@@ -60,7 +73,15 @@ void FrameTargets::allocate(Extent extent, SatFormat format, DofFields fields) {
                                        tiles ? (h + kNearTileSize - 1) / kNearTileSize : h);
       targets_.*spec.handle = images_[i].get();
     } else {
-      buffers_[i] = gl::createBuffer(bufferBytes(spec.size, extent, format), nullptr, GL_DYNAMIC_STORAGE_BIT);
+      const GLsizeiptr bytes = bufferBytes(spec.size, extent, format);
+      memories_[i] = {};
+      if (isTable(spec.size) && tableMemory_.cuda) {
+        interop::DeviceMemoryBuffer b = interop::createDeviceMemoryBuffer(bytes);
+        memories_[i] = std::move(b.memory);
+        buffers_[i] = std::move(b.buffer);
+      } else {
+        buffers_[i] = gl::createBuffer(bytes, nullptr, GL_DYNAMIC_STORAGE_BIT);
+      }
       targets_.*spec.handle = buffers_[i].get();
     }
   }

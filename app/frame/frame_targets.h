@@ -12,6 +12,9 @@
 
 #include <array>
 #include <cstddef>
+#include <string>
+#include <string_view>
+#include <utility>
 
 #include "basic_types.h"
 #include "gl/handles.h"
@@ -160,6 +163,18 @@ inline FieldTables fieldTables(const Targets& t) {
   return list;
 }
 
+// Where the frame's SAT tables live: CUDA memory that GL imports (2 MiB pages: CUDA
+// writes it faster, interop/device_memory_buffer.h) or GL's own buffers. `description`
+// says which, and why not CUDA's.
+struct TableMemory {
+  bool cuda = false;
+  std::string description = "GL memory";
+};
+
+// --sat-memory: "auto" (CUDA's where it can be had), "cuda" (or a one-line
+// std::runtime_error saying why not), "gl". Needs the GL context current.
+TableMemory chooseTableMemory(std::string_view asked);
+
 class FrameTargets {
  public:
   // Throws (one line, before allocating) if a frame of this size cannot be served by this
@@ -168,10 +183,15 @@ class FrameTargets {
   // (Re)allocates everything for `extent` and `format`, and the DoF's `fields`.
   void allocate(Extent extent, SatFormat format, DofFields fields = DofFields::None);
   const Targets& targets() const { return targets_; }
+  // Where the next allocate puts the SAT tables (GL's buffers until told otherwise).
+  void setTableMemory(TableMemory memory) { tableMemory_ = std::move(memory); }
+  const TableMemory& tableMemory() const { return tableMemory_; }
 
  private:
   std::array<gl::Texture, std::size_t(TargetId::Count)> images_;
+  std::array<gl::MemoryObject, std::size_t(TargetId::Count)> memories_;  // before buffers_: outlives them
   std::array<gl::Buffer, std::size_t(TargetId::Count)> buffers_;
+  TableMemory tableMemory_;
   gl::Framebuffer dofFramebuffer_;
   Targets targets_;
 };

@@ -46,6 +46,7 @@ inline void deleteVertexArray(GLuint n) { glDeleteVertexArrays(1, &n); }
 inline void deleteQuery(GLuint n) { glDeleteQueries(1, &n); }
 inline void deleteProgram(GLuint n) { glDeleteProgram(n); }
 inline void deleteShader(GLuint n) { glDeleteShader(n); }
+inline void deleteMemoryObject(GLuint n) { glDeleteMemoryObjectsEXT(1, &n); }
 }  // namespace detail
 
 using Texture = Handle<detail::deleteTexture>;
@@ -56,6 +57,7 @@ using VertexArray = Handle<detail::deleteVertexArray>;
 using Query = Handle<detail::deleteQuery>;
 using Program = Handle<detail::deleteProgram>;
 using Shader = Handle<detail::deleteShader>;
+using MemoryObject = Handle<detail::deleteMemoryObject>;  // GL_EXT_memory_object
 
 inline Texture createTexture2D(GLenum internalFormat, int width, int height) {
   GLuint n = 0;

@@ -231,6 +231,10 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
   app.add_flag("--no-settings", o.noSettings, "Neither read nor write the settings file");
   app.add_flag("--isolate-stages", o.isolateStages,
                "Wait for each stage before the next, so each stage's time is its own");
+  app.add_option("--sat-memory", o.satMemory,
+                 "Where the SAT tables live: cuda (CUDA memory that GL imports: CUDA writes it faster), gl (GL's "
+                 "own buffers), auto (cuda where CUDA and GL share the GPU, else gl) [auto]")
+      ->check(CLI::IsMember({"auto", "cuda", "gl"}));
   app.add_flag("!--no-vsync", o.vsync, "Window mode: do not wait for vertical sync");
   app.add_flag("-v,--verbose", o.verbose, "Print GL and CUDA details");
 

@@ -79,6 +79,7 @@ struct Options {
   std::set<std::string> fromSettings;
   bool vsync = true;
   bool isolateStages = false;  // finish each stage before the next: per-stage times alone
+  std::string satMemory = "auto";  // where the SAT tables live: auto, cuda, gl (chooseTableMemory)
   bool verbose = false;
 
   // `satdof bench <family>`: what the command line asks of the benchmarks, which main.cpp

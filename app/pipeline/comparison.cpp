@@ -40,8 +40,8 @@ CompareCaption Comparison::caption(const PipelineConfig& a, bool filtering, cons
 }
 
 void Comparison::build(const PipelineConfig& b, const Context& context, const std::filesystem::path& shaderDir,
-                       Extent extent) {
-  b_ = buildPipeline(b, context, shaderDir, extent);
+                       Extent extent, const TableMemory& tables) {
+  b_ = buildPipeline(b, context, shaderDir, extent, tables);
   config_ = b;
 }
 
@@ -70,7 +70,7 @@ void Comparison::update(bool comparing, const Pipeline& a, const std::string& aC
       b_->reallocate(extent, b_->targets().satFormat);
     } else {
       b_.reset();  // the old B's memory first
-      build(b, context, shaderDir, extent);
+      build(b, context, shaderDir, extent, a.tableMemory());
     }
     problem_.clear();
     tried_.reset();

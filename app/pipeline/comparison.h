@@ -41,7 +41,8 @@ class Comparison {
               const std::filesystem::path& shaderDir, bool filtering);
   // Builds B now, as the command line asks for it: its failure is the run's (the caller
   // turns it into an exit code).
-  void build(const PipelineConfig& b, const Context& context, const std::filesystem::path& shaderDir, Extent extent);
+  void build(const PipelineConfig& b, const Context& context, const std::filesystem::path& shaderDir, Extent extent,
+             const TableMemory& tables);
   void reset();
 
   Pipeline* pipeline() { return b_.get(); }

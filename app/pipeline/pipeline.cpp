@@ -128,7 +128,8 @@ PipelineConfig Pipeline::config(const std::string& filterImplementation) const {
 }
 
 std::unique_ptr<Pipeline> buildPipeline(const PipelineConfig& config, const Context& context,
-                                        const std::filesystem::path& shaderDir, Extent extent) {
+                                        const std::filesystem::path& shaderDir, Extent extent,
+                                        const TableMemory& tables) {
   const SatFormatInfo* format = findSatFormat(config.satFormat);
   if (!format) throw std::runtime_error("no SAT format '" + config.satFormat + "'");
   const DofEntry* dof = findDofImplementation(config.dof);
@@ -149,6 +150,7 @@ std::unique_ptr<Pipeline> buildPipeline(const PipelineConfig& config, const Cont
   }
   if (auto why = dof->whyNot(backend)) throw std::runtime_error("dof " + config.dof + ": " + *why);
   auto pipeline = std::make_unique<Pipeline>(std::move(choice), *dof, format->id, shaderDir);
+  pipeline->setTableMemory(tables);
   pipeline->reallocate(extent, format->id);
   return pipeline;
 }

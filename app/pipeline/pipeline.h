@@ -67,6 +67,9 @@ class Pipeline {
   PipelineConfig config(const std::string& filterImplementation = {}) const;
 
   const Targets& targets() const { return targets_.targets(); }
+  // Where the SAT tables live (FrameTargets::setTableMemory), from the next reallocate on.
+  void setTableMemory(TableMemory memory) { targets_.setTableMemory(std::move(memory)); }
+  const TableMemory& tableMemory() const { return targets_.tableMemory(); }
   Extent extent() const { return targets().extent; }
   BackendPass& backendPass() { return *backendPass_; }
   const BackendPass& backendPass() const { return *backendPass_; }
@@ -105,10 +108,11 @@ class Pipeline {
 };
 
 // Configuration B as its fields make it: the backend named, its options selected, the
-// convolution and the DoF checked, for frames of `extent`. Throws BackendUnavailable when
+// convolution and the DoF checked, for frames of `extent`, its tables where A's are. Throws BackendUnavailable when
 // B's backend cannot run with this GL context, std::runtime_error (one line) when a field
 // is not one B's backend offers or the DoF cannot run on it.
 std::unique_ptr<Pipeline> buildPipeline(const PipelineConfig& config, const Context& context,
-                                        const std::filesystem::path& shaderDir, Extent extent);
+                                        const std::filesystem::path& shaderDir, Extent extent,
+                                        const TableMemory& tables);
 
 }  // namespace satdof
