@@ -176,6 +176,7 @@ void App::presentWindow() {
   state.dof = &settings_.dof;
   state.backendReason = a.backendReason();
   state.glRenderer = context_->renderer;
+  state.tableMemory = a.tableMemory().description;
   state.backend = &a.backend();
   state.backendOptions = a.backendOptions();
   for (const BackendOption& o : a.backendOptions()) state.selections[o.key] = a.backend().selected(o.key);

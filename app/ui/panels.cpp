@@ -61,6 +61,9 @@ void pipeline(UiState& s) {
   ImGui::TextUnformatted(s.backendReason.substr(0, s.backendReason.find("; ")).c_str());
   if (s.backendReason.find("; ") != std::string::npos) widgets::tooltip(s.backendReason.c_str());
   ImGui::TextDisabled("GL: %s, %dx%d", s.glRenderer.c_str(), s.width, s.height);
+  ImGui::TextDisabled("SAT tables: %s", s.tableMemory.c_str());
+  widgets::tooltip("CUDA writes large tables faster into its own memory (2 MiB pages) than into GL's buffers; "
+                   "--sat-memory gl keeps GL's, to compare");
   ImGui::TextDisabled("F1: keys and mouse, H: hide this panel");
   ImGui::PopTextWrapPos();
   if (widgets::smallButton("reload shaders (F5)", "F5")) s.reloadShaders = true;

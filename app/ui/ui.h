@@ -43,6 +43,7 @@ struct UiState {
   DofSettings* dof = nullptr;
   std::string backendReason;
   std::string glRenderer;
+  std::string tableMemory;  // where the SAT tables live (TableMemory::description)
   const ComputeBackend* backend = nullptr;
   std::span<const BackendOption> backendOptions;  // what the backend offers (its registries)
   BackendSelections selections;                   // current; a panel may change them
