@@ -19,6 +19,7 @@
 
 #include "backends/compute_backend.h"
 #include "backends/host_bokeh.h"
+#include "gl/handles.h"
 #include "satdof/reference/parallel.h"
 #include "satdof/reference/sat.h"
 
@@ -121,7 +122,7 @@ class CpuBackend final : public ComputeBackend {
       table = reference::satTableBytesOf(reference::computeSat(*satInput, targets_.satFormat));
     }
     auto section = r.profiler.section(clock_, "upload sat");
-    glNamedBufferSubData(targets_.sat, 0, GLsizeiptr(table.size()), table.data());
+    gl::uploadToBuffer(targets_.sat, table.data(), GLsizeiptr(table.size()));
   }
 
   std::vector<FilterImplementation> filterImplementations() const override { return cpuFilterImplementations(); }

@@ -1,6 +1,7 @@
 // app/backends/field_sats.cpp — ComputeBackend::buildFieldSats' default: the CPU path any
 // backend can fall back on (read back, reference SAT, upload), timed on the host clock.
 #include "backends/compute_backend.h"
+#include "gl/handles.h"
 #include "image_io.h"
 #include "satdof/reference/sat.h"
 
@@ -16,7 +17,7 @@ void ComputeBackend::buildFieldSats(const Targets& t, Profiler& profiler) {
     }
     auto timed = profiler.section(profiler.host(), "field sats", "cpu reference");
     const reference::Sat sat = reference::computeSat(image);
-    glNamedBufferSubData(buffer, 0, GLsizeiptr(sat.values.size() * sizeof(std::uint32_t)), sat.values.data());
+    gl::uploadToBuffer(buffer, sat.values.data(), GLsizeiptr(sat.values.size() * sizeof(std::uint32_t)));
   }
 }
 

@@ -89,8 +89,9 @@ enum class DofFields { None, Layers, SeeThrough, SeeThroughLinear };
 struct TargetSpec {
   TargetId id;
   const char* name;
-  GLenum format;  // an image's internal format; 0: a buffer (dynamic storage: the CPU
-                  // backend uploads with glNamedBufferSubData)
+  GLenum format;  // an image's internal format; 0: a buffer (dynamic storage, where GL
+                  // allocates it: the host bokeh list is written with glNamedBufferSubData;
+                  // the tables, which may be imported, only by copies: gl::uploadToBuffer)
   TargetSize size;
   DofFields from;  // allocated for a DoF whose fields are this or more (None: always)
   const char* writer;

@@ -103,6 +103,14 @@ inline Buffer createBuffer(GLsizeiptr bytes, const void* data, GLbitfield flags)
   return Buffer(n);
 }
 
+// Writes `bytes` of `data` at the start of `buffer` through a temporary buffer and a GPU
+// copy. A buffer whose storage GL imported (GL_EXT_memory_object: the SAT tables in CUDA
+// memory) has no GL_DYNAMIC_STORAGE_BIT, so glNamedBufferSubData may not write it.
+inline void uploadToBuffer(GLuint buffer, const void* data, GLsizeiptr bytes) {
+  const Buffer staging = createBuffer(bytes, data, 0);
+  glCopyNamedBufferSubData(staging.get(), buffer, 0, 0, bytes);
+}
+
 inline Framebuffer createFramebuffer() {
   GLuint n = 0;
   glCreateFramebuffers(1, &n);
