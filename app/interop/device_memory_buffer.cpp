@@ -100,7 +100,7 @@ DeviceMemoryBuffer importBuffer(const Driver& driver, int device, GLsizeiptr byt
   GLuint name = 0;
   glCreateMemoryObjectsEXT(1, &name);
   b.memory = gl::MemoryObject(name);
-  while (glGetError() != GL_NO_ERROR) {
+  for (int i = 0; i < 8 && glGetError() != GL_NO_ERROR; ++i) {  // older errors are not the import's
   }
   glImportMemoryFdEXT(name, GLuint64(size), GL_HANDLE_TYPE_OPAQUE_FD_EXT, fd);  // GL owns fd on success
   if (const GLenum e = glGetError(); e != GL_NO_ERROR) {
