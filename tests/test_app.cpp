@@ -273,8 +273,9 @@ TEST(App, SeeThroughOnCudaJoinsTheBackendsMappingWithoutAFilter) {
 // and GL share the GPU) give the frames GL's own buffers give, on every backend (the CPU
 // backend uploads into them, gl-compute's shaders write them, CUDA's kernels write them
 // through the interop registration); where that memory cannot be had, asking for it is
-// refused in one line with the reason.
+// refused in one line with the reason, before GL where CUDA cannot run at all.
 TEST(App, SatTablesInCudaMemoryGiveTheFramesOfGlBuffers) {
+  const bool cudaRuns = run("--backend cuda --headless --frames 1 --size 16x16 --save none --no-settings").exitCode == 0;
   const std::string common = " --headless --frames 3 --size 400x224 --dof see-through-linear --camera thin-lens "
                              "--focal-length 135 --no-settings";
   const fs::path gl = freshDir("tables_gl");
@@ -291,6 +292,9 @@ TEST(App, SatTablesInCudaMemoryGiveTheFramesOfGlBuffers) {
     if (r.exitCode == 2 && r.err.rfind("satdof: --sat-memory cuda: ", 0) == 0) {
       EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
       EXPECT_FALSE(fs::exists(out / "frame_0000.png")) << "refused before a frame";
+      if (!cudaRuns) {
+        EXPECT_EQ(r.out.find("GL"), std::string::npos) << "refused before GL started: " << r.out;
+      }
       fs::remove_all(out);
       SATDOF_SKIP_WITHOUT_GPU("no CUDA memory for GL here: " + r.err);
     }

@@ -60,6 +60,13 @@ std::optional<std::string> checkCombination(const Options& o) {
     const std::string notHere = only && only->whyNotOnThisMachine ? only->whyNotOnThisMachine() : "";
     if (!only || !notHere.empty()) return prefix + ", which cannot run here: " + (only ? notHere : "not in this build");
   }
+  // SAT tables in CUDA memory need CUDA: where this build or machine has none, said before
+  // any GL (where CUDA runs but cannot share its memory with GL, the app says so at start).
+  if (o.satMemory == "cuda") {
+    const ComputeBackendInfo* cuda = findComputeBackend("cuda");
+    const std::string notHere = cuda && cuda->whyNotOnThisMachine ? cuda->whyNotOnThisMachine() : "";
+    if (!cuda || !notHere.empty()) return "--sat-memory cuda: " + (cuda ? notHere : std::string("not in this build"));
+  }
   // quality's lens truth exists for the thin-lens model only (tools/quality.cpp).
   if (o.quality && !o.qualityLensAperture.empty() && given(o, "camera") && o.camera == "linear")
     return "--lens-aperture: applies only with a lens truth, and quality with --camera linear has none";
