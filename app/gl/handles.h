@@ -103,10 +103,17 @@ inline Buffer createBuffer(GLsizeiptr bytes, const void* data, GLbitfield flags)
   return Buffer(n);
 }
 
-// Writes `bytes` of `data` at the start of `buffer` through a temporary buffer and a GPU
-// copy. A buffer whose storage GL imported (GL_EXT_memory_object: the SAT tables in CUDA
-// memory) has no GL_DYNAMIC_STORAGE_BIT, so glNamedBufferSubData may not write it.
+// Writes `bytes` of `data` at the start of `buffer`: glNamedBufferSubData where the buffer
+// has dynamic storage, else through a temporary buffer and a GPU copy. A buffer whose
+// storage GL imported (GL_EXT_memory_object: the SAT tables in CUDA memory) has no
+// GL_DYNAMIC_STORAGE_BIT, so glNamedBufferSubData may not write it.
 inline void uploadToBuffer(GLuint buffer, const void* data, GLsizeiptr bytes) {
+  GLint flags = 0;
+  glGetNamedBufferParameteriv(buffer, GL_BUFFER_STORAGE_FLAGS, &flags);
+  if (flags & GL_DYNAMIC_STORAGE_BIT) {
+    glNamedBufferSubData(buffer, 0, bytes, data);
+    return;
+  }
   const Buffer staging = createBuffer(bytes, data, 0);
   glCopyNamedBufferSubData(staging.get(), buffer, 0, 0, bytes);
 }

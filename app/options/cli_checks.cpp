@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <string_view>
 #include <system_error>
 
 #include "content/content.h"
@@ -21,6 +22,14 @@ namespace {
 std::string quoted(const std::filesystem::path& p) { return content::quotedPath(p); }
 
 bool given(const Options& o, const char* name) { return o.given.count(name) > 0; }
+
+// Why the backend `name` cannot start on this machine ("not in this build" where it is not
+// compiled in), or empty: it can. Asked before any GL.
+std::string whyBackendNotHere(std::string_view name) {
+  const ComputeBackendInfo* b = findComputeBackend(name);
+  if (!b) return "not in this build";
+  return b->whyNotOnThisMachine ? b->whyNotOnThisMachine() : "";
+}
 
 }  // namespace
 
@@ -53,20 +62,16 @@ std::optional<std::string> checkCombination(const Options& o) {
   if (o.resizeStorm && headless) return "resize-storm: needs a window, not " + why + " (e.g. run it under xvfb-run)";
   // A DoF that runs on one backend only, with another named (or, for auto, one this build lacks).
   if (const DofEntry* dof = findDofImplementation(o.dof); dof && !dof->onlyBackend.empty()) {
-    const ComputeBackendInfo* only = findComputeBackend(dof->onlyBackend);
     const std::string prefix = "--dof " + o.dof + ": runs on the " + std::string(dof->onlyBackend) + " backend only";
     if (o.backend != "auto" && o.backend != dof->onlyBackend) return prefix + ", not --backend " + o.backend;
-    // With auto, the backend that runs it must be able to start here: asked before any GL.
-    const std::string notHere = only && only->whyNotOnThisMachine ? only->whyNotOnThisMachine() : "";
-    if (!only || !notHere.empty()) return prefix + ", which cannot run here: " + (only ? notHere : "not in this build");
+    // With auto, the backend that runs it must be able to start here.
+    if (const std::string notHere = whyBackendNotHere(dof->onlyBackend); !notHere.empty())
+      return prefix + ", which cannot run here: " + notHere;
   }
   // SAT tables in CUDA memory need CUDA: where this build or machine has none, said before
   // any GL (where CUDA runs but cannot share its memory with GL, the app says so at start).
-  if (o.satMemory == "cuda") {
-    const ComputeBackendInfo* cuda = findComputeBackend("cuda");
-    const std::string notHere = cuda && cuda->whyNotOnThisMachine ? cuda->whyNotOnThisMachine() : "";
-    if (!cuda || !notHere.empty()) return "--sat-memory cuda: " + (cuda ? notHere : std::string("not in this build"));
-  }
+  if (o.satMemory == "cuda")
+    if (const std::string notHere = whyBackendNotHere("cuda"); !notHere.empty()) return "--sat-memory cuda: " + notHere;
   // quality's lens truth exists for the thin-lens model only (tools/quality.cpp).
   if (o.quality && !o.qualityLensAperture.empty() && given(o, "camera") && o.camera == "linear")
     return "--lens-aperture: applies only with a lens truth, and quality with --camera linear has none";
