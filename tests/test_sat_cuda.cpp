@@ -138,12 +138,12 @@ TEST_P(CudaSat, EveryAlgorithmAndFormatMatchesReference) {
     for (const satdof::SatAlgorithm& algorithm : satdof::satAlgorithms()) {
       if (!builds(algorithm, format.id)) continue;
       SCOPED_TRACE(std::string(algorithm.name) + " / " + std::string(format.name));
-      expectTableEqual(expected, gpuTable(img, algorithm, format.id, satdof::defaultScanVariant(),
+      expectTableEqual(expected, gpuTable(img, algorithm, format.id, satdof::defaultSatScanVariant(),
                                           Source::Linear));
       if (c.surface && surfaceFits) {
         SCOPED_TRACE("surface source");
         expectTableEqual(expected, gpuTable(img, algorithm, format.id,
-                                            satdof::defaultScanVariant(), Source::Surface));
+                                            satdof::defaultSatScanVariant(), Source::Surface));
       }
     }
   }
@@ -214,8 +214,29 @@ INSTANTIATE_TEST_SUITE_P(Variants, CudaSatEveryScan, ::testing::ValuesIn(scanNam
                            return n;
                          });
 
+// Every scan variant says how it passes sums between blocks, and reduce-then-scan's tiles
+// do the same; the two look-back variants are the single-pass ones.
+TEST(CudaSatApi, EveryScanVariantNamesHowItCrossesBlocks) {
+  for (const satdof::ScanVariant& v : satdof::scanVariants()) {
+    SCOPED_TRACE(std::string(v.name));
+    EXPECT_TRUE(v.acrossBlocks == "hierarchy" || v.acrossBlocks == "look-back");
+    const bool singlePass = v.name == "decoupled-lookback" || v.name == "cub";
+    EXPECT_EQ(v.acrossBlocks == "look-back", singlePass);
+  }
+}
+
+// The SAT's default variant crosses tiles by the carries pass (the look-back costs more
+// there: docs/PERFORMANCE.md) and is registered.
+TEST(CudaSatApi, TheDefaultScanVariantCrossesTilesByTheHierarchy) {
+  const satdof::ScanVariant& v = satdof::defaultSatScanVariant();
+  EXPECT_EQ(satdof::findScanVariant(v.name), &v);
+  EXPECT_EQ(v.acrossBlocks, "hierarchy");
+}
+
 // Repeated launches on one scratch (as the app's SAT pass and the bench do): the
-// look-back state is reset by each launch, whatever the previous one left.
+// look-back state is reset by each launch, whatever the previous one left; with every
+// scan variant, so that reduce-then-scan's tiles cross by the carries pass and by the
+// look-back.
 TEST(CudaSatApi, RepeatedLaunchesOnOneScratch) {
   SATDOF_SKIP_WITHOUT_DEVICE();
   auto rng = satdof::test::freshRng();
@@ -228,10 +249,13 @@ TEST(CudaSatApi, RepeatedLaunchesOnOneScratch) {
   SATDOF_CUDA_CHECK(cudaMemcpy(in.data(), img.pixels.data(), in.bytes(), cudaMemcpyHostToDevice));
   for (const satdof::SatFormatInfo& format : satdof::satFormats()) {
     const ref::Sat expected = ref::computeSat(img, format.id);
-    for (const satdof::SatAlgorithm& algorithm : satdof::satAlgorithms()) {
+    for (const satdof::SatAlgorithm& algorithm : satdof::satAlgorithms())
+    for (const satdof::ScanVariant& scan : satdof::scanVariants()) {
       if (!builds(algorithm, format.id)) continue;
-      SCOPED_TRACE(std::string(algorithm.name) + " / " + std::string(format.name));
+      SCOPED_TRACE(std::string(algorithm.name) + " / " + std::string(scan.name) + " / " +
+                   std::string(format.name));
       satdof::SatArgs args;
+      args.scan = &scan;
       args.source = satdof::SatSource::linear(in.data(), std::size_t(img.width) * 4);
       args.width = img.width;
       args.height = img.height;
@@ -300,7 +324,7 @@ TEST(CudaSatApi, EmptyImageIsANoOpAndBadScratchIsAnError) {
 // A scan variant outside the registry has no policy instantiation: refused, not guessed.
 TEST(CudaSatApi, UnregisteredScanVariantIsRefused) {
   SATDOF_SKIP_WITHOUT_DEVICE();
-  satdof::ScanVariant stranger = satdof::defaultScanVariant();
+  satdof::ScanVariant stranger = satdof::defaultSatScanVariant();
   stranger.name = "not-a-registered-scan";
   DeviceBuffer<std::uint8_t> in(8 * 8 * 4);
   for (const char* name : {"reduce-then-scan", "single-pass"}) {

@@ -47,6 +47,16 @@ std::vector<Choice> choicesOf(const Registry& entries) {
   return list;
 }
 
+// The scan variants, each saying how it passes sums between blocks: reduce-then-scan's
+// tiles do the same (satdof/sat.h).
+std::vector<Choice> scanChoices() {
+  std::vector<Choice> list;
+  for (const ScanVariant& v : scanVariants())
+    list.push_back({std::string(v.name), std::string(v.description) + "; between blocks and "
+                                             "reduce-then-scan's tiles: " + std::string(v.acrossBlocks)});
+  return list;
+}
+
 class CudaBackend final : public ComputeBackend, public interop::StageHost {
  public:
   CudaBackend(const SatAlgorithm& sat, const ScanVariant& scan)
@@ -338,8 +348,8 @@ const Entry* chosen(const BackendSelections& selections, const char* key, const 
 
 std::vector<BackendOption> cudaBackendOptions() {
   return {{"sat", "SAT algorithm", choicesOf(satAlgorithms()), std::string(defaultSatAlgorithm().name)},
-          {"scan", "scan variant", choicesOf(scanVariants()),
-           std::string(defaultScanVariant().name), true}};
+          {"scan", "scan variant", scanChoices(),
+           std::string(defaultSatScanVariant().name), true}};
 }
 
 std::vector<FilterImplementation> cudaFilterImplementations() {
@@ -355,7 +365,7 @@ std::unique_ptr<ComputeBackend> createCudaBackend(const Context& context, const 
                                                   std::string& reason) {
   try {
     const SatAlgorithm* sat = chosen(selections, "sat", findSatAlgorithm, defaultSatAlgorithm());
-    const ScanVariant* scan = chosen(selections, "scan", findScanVariant, defaultScanVariant());
+    const ScanVariant* scan = chosen(selections, "scan", findScanVariant, defaultSatScanVariant());
     if (!sat || !scan) {
       reason = "unknown SAT algorithm or scan variant";  // the command line checks names first
       return nullptr;

@@ -13,7 +13,7 @@ struct SatShape {
 
 // The scan variant an algorithm runs with.
 inline const ScanVariant& scanOf(const SatArgs& args) {
-  return args.scan ? *args.scan : defaultScanVariant();
+  return args.scan ? *args.scan : defaultSatScanVariant();
 }
 
 using SatLaunch = cudaError_t (*)(const SatArgs& args, void* scratch, std::size_t scratchBytes,

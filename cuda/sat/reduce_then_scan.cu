@@ -23,6 +23,14 @@
 //                instruction                             read 4 B/pixel, write 16 B/pixel
 //                (uint21x3: 8 B/pixel, stored straight from registers, see kStaged)
 //
+// How the sums cross tiles follows the scan variant (its policy's kAcrossTiles): the
+// variants whose blocks pass sums through a hierarchy run the three steps above; those
+// that pass them by look-back (`decoupled-lookback`, `cub`) drop step 2, and each tile of
+// step 3 looks back along its row and up its column of tiles for its carries and
+// publishes its own before it walks its rows (sat/reduce_then_scan_lookback.cuh). The
+// reduce has written every tile's aggregate by then, so a look-back never waits: it reads
+// further back instead.
+//
 // Steps 2 and 3 are launched as programmatic dependents (sm_90): their blocks start while
 // the previous kernel drains, step 3 loads pixels (its first batch of rows, or its whole
 // tile where that costs no extra wave of blocks: preloadPays), and both wait

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "detail/device_facts.h"
+#include "sat/reduce_then_scan_lookback.cuh"
 #include "sat/reduce_then_scan_passes.cuh"
 
 namespace satdof::detail::rts {
@@ -87,19 +88,22 @@ __global__ void __launch_bounds__(kThreads)
     if (tile == 0 && lane == 0) writeOffsetTrailer(table, width, height, m);
   }
 
-  // ---- carries: lane r holds the sum of the row sums left of the tile over rows 0..r --
+  // ---- carries: lane r holds the sum of the row sums left of the tile over rows 0..r,
+  //      and carry[k] = SAT(x0 + k, y0 - 1) -----------------------------------------------
   std::uint32_t* const smem = scanWords[warp];
-  std::uint32_t rowCum[4];
-  {
-    uint4 v[1] = {y0 + lane < height ? a.rowTot[std::size_t(y0 + lane) * g.tilesX + bx]
-                                     : make_uint4(0, 0, 0, 0)};
-    uint4 total;
-    scanChannels<Policy>(v, smem, total);
-    rowCum[0] = v[0].x, rowCum[1] = v[0].y, rowCum[2] = v[0].z, rowCum[3] = v[0].w;
-  }
-  // ---- and SAT(x, y0 - 1) for the lane's columns ------------------------------------
+  uint4 left;  // lane r: row y0 + r's sum left of the tile
   Carry carry[kPx][4];
-  {
+  if constexpr (Policy::kAcrossTiles == TileCrossing::LookBack) {
+    left = rowsLeftOf<F>(a, g, bx, by, lane);
+    Carry above[kPx][4], corner[4];
+    columnsAbove<F>(a, g, width, bx, by, lane, x0, left, above, corner);
+#pragma unroll
+    for (int k = 0; k < kPx; ++k)
+#pragma unroll
+      for (int c = 0; c < 4; ++c) carry[k][c] = corner[c] + above[k][c];
+  } else {
+    left = y0 + lane < height ? a.rowTot[rowTotIndex<TileCrossing::Hierarchy>(g, y0 + lane, bx)]
+                              : make_uint4(0, 0, 0, 0);
     const Carry4<Carry>* sums = a.colSum + std::size_t(by) * width;
     Carry4<Carry> own[kPx];
 #pragma unroll
@@ -116,6 +120,13 @@ __global__ void __launch_bounds__(kThreads)
     for (int k = 0; k < kPx; ++k)
 #pragma unroll
       for (int c = 0; c < 4; ++c) carry[k][c] = corner[c] + own[k].v[c];
+  }
+  std::uint32_t rowCum[4];
+  {
+    uint4 v[1] = {left};
+    uint4 total;
+    scanChannels<Policy>(v, smem, total);
+    rowCum[0] = v[0].x, rowCum[1] = v[0].y, rowCum[2] = v[0].z, rowCum[3] = v[0].w;
   }
 
   // ---- rows, a batch at a time: the batch's row scans side by side (they are
@@ -240,12 +251,15 @@ struct ReduceThenScan {
       channelSumsKernel<<<min(height, 1024), 256, 0, stream>>>(src, width, height, a.head);
       SATDOF_TRY_LAUNCH();
     }
-    reduceKernel<Policy><<<tileBlocks, kThreads, 0, stream>>>(src, width, height, l.g, a.rowTot, a.colPre);
+    reduceKernel<Policy><<<tileBlocks, kThreads, 0, stream>>>(src, width, height, l.g, a.rowTot, a.colPre,
+                                                              a.rowFlag, a.colFlag);
     SATDOF_TRY_LAUNCH();
-    const unsigned rowBlocks = static_cast<unsigned>((height + kBandGroups - 1) / kBandGroups);
-    const unsigned columnBlocks = static_cast<unsigned>((width + 31) / 32);
-    SATDOF_TRY(launchDependent(programmatic, carriesKernel<F, Policy>, rowBlocks + columnBlocks,
-                               kCarryThreads, stream, width, height, l.g, rowBlocks, a));
+    if constexpr (Policy::kAcrossTiles == TileCrossing::Hierarchy) {
+      const unsigned rowBlocks = static_cast<unsigned>((height + kBandGroups - 1) / kBandGroups);
+      const unsigned columnBlocks = static_cast<unsigned>((width + 31) / 32);
+      SATDOF_TRY(launchDependent(programmatic, carriesKernel<F, Policy>, rowBlocks + columnBlocks,
+                                 kCarryThreads, stream, width, height, l.g, rowBlocks, a));
+    }
     const auto entries = static_cast<typename FormatTraits<F>::Entry*>(table);
     bool preload = false;
     SATDOF_TRY((preloadPays<F, Policy, Source>(tileBlocks, preload)));

@@ -8,9 +8,11 @@
 #include <cstdint>
 
 #include "satdof/cuda_check.h"
+#include "detail/scan_policy/policy.cuh"
 #include "sat/algorithms.h"
 #include "sat/sat_formats.cuh"
 #include "sat/sat_source.cuh"
+#include "sat/vector_lookback.cuh"
 
 namespace satdof::detail::rts {
 
@@ -40,33 +42,60 @@ struct alignas(4 * sizeof(Carry)) Carry4 {
   Carry v[4];
 };
 
-// Scratch: [head] [rowTot: height x tilesX uint4] [colPre: tilesY x width uint4]
+// Scratch: [head] [rowTot: tiles x 32 uint4] [colPre: tilesY x width uint4]
 //          [colSum: tilesY x width Carry4]
+//          and for the look-back (TileCrossing::LookBack):
+//          [rowInc: tiles x 32 uint4] [cornerInc: tiles Carry4] [rowFlag, colFlag: tiles]
 struct Layout {
   Geometry g;
-  std::size_t rowTot, colPre, colSum, total;
+  std::size_t rowTot, colPre, colSum, rowInc, cornerInc, rowFlag, colFlag, total;
   Layout(int width, int height, SatFormat format) : g(Geometry::of(width, height)) {
     const std::size_t carryBytes = detail::carryBytes(format);
+    const std::size_t tiles = static_cast<std::size_t>(g.tiles());
     rowTot = alignUp(sizeof(SatScratchHead));
-    colPre = rowTot + alignUp(std::size_t(height) * g.tilesX * 16);
+    colPre = rowTot + alignUp(tiles * kRows * 16);
     colSum = colPre + alignUp(std::size_t(g.tilesY) * width * 16);
-    total = colSum + alignUp(std::size_t(g.tilesY) * width * 4 * carryBytes);
+    rowInc = colSum + alignUp(std::size_t(g.tilesY) * width * 4 * carryBytes);
+    cornerInc = rowInc + alignUp(tiles * kRows * 16);
+    rowFlag = cornerInc + alignUp(tiles * 4 * carryBytes);
+    colFlag = rowFlag + alignUp(tiles * 4);
+    total = colFlag + alignUp(tiles * 4);
   }
 };
+
+// Where row y's total over tile bx lives: by rows (a carries warp reads an image row's
+// totals side by side) for the hierarchy, by tiles (a tile's 32 rows side by side, one
+// coalesced read of 512 bytes) for the look-back.
+template <TileCrossing C>
+__host__ __device__ __forceinline__ std::size_t rowTotIndex(Geometry g, int y, int bx) {
+  if constexpr (C == TileCrossing::Hierarchy) return std::size_t(y) * g.tilesX + bx;
+  else return (std::size_t(y / kRows) * g.tilesX + bx) * kRows + y % kRows;
+}
 
 template <SatFormat F>
 struct Arrays {
   using Carry = typename FormatTraits<F>::Carry;
   SatScratchHead* head;
-  uint4* rowTot;         // [y][bx]: row y's sum over tile bx; after step 2, left of it
+  uint4* rowTot;         // row y's sum over tile bx (rowTotIndex); hierarchy: after step 2,
+                         // its sum left of the tile
   uint4* colPre;         // [by][x]: band by's sum over its rows and columns x0(bx) .. x
-  Carry4<Carry>* colSum; // [by][x]: sum of colPre[0 .. by-1][x]
+  Carry4<Carry>* colSum; // [by][x]: hierarchy, sum of colPre[0 .. by-1][x]; look-back,
+                         // of colPre[0 .. by][x], published by tile (bx, by)
+  // The look-back's publications, per tile: its rows' sums up to and including it
+  // ([tile][row]), the sum of everything above-left of the tile below it, and the flags.
+  uint4* rowInc;
+  Carry4<Carry>* cornerInc;
+  std::uint32_t* rowFlag;
+  std::uint32_t* colFlag;
 
   static Arrays carve(void* scratch, const Layout& l) {
     auto* b = static_cast<unsigned char*>(scratch);
     return {reinterpret_cast<SatScratchHead*>(b), reinterpret_cast<uint4*>(b + l.rowTot),
             reinterpret_cast<uint4*>(b + l.colPre),
-            reinterpret_cast<Carry4<Carry>*>(b + l.colSum)};
+            reinterpret_cast<Carry4<Carry>*>(b + l.colSum), reinterpret_cast<uint4*>(b + l.rowInc),
+            reinterpret_cast<Carry4<Carry>*>(b + l.cornerInc),
+            reinterpret_cast<std::uint32_t*>(b + l.rowFlag),
+            reinterpret_cast<std::uint32_t*>(b + l.colFlag)};
   }
 };
 
@@ -125,9 +154,13 @@ __device__ __forceinline__ void loadRows(const Source& src, int x, int y, int wi
 // ---------------------------------------------------------------------------------------
 // 1. reduce: a warp per tile.
 // ---------------------------------------------------------------------------------------
+// For the look-back it also marks the tile's sums as its aggregate (kSlotAggregate): the
+// scan kernel's tiles find every predecessor at least there, so none ever waits.
 template <class Policy, class Source>
 __global__ void __launch_bounds__(kThreads)
-    reduceKernel(Source src, int width, int height, Geometry g, uint4* rowTot, uint4* colPre) {
+    reduceKernel(Source src, int width, int height, Geometry g, uint4* rowTot, uint4* colPre,
+                 std::uint32_t* rowFlag, std::uint32_t* colFlag) {
+  constexpr TileCrossing kCrossing = Policy::kAcrossTiles;
   __shared__ std::uint32_t scanWords[kWarps][Policy::template kWords<kPx>];
   allowDependentGrid();
   const int lane = static_cast<int>(threadIdx.x) % 32;
@@ -149,7 +182,12 @@ __global__ void __launch_bounds__(kThreads)
     const std::uint32_t tGA = __reduce_add_sync(0xffffffffu, ga0 + ga1);
     if (lane == r) myRB = tRB, myGA = tGA;
   }
-  if (y0 + lane < height) rowTot[std::size_t(y0 + lane) * g.tilesX + bx] = unpackPairs(myRB, myGA);
+  if (kCrossing == TileCrossing::LookBack || y0 + lane < height)  // rows past the image: 0
+    rowTot[rowTotIndex<kCrossing>(g, y0 + lane, bx)] = unpackPairs(myRB, myGA);
+  if (kCrossing == TileCrossing::LookBack && lane == 0) {
+    rowFlag[tile] = kSlotAggregate;
+    colFlag[tile] = kSlotAggregate;
+  }
 
   // The tile's column totals, then their inclusive prefix along the tile.
   uint4 col[kPx];

@@ -29,8 +29,9 @@ constexpr std::array kAlgorithms{
                  "sums on by a two-stage decoupled look-back",
                  true, anyFormat, detail::singlePassScratchBytes, detail::singlePassLaunch},
     SatAlgorithm{"reduce-then-scan",
-                 "two reads of the image, one write: tile sums, small carry scans, then the "
-                 "table; no tile waits for another",
+                 "two reads of the image, one write: tile sums, then the table; the sums "
+                 "cross tiles as the scan variant crosses blocks (a carries pass, or a "
+                 "look-back); no tile waits for another",
                  true, anyFormat, detail::reduceThenScanScratchBytes,
                  detail::reduceThenScanLaunch},
 };
@@ -44,5 +45,10 @@ const SatAlgorithm* findSatAlgorithm(std::string_view name) { return findByName<
 // The fastest on the H200 at 1080p and up, and it builds every format
 // (docs/PERFORMANCE.md); the list itself stays in the chapter's order.
 const SatAlgorithm& defaultSatAlgorithm() { return *findSatAlgorithm("reduce-then-scan"); }
+
+// The fastest with the default algorithm at every size and format on the H200: the
+// carries pass between tiles, shuffle scans inside them (docs/PERFORMANCE.md, "The SAT
+// from each scan variant").
+const ScanVariant& defaultSatScanVariant() { return *findScanVariant("warp-shuffle"); }
 
 }  // namespace satdof

@@ -28,6 +28,7 @@ struct BlellochTreePolicy {
 
 struct BlellochPolicy : BlellochTreePolicy<NoPadding> {
   static constexpr std::string_view kScan = "blelloch";
+  static constexpr TileCrossing kAcrossTiles = TileCrossing::Hierarchy;
 };
 
 }  // namespace satdof::detail

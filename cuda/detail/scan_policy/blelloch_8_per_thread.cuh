@@ -15,6 +15,7 @@ namespace satdof::detail {
 
 struct Blelloch8PerThreadPolicy {
   static constexpr std::string_view kScan = "blelloch-8-per-thread";
+  static constexpr TileCrossing kAcrossTiles = TileCrossing::Hierarchy;
   template <int N>
   static constexpr int kWords = kWarpBlellochWords<1, BankPadding>;
 

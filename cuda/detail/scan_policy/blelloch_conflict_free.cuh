@@ -12,6 +12,7 @@ namespace satdof::detail {
 
 struct BlellochConflictFreePolicy : BlellochTreePolicy<BankPadding> {
   static constexpr std::string_view kScan = "blelloch-conflict-free";
+  static constexpr TileCrossing kAcrossTiles = TileCrossing::Hierarchy;
 };
 
 }  // namespace satdof::detail

@@ -14,6 +14,8 @@ namespace satdof::detail {
 struct CubPolicy {
   using WarpScan = cub::WarpScan<std::uint32_t>;
   static constexpr std::string_view kScan = "cub";
+  // CUB's device-wide scan is single-pass with a decoupled look-back.
+  static constexpr TileCrossing kAcrossTiles = TileCrossing::LookBack;
   template <int N>
   static constexpr int kWords =
       static_cast<int>((sizeof(typename WarpScan::TempStorage) + 3) / 4) > 0

@@ -3,8 +3,9 @@
 //
 // The variant's tile scan is registers first (32 items a thread), then warp shuffles;
 // inside a SAT tile that is the lane's pixels reduced in registers and the 32 lane totals
-// scanned by __shfl_up_sync: the tuned code path of reduce-then-scan and single-pass,
-// unchanged (docs/PERFORMANCE.md). Its look-back between tiles is single-pass's.
+// scanned by __shfl_up_sync, as in `warp-shuffle`. Between tiles it is a look-back:
+// reduce-then-scan's tiles read their predecessors' published sums instead of a carries
+// pass (sat/reduce_then_scan_lookback.cuh); single-pass is a look-back anyway.
 #pragma once
 
 #include <string_view>
@@ -15,6 +16,7 @@ namespace satdof::detail {
 
 struct DecoupledLookbackPolicy : WarpShufflePolicy {
   static constexpr std::string_view kScan = "decoupled-lookback";
+  static constexpr TileCrossing kAcrossTiles = TileCrossing::LookBack;
 };
 
 }  // namespace satdof::detail

@@ -15,6 +15,7 @@ namespace satdof::detail {
 
 struct HillisSteelePolicy {
   static constexpr std::string_view kScan = "hillis-steele";
+  static constexpr TileCrossing kAcrossTiles = TileCrossing::Hierarchy;
   template <int N>
   static constexpr int kWords = kWarpHillisSteeleWords<N>;
 

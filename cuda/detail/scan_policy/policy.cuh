@@ -9,6 +9,7 @@
 //
 //   struct Policy {
 //     static constexpr std::string_view kScan;   // the ScanVariant it stands for
+//     static constexpr TileCrossing kAcrossTiles;    // the variant's multi-block scheme
 //     template <int N> static constexpr int kWords;  // shared words a warp needs (>= 1)
 //     // All 32 lanes. Replaces lane l's items (items l*N .. l*N+N-1 of the warp's row) by
 //     // their inclusive prefixes over the row; returns the row's total in every lane.
@@ -21,10 +22,12 @@
 // addition modulo 2^32 is associative and commutative, so every policy gives the same
 // bits, and the tables stay byte-identical whichever variant builds them.
 //
-// One policy per variant, one file each (this folder). The multi-block scheme between
-// tiles is the SAT algorithm's own: reduce-then-scan passes tile sums through a hierarchy
-// (reduce, scan the sums, rescan seeded), single-pass through a decoupled look-back; the
-// policy supplies the scans both are made of.
+// One policy per variant, one file each (this folder). A policy also names how its
+// variant carries sums from block to block (kAcrossTiles): the chapter's hierarchy (scan
+// the blocks, scan their sums, add them back) or a decoupled look-back (each block reads
+// its predecessors' published sums). reduce-then-scan crosses its tiles that way
+// (sat/reduce_then_scan.cu); single-pass is the look-back by definition (one pass has no
+// second pass to carry sums in), so there the policy gives only the scans inside a tile.
 #pragma once
 
 #include <cstdint>
@@ -34,6 +37,12 @@
 #include "detail/warp_scan.cuh"
 
 namespace satdof::detail {
+
+// How sums pass between blocks (a SAT's tiles) in a scan variant.
+enum class TileCrossing {
+  Hierarchy,  // reduce, scan the block sums in a pass of their own, rescan seeded
+  LookBack,   // each block sums its predecessors' published sums (Merrill & Garland)
+};
 
 // "More work per thread" (39.2.5) at warp scale: each lane reduces its N items in
 // registers, `laneScan` scans the 32 lane totals (inclusive, returning the warp total in

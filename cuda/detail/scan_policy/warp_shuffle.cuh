@@ -15,6 +15,7 @@ namespace satdof::detail {
 
 struct WarpShufflePolicy {
   static constexpr std::string_view kScan = "warp-shuffle";
+  static constexpr TileCrossing kAcrossTiles = TileCrossing::Hierarchy;
   template <int N>
   static constexpr int kWords = 1;
 

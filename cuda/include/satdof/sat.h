@@ -13,15 +13,17 @@
 //     aligned; an algorithm never allocates in launch() and sizes scratch from the shape,
 //     the format and the scan variant only (not from the pointers);
 //   * every algorithm is built from the scan variant args.scan (nullptr:
-//     defaultScanVariant()), and usesScan is true for all: rows-transpose-rows runs the
+//     defaultSatScanVariant()), and usesScan is true for all: rows-transpose-rows runs the
 //     variant's device-wide scan (its tile scan and its multi-block scheme) over rows and
 //     transposed columns, rows-columns over rows (its column pass walks each column down
 //     sequentially, chunks linked by a look-back); reduce-then-scan and single-pass make
 //     every scan inside their tiles and over their tile sums from the variant's warp-level
-//     policy (cuda/detail/scan_policy/), while their own hierarchy (reduce-then-scan) or
-//     look-back (single-pass) passes the sums between tiles. A variant changes the time,
-//     never the bytes. A ScanVariant that is not in scanVariants() is refused
-//     (cudaErrorInvalidValue) by the two with policy kernels;
+//     policy (cuda/detail/scan_policy/). reduce-then-scan also passes the sums between
+//     its tiles as the variant passes them between blocks (ScanVariant::acrossBlocks): a
+//     carries pass for "hierarchy", a look-back for "look-back"; single-pass is a
+//     look-back whatever the variant (it has no second pass to carry sums in). A variant
+//     changes the time, never the bytes. A ScanVariant that is not in scanVariants() is
+//     refused (cudaErrorInvalidValue) by the two with policy kernels;
 //   * launch() is asynchronous on `stream` and checks every launch it makes.
 #pragma once
 
@@ -77,5 +79,10 @@ std::span<const SatAlgorithm> satAlgorithms();
 const SatAlgorithm* findSatAlgorithm(std::string_view name);  // nullptr when unknown
 // The algorithm the app uses unless the user picks another.
 const SatAlgorithm& defaultSatAlgorithm();
+// The scan variant the SAT is built from unless the user picks another (and where
+// args.scan is nullptr). Not defaultScanVariant(): in one dimension the look-back is the
+// fastest, but a SAT tile's carries are vectors, and reduce-then-scan crossing its tiles
+// by look-back is slower than by its carries pass (docs/PERFORMANCE.md).
+const ScanVariant& defaultSatScanVariant();
 
 }  // namespace satdof

@@ -57,13 +57,19 @@ struct ScanVariant {
   std::size_t (*scratchBytes)(const ScanArgs& args);
   cudaError_t (*launch)(const ScanArgs& args, void* scratch, std::size_t scratchBytes,
                         cudaStream_t stream);
+  // How sums pass between blocks: "hierarchy" (block sums scanned in a pass of their own,
+  // then added back) or "look-back" (each block reads its predecessors' published sums).
+  // reduce-then-scan's SAT crosses its tiles the same way (satdof/sat.h).
+  std::string_view acrossBlocks;
 };
 
 // All variants, in teaching order (naive first, library baseline last).
 std::span<const ScanVariant> scanVariants();
 // nullptr when no variant has that name.
 const ScanVariant* findScanVariant(std::string_view name);
-// The variant the SAT pass uses unless the user picks another.
+// The variant the one-dimensional scans use unless told otherwise (compaction's
+// scan-scatter, the radix sort, `satdof bench scan`'s highlight). The SAT's default is
+// defaultSatScanVariant() (satdof/sat.h).
 const ScanVariant& defaultScanVariant();
 
 }  // namespace satdof
