@@ -21,8 +21,8 @@ constexpr std::array kAlgorithms{
                  true, integerFormatsOnly, detail::rowsTransposeRowsScratchBytes,
                  detail::rowsTransposeRowsLaunch},
     SatAlgorithm{"rows-columns",
-                 "unpack, scan rows, then one column pass (warps walk adjacent columns down; "
-                 "look-back between chunks of rows)",
+                 "unpack, scan rows, then a column pass (warps walk adjacent columns down; "
+                 "chunks of rows linked as the scan variant links blocks)",
                  true, anyFormat, detail::rowsColumnsScratchBytes, detail::rowsColumnsLaunch},
     SatAlgorithm{"single-pass",
                  "one read of the image, one write of the table; tiles pass row and column "

@@ -9,10 +9,14 @@
 // down together, every step reads 32 consecutive words of a row: coalesced. The column
 // pass therefore reads each plane row once per warp step and writes the interleaved
 // table directly. The image is cut into chunks of 32 rows; a chunk's column sums reach
-// the chunks below through a decoupled look-back (vector_lookback.cuh), so the column
-// pass is one kernel: each warp sums its 32 columns over its chunk (first read, from
-// DRAM), publishes them, looks back for the sums above, and walks the chunk again
-// (second read, from L2) writing the entries.
+// the chunks below as the scan variant passes sums between its blocks
+// (ScanVariant::acrossBlocks):
+//   look-back  (decoupled-lookback, cub) one kernel: each warp sums its 32 columns over
+//              its chunk (first read, from DRAM), publishes them, looks back for the sums
+//              above (vector_lookback.cuh), and walks the chunk again (second read, from
+//              L2) writing the entries;
+//   hierarchy  (the others) three: the chunks' column sums, a pass that scans them down
+//              each column (a thread per column), then the walk seeded with them.
 //
 // Bytes per pixel: unpack 4 + 16, row scan 16 + 16 (at best), column pass 16 + 16, plus
 // the column carries (~1-1.5): about 85, four times the 20-byte floor. It is the middle
@@ -64,68 +68,139 @@ __global__ void __launch_bounds__(256)
 template <SatFormat F>
 using ColumnChain = VectorChain<32, 4, typename FormatTraits<F>::Agg, typename FormatTraits<F>::Carry>;
 
-template <SatFormat F>
-__global__ void __launch_bounds__(kThreads)
-    columnPassKernel(const std::uint32_t* planes, int width, int height, int tilesX,
-                     typename FormatTraits<F>::Entry* table,
-                     SatScratchHead* head, ColumnChain<F> chain) {
-  using Traits = FormatTraits<F>;
-  using Carry = typename Traits::Carry;
-  using Agg = typename Traits::Agg;
-  __shared__ unsigned int tileId;
-  if (threadIdx.x == 0) tileId = atomicAdd(&head->ticket, 1u);
-  __syncthreads();
-  const int warp = static_cast<int>(threadIdx.x) / 32;
-  const int by = static_cast<int>(tileId / tilesX), bx = static_cast<int>(tileId % tilesX);
-  const int x = bx * kChunkCols + static_cast<int>(threadIdx.x);
-  const int y0 = by * kChunkRows;
-  const int y1 = min(y0 + kChunkRows, height);
-  const bool insideX = x < width;
-  const std::size_t plane = static_cast<std::size_t>(width) * height;
+// Lane (warp, lane) of a chunk: its column's sums over the chunk's rows (rows of planes:
+// each warp step reads 4 x 128 bytes).
+struct Chunk {
+  int bx, by, x, y0, y1;
+  bool insideX;
+  __device__ Chunk(unsigned id, int tilesX, int width, int height)
+      : bx(static_cast<int>(id % tilesX)), by(static_cast<int>(id / tilesX)),
+        x(bx * kChunkCols + static_cast<int>(threadIdx.x)), y0(by * kChunkRows),
+        y1(min(y0 + kChunkRows, height)), insideX(x < width) {}
+  // The slot of this warp's 32 columns in chunk row p (the chain's and the carries' index).
+  __device__ long long slotOf(int p, int tilesX) const {
+    return (static_cast<long long>(p) * tilesX + bx) * kWarps + static_cast<int>(threadIdx.x) / 32;
+  }
+};
 
-  // ---- the chunk's column sums (rows of planes: each warp step reads 4 x 128 bytes) ----
+template <SatFormat F>
+__device__ __forceinline__ void chunkSums(const std::uint32_t* planes, int width, int height,
+                                          const Chunk& k, typename FormatTraits<F>::Agg (&agg)[4]) {
+  const std::size_t plane = static_cast<std::size_t>(width) * height;
   std::uint32_t sum[4] = {0, 0, 0, 0};
-  if (insideX) {
-    for (int y = y0; y < y1; ++y) {
-      const std::size_t i = static_cast<std::size_t>(y) * width + x;
+  if (k.insideX) {
+    for (int y = k.y0; y < k.y1; ++y) {
+      const std::size_t i = static_cast<std::size_t>(y) * width + k.x;
 #pragma unroll
       for (int c = 0; c < 4; ++c) sum[c] += planes[c * plane + i];
     }
   }
-
-  // ---- the sums above the chunk (each warp for its 32 columns) ---------------------------
-  const auto slotOf = [&](int p) {
-    return (static_cast<long long>(p) * tilesX + bx) * kWarps + warp;
-  };
-  Carry carry[4] = {0, 0, 0, 0};
-  Agg agg[4];
 #pragma unroll
-  for (int c = 0; c < 4; ++c) agg[c] = static_cast<Agg>(sum[c]);
-  if (by > 0) {
-    chain.publishAggregate(slotOf(by), agg);
-    chain.exclusivePrefix(by, slotOf, carry);
-  }
-  Carry incl[4];
-#pragma unroll
-  for (int c = 0; c < 4; ++c) incl[c] = carry[c] + static_cast<Carry>(agg[c]);
-  chain.publishPrefix(slotOf(by), incl);
+  for (int c = 0; c < 4; ++c) agg[c] = static_cast<typename FormatTraits<F>::Agg>(sum[c]);
+}
 
-  // ---- walk the chunk again (from L2), writing the entries --------------------------------
+// The chunk again (from L2), from the sums above it, writing the entries.
+template <SatFormat F>
+__device__ __forceinline__ void walkChunk(const std::uint32_t* planes, int width, int height,
+                                          const Chunk& k, const typename FormatTraits<F>::Carry (&carry)[4],
+                                          typename FormatTraits<F>::Entry* table,
+                                          const SatScratchHead* head) {
+  using Traits = FormatTraits<F>;
   if constexpr (Traits::kOffset) {
-    if (tileId == 0 && threadIdx.x == 0) {
+    if (k.bx == 0 && k.by == 0 && threadIdx.x == 0) {
       std::uint32_t m[4];
       channelOffsets(head, width, height, m);
       writeOffsetTrailer(table, width, height, m);
     }
   }
-  if (!insideX) return;
+  if (!k.insideX) return;
+  const std::size_t plane = static_cast<std::size_t>(width) * height;
   std::uint32_t local[4] = {0, 0, 0, 0};
-  for (int y = y0; y < y1; ++y) {
-    const std::size_t i = static_cast<std::size_t>(y) * width + x;
+  for (int y = k.y0; y < k.y1; ++y) {
+    const std::size_t i = static_cast<std::size_t>(y) * width + k.x;
 #pragma unroll
     for (int c = 0; c < 4; ++c) local[c] += planes[c * plane + i];
     table[i] = Traits::entry(carry, local);
   }
+}
+
+// ---------------------------------------------------------------------------------------
+// Column pass by look-back: tiles of 32 rows x 128 columns, ids from a counter in
+// row-major order (every predecessor of a chunk has a smaller id).
+// ---------------------------------------------------------------------------------------
+template <SatFormat F>
+using ColumnChain = VectorChain<32, 4, typename FormatTraits<F>::Agg, typename FormatTraits<F>::Carry>;
+
+template <SatFormat F>
+__global__ void __launch_bounds__(kThreads)
+    columnPassKernel(const std::uint32_t* planes, int width, int height, int tilesX,
+                     typename FormatTraits<F>::Entry* table,
+                     SatScratchHead* head, ColumnChain<F> chain) {
+  using Carry = typename FormatTraits<F>::Carry;
+  __shared__ unsigned int tileId;
+  if (threadIdx.x == 0) tileId = atomicAdd(&head->ticket, 1u);
+  __syncthreads();
+  const Chunk k(tileId, tilesX, width, height);
+  typename FormatTraits<F>::Agg agg[4];
+  chunkSums<F>(planes, width, height, k, agg);
+  const auto slotOf = [&](int p) { return k.slotOf(p, tilesX); };
+  Carry carry[4] = {0, 0, 0, 0};
+  if (k.by > 0) {
+    chain.publishAggregate(slotOf(k.by), agg);
+    chain.exclusivePrefix(k.by, slotOf, carry);
+  }
+  Carry incl[4];
+#pragma unroll
+  for (int c = 0; c < 4; ++c) incl[c] = carry[c] + static_cast<Carry>(agg[c]);
+  chain.publishPrefix(slotOf(k.by), incl);
+  walkChunk<F>(planes, width, height, k, carry, table, head);
+}
+
+// ---------------------------------------------------------------------------------------
+// Column pass by the hierarchy: the chunks' sums (into the chain's aggregates), each
+// column's exclusive sums down the chunks (into its prefixes), then the walks.
+// ---------------------------------------------------------------------------------------
+template <SatFormat F>
+__global__ void __launch_bounds__(kThreads)
+    chunkSumsKernel(const std::uint32_t* planes, int width, int height, int tilesX, ColumnChain<F> chain) {
+  const Chunk k(blockIdx.x, tilesX, width, height);
+  typename FormatTraits<F>::Agg agg[4];
+  chunkSums<F>(planes, width, height, k, agg);
+  typename FormatTraits<F>::Agg* out = chain.aggOf(k.slotOf(k.by, tilesX), static_cast<int>(threadIdx.x) % 32);
+#pragma unroll
+  for (int c = 0; c < 4; ++c) out[c] = agg[c];
+}
+
+template <SatFormat F>
+__global__ void __launch_bounds__(kThreads)
+    chunkCarriesKernel(int width, int tilesX, int tilesY, ColumnChain<F> chain) {
+  using Carry = typename FormatTraits<F>::Carry;
+  const Chunk k(blockIdx.x, tilesX, width, 0);  // the chunk row 0 of column block bx
+  if (!k.insideX) return;
+  const int lane = static_cast<int>(threadIdx.x) % 32;
+  Carry run[4] = {0, 0, 0, 0};
+  for (int by = 0; by < tilesY; ++by) {
+    const long long slot = k.slotOf(by, tilesX);
+    const typename FormatTraits<F>::Agg* agg = chain.aggOf(slot, lane);
+    Carry* pre = chain.preOf(slot, lane);
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+      pre[c] = run[c];
+      run[c] += static_cast<Carry>(agg[c]);
+    }
+  }
+}
+
+template <SatFormat F>
+__global__ void __launch_bounds__(kThreads)
+    chunkWalkKernel(const std::uint32_t* planes, int width, int height, int tilesX,
+                    typename FormatTraits<F>::Entry* table, const SatScratchHead* head, ColumnChain<F> chain) {
+  const Chunk k(blockIdx.x, tilesX, width, height);
+  typename FormatTraits<F>::Carry carry[4];
+  const typename FormatTraits<F>::Carry* pre = chain.preOf(k.slotOf(k.by, tilesX), static_cast<int>(threadIdx.x) % 32);
+#pragma unroll
+  for (int c = 0; c < 4; ++c) carry[c] = pre[c];
+  walkChunk<F>(planes, width, height, k, carry, table, head);
 }
 
 // Scratch: [head][flags] (zeroed per launch) [planes][scan scratch][aggregates][prefixes].
@@ -180,8 +255,20 @@ cudaError_t launchFormat(const SatArgs& args, Source src, void* scratch, std::si
   const ColumnChain<F> chain{reinterpret_cast<std::uint32_t*>(b + l.flags),
                              reinterpret_cast<typename FormatTraits<F>::Agg*>(b + l.agg),
                              reinterpret_cast<typename FormatTraits<F>::Carry*>(b + l.pre)};
-  columnPassKernel<F><<<unsigned(l.tilesX) * unsigned(l.tilesY), kThreads, 0, stream>>>(
-      planes, args.width, args.height, l.tilesX, static_cast<typename FormatTraits<F>::Entry*>(args.table), head, chain);
+  auto* table = static_cast<typename FormatTraits<F>::Entry*>(args.table);
+  const unsigned chunks = unsigned(l.tilesX) * unsigned(l.tilesY);
+  if (variant.acrossBlocks == "look-back") {
+    columnPassKernel<F><<<chunks, kThreads, 0, stream>>>(planes, args.width, args.height, l.tilesX, table,
+                                                         head, chain);
+    SATDOF_TRY_LAUNCH();
+    return cudaSuccess;
+  }
+  chunkSumsKernel<F><<<chunks, kThreads, 0, stream>>>(planes, args.width, args.height, l.tilesX, chain);
+  SATDOF_TRY_LAUNCH();
+  chunkCarriesKernel<F><<<unsigned(l.tilesX), kThreads, 0, stream>>>(args.width, l.tilesX, l.tilesY, chain);
+  SATDOF_TRY_LAUNCH();
+  chunkWalkKernel<F><<<chunks, kThreads, 0, stream>>>(planes, args.width, args.height, l.tilesX, table, head,
+                                                      chain);
   SATDOF_TRY_LAUNCH();
   return cudaSuccess;
 }

@@ -16,7 +16,8 @@
 //     defaultSatScanVariant()), and usesScan is true for all: rows-transpose-rows runs the
 //     variant's device-wide scan (its tile scan and its multi-block scheme) over rows and
 //     transposed columns, rows-columns over rows (its column pass walks each column down
-//     sequentially, chunks linked by a look-back); reduce-then-scan and single-pass make
+//     sequentially, its chunks of rows linked as the variant links blocks: a pass that
+//     scans the chunks' sums, or a look-back); reduce-then-scan and single-pass make
 //     every scan inside their tiles and over their tile sums from the variant's warp-level
 //     policy (cuda/detail/scan_policy/). reduce-then-scan also passes the sums between
 //     its tiles as the variant passes them between blocks (ScanVariant::acrossBlocks): a

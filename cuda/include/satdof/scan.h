@@ -59,7 +59,7 @@ struct ScanVariant {
                         cudaStream_t stream);
   // How sums pass between blocks: "hierarchy" (block sums scanned in a pass of their own,
   // then added back) or "look-back" (each block reads its predecessors' published sums).
-  // reduce-then-scan's SAT crosses its tiles the same way (satdof/sat.h).
+  // reduce-then-scan's SAT tiles and rows-columns' chunks cross the same way (satdof/sat.h).
   std::string_view acrossBlocks;
 };
 
