@@ -172,14 +172,22 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
     mapped.unmap();
   }
 
+  // The tables are independent: they are built side by side, the first on the backend's
+  // stream, each other on a stream of its own forked from it and joined back into it (a
+  // scratch each), so one table's dependent kernels overlap the others' (the field SATs'
+  // time was the sum of four tables' fixed latencies: docs/PERFORMANCE.md).
   void buildFieldSats(const interop::Session::Mapped& mapped, Profiler& profiler, const FieldTables& fields) override {
     const cudaStream_t s = stream_.get();
     SatArgs args = satArgs();
     args.format = SatFormat::Uint32;
     if (auto why = sat_->whyNot(args.format)) throw std::runtime_error(std::string(sat_->name) + ": " + *why);
-    if (const std::size_t need = sat_->scratchBytes(args); fieldScratch_.size() < need) {
-      SATDOF_CUDA_CHECK(cudaStreamSynchronize(s));
-      fieldScratch_.resize(need);
+    if (const std::size_t need = sat_->scratchBytes(args); fieldScratch_[0].size() < need) {
+      SATDOF_CUDA_CHECK(cudaStreamSynchronize(s));  // the side streams' work is joined into s
+      for (DeviceBuffer<unsigned char>& scratch : fieldScratch_) scratch.resize(need);
+    }
+    if (!fieldStreams_[0]) {
+      for (interop::Stream& side : fieldStreams_) side = interop::createStream();
+      for (interop::Event& e : fieldEvents_) e = interop::createEvent(cudaEventDisableTiming);
     }
     fieldSurfaces_.clear();  // last frame's: its work finished before this frame's map
     // Every surface made before the section: a host call between the launches would leave
@@ -190,10 +198,18 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
       sats[count++] = {fieldSurfaces_.emplace_back(interop::createSurface(mapped.array(f.field))).get(),
                        mapped.pointer(f.table)};
     auto section = profiler.section(clock_, "field sats", satTag());
+    const cudaEvent_t fork = fieldEvents_[0].get();
+    SATDOF_CUDA_CHECK(cudaEventRecord(fork, s));
     for (std::size_t i = 0; i < count; ++i) {
+      const cudaStream_t on = i == 0 ? s : fieldStreams_[i - 1].get();
+      if (i > 0) SATDOF_CUDA_CHECK(cudaStreamWaitEvent(on, fork, 0));
       args.source = SatSource::fromSurface(sats[i].first);
       args.table = sats[i].second;
-      SATDOF_CUDA_CHECK(sat_->launch(args, fieldScratch_.data(), fieldScratch_.size(), s));
+      SATDOF_CUDA_CHECK(sat_->launch(args, fieldScratch_[i].data(), fieldScratch_[i].size(), on));
+      if (i > 0) {
+        SATDOF_CUDA_CHECK(cudaEventRecord(fieldEvents_[i].get(), on));
+        SATDOF_CUDA_CHECK(cudaStreamWaitEvent(s, fieldEvents_[i].get(), 0));
+      }
     }
   }
 
@@ -308,7 +324,10 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
   interop::Session session_;
   std::string bokehTag_, bokehMethod_;
   DeviceBuffer<uchar4> input_, outA_, outB_;  // linear images for the convolutions
-  DeviceBuffer<unsigned char> satScratch_, convScratchA_, convScratchB_, fieldScratch_, bokehScratch_;
+  DeviceBuffer<unsigned char> satScratch_, convScratchA_, convScratchB_, bokehScratch_;
+  std::array<DeviceBuffer<unsigned char>, FieldTables::kMax> fieldScratch_;  // a field SAT's each
+  std::array<interop::Stream, FieldTables::kMax - 1> fieldStreams_;          // made on first use
+  std::array<interop::Event, FieldTables::kMax> fieldEvents_;                // [0] the fork, [i] table i's end
   std::vector<Target> shared_;                            // shareFrameMapping
   std::vector<interop::SurfaceObject> fieldSurfaces_;     // kept until the next frame
   std::vector<interop::SurfaceObject> bokehSurfaces_;     // kept until the next frame

@@ -21,9 +21,9 @@ Stream createStream() {
   return Stream(s);
 }
 
-Event createEvent() {
+Event createEvent(unsigned flags) {
   cudaEvent_t e = nullptr;
-  SATDOF_CUDA_CHECK(cudaEventCreate(&e));
+  SATDOF_CUDA_CHECK(cudaEventCreateWithFlags(&e, flags));
   return Event(e);
 }
 

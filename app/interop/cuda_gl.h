@@ -54,7 +54,7 @@ using SurfaceObject = CudaHandle<cudaSurfaceObject_t, cudaDestroySurfaceObject>;
 GraphicsResource registerImage(GLuint texture, unsigned flags);
 GraphicsResource registerBuffer(GLuint buffer, unsigned flags);
 Stream createStream();
-Event createEvent();
+Event createEvent(unsigned flags = cudaEventDefault);
 // A surface object over level 0 of a mapped array (registered with SurfaceLoadStore).
 SurfaceObject createSurface(cudaArray_t array);
 
