@@ -139,6 +139,8 @@ void GlSat::attach(Extent frame, SatFormat format, std::initializer_list<Extent>
   colCarry_ = gl::createBuffer(GLsizeiptr(columns * 16), nullptr, 0);
   colInclusive_ = gl::createBuffer(GLsizeiptr(inclusive * 16), nullptr, 0);
   lookBackFlags_ = gl::createBuffer(GLsizeiptr(16 + flags * 4), nullptr, 0);  // the image's total, then the flags
+  linePublished_ = gl::createBuffer(GLsizeiptr(blocks * 4), nullptr, 0);
+  lineInclusive_ = gl::createBuffer(GLsizeiptr(blocks * 16), nullptr, 0);
 }
 
 void GlSat::detach() {
@@ -148,13 +150,15 @@ void GlSat::detach() {
   colCarry_.reset();
   colInclusive_.reset();
   lookBackFlags_.reset();
+  linePublished_.reset();
+  lineInclusive_.reset();
 }
 
 void GlSat::build(GLuint texture, Extent e, SatFormat format, GLuint table, int sat, int scan) {
   const Programs& p = *programs_.at(std::size_t(scan));
   glBindTextureUnit(0, texture);  // both algorithms read the image on unit 0
   if (sat == kRowsColumns)
-    rowsColumns(e, format, table, p);
+    rowsColumns(e, format, table, p, scan == kLookBack);
   else
     reduceThenScan(e, format, table, p, scan == kLookBack);
 }
@@ -196,15 +200,15 @@ void GlSat::reduceThenScan(Extent e, SatFormat format, GLuint table, const Progr
 }
 
 // ---- rows-columns ----------------------------------------------------------------------
-void GlSat::rowsColumns(Extent e, SatFormat format, GLuint table, const Programs& p) {
+void GlSat::rowsColumns(Extent e, SatFormat format, GLuint table, const Programs& p, bool lookBack) {
   // uint21x3 is packed from a uint32 table built first (16 B/pixel, made on first use).
   if (format == SatFormat::Uint21x3 && !exactSat_)
     exactSat_ = gl::createBuffer(GLsizeiptr(satTableBytes(SatFormat::Uint32, e.width, e.height)), nullptr, 0);
   const GLuint exact = format == SatFormat::Uint21x3 ? exactSat_.get() : table;
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, exact);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, blockSums_.get());
-  lineScans(p.lineScan.get(), 0, e.height, e.width, e.width, 1);
-  lineScans(p.lineScan.get(), 1, e.width, e.height, 1, e.width);
+  lineScans(p.lineScan.get(), 0, e.height, e.width, e.width, 1, lookBack);
+  lineScans(p.lineScan.get(), 1, e.width, e.height, 1, e.width, lookBack);
   if (format == SatFormat::Uint21x3) {
     const GLuint program = linePack_.get();
     gl::uniform1i(program, "uPixels", e.width * e.height);
@@ -218,7 +222,10 @@ void GlSat::rowsColumns(Extent e, SatFormat format, GLuint table, const Programs
 }
 
 // One multi-block scan of `lines` lines of `length` elements (sat_scan.comp's modes).
-void GlSat::lineScans(GLuint scan, int mode, int lines, int length, int lineStride, int elementStride) {
+// With `lookBack` (the decoupled-lookback variant) the blocks of a line pass their sums by
+// look-back: a dispatch of aggregates, then one that scans and looks back (sat_scan.comp).
+void GlSat::lineScans(GLuint scan, int mode, int lines, int length, int lineStride, int elementStride,
+                      bool lookBack) {
   const int blocks = ceilDiv(length, kBlock);
   for (GLuint program : {scan, lineAdd_.get()}) {
     gl::uniform1i(program, "uLength", length);
@@ -228,6 +235,21 @@ void GlSat::lineScans(GLuint scan, int mode, int lines, int length, int lineStri
   }
   gl::uniform1i(scan, "uMode", mode);
   glUseProgram(scan);
+  if (lookBack) {
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);  // after the last scan's use
+    const std::uint32_t zero = 0;
+    glClearNamedBufferSubData(linePublished_.get(), GL_R32UI, 0, GLsizeiptr(std::size_t(lines) * blocks * 4),
+                              GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, linePublished_.get());
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 5, lineInclusive_.get());
+    for (int pass : {1, 2}) {
+      if (pass == 1 && blocks == 1) continue;  // no predecessor to read an aggregate of
+      gl::uniform1i(scan, "uLookBack", pass);
+      glDispatchCompute(GLuint(blocks), GLuint(lines), 1);
+      glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    }
+    return;
+  }
   glDispatchCompute(GLuint(blocks), GLuint(lines), 1);
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
   if (blocks == 1) return;

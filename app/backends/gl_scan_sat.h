@@ -76,8 +76,8 @@ class GlSat {
   struct Programs {
     gl::Program lineScan, tileReduce, tileScan;
   };
-  void rowsColumns(Extent e, SatFormat format, GLuint table, const Programs& p);
-  void lineScans(GLuint scan, int mode, int lines, int length, int lineStride, int elementStride);
+  void rowsColumns(Extent e, SatFormat format, GLuint table, const Programs& p, bool lookBack);
+  void lineScans(GLuint scan, int mode, int lines, int length, int lineStride, int elementStride, bool lookBack);
   void toFloatFormat(Extent e, SatFormat format, GLuint table);
   void reduceThenScan(Extent e, SatFormat format, GLuint table, const Programs& p, bool lookBack);
 
@@ -89,6 +89,7 @@ class GlSat {
   gl::Buffer exactSat_;   // rows-columns, uint21x3: the uint32 table it packs
   gl::Buffer rowCarry_, colCarry_;             // reduce-then-scan (sat_tile.glsl)
   gl::Buffer lookBackFlags_, colInclusive_;    // its look-back (sat_tile_lookback.glsl)
+  gl::Buffer linePublished_, lineInclusive_;   // rows-columns' look-back (sat_scan.comp)
 };
 
 }  // namespace satdof

@@ -5,7 +5,8 @@
 // column. Its block scan ("compute/lookback_block_scan.glsl", which the backend aliases)
 // is the subgroup one where the GL has subgroup arithmetic in compute shaders, else the
 // padded Blelloch tree (block_scan_blelloch_conflict_free.glsl). Under "rows-columns",
-// which has no tiles, that block scan alone.
+// which has no tiles, the blocks of each row and column pass their sums by look-back the
+// same way (sat_scan.comp) instead of the hierarchy's scan of block sums and add pass.
 // Contract: block_scan_blelloch_conflict_free.glsl's header.
 #define SAT_TILE_LOOKBACK 1
 #include "compute/lookback_block_scan.glsl"
