@@ -25,6 +25,12 @@
 // that one's published values and every aggregate after it with independent loads.
 // Publication: the lanes store, fence, the warp syncs, lane 0 raises the flag with a
 // release store; a reader loads the flags with acquire, then the values from L2.
+//
+// In two dimensions this costs more than the carries pass it replaces (1.45x at 4K on the
+// H200): the tiles of a wave start together, few find a published neighbour, and each
+// walks vectors of sums (512 B a predecessor along the row, 1 KiB up the column), which
+// doubles the scan kernel's L2 traffic (docs/PERFORMANCE.md, "The SAT from each scan
+// variant"). Hence the SAT's default variant is a hierarchy one (defaultSatScanVariant).
 #pragma once
 
 #include <cuda/atomic>
