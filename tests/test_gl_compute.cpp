@@ -10,7 +10,8 @@
 //     the SAT is then the one of the filtered image;
 //   * the fused multiply-add matters and is honoured (an image where rounding twice
 //     changes a byte), and the exact emulation (fma_exact.glsl) equals std::fma;
-//   * the layered DoF's field SATs (buildFieldSats) are the reference's too;
+//   * the layered DoF's field SATs (buildFieldSats) are the reference's too, and the CPU
+//     paths' uploader writes buffers with and without dynamic storage;
 //   * its profiler sections carry the other backends' names;
 //   * `auto` tries cuda, then gl-compute, then cpu.
 #include <gtest/gtest.h>
@@ -194,6 +195,28 @@ TEST(GlCompute, FieldSatsAreTheReferenceBytes) {
     EXPECT_TRUE(got == ref::computeSat(*image).values) << (image == &near ? "near field" : "far field");
   }
   backend->detach();
+}
+
+// The CPU paths write their tables with gl::BufferUploader: into a buffer without dynamic
+// storage (as one GL imported from CUDA memory is) through its kept staging buffer, which
+// grows when a later write is larger; the bytes land either way.
+TEST(GlCompute, BufferUploaderWritesBuffersWithAndWithoutDynamicStorage) {
+  REQUIRE_GL_CONTEXT();
+  auto rng = freshRng();
+  satdof::gl::BufferUploader uploader;
+  for (const GLbitfield flags : {GLbitfield(0), GLbitfield(GL_DYNAMIC_STORAGE_BIT)}) {
+    SCOPED_TRACE(flags ? "dynamic storage" : "no dynamic storage");
+    for (const std::size_t words : {std::size_t(16), std::size_t(4096), std::size_t(1000)}) {  // grow, then reuse
+      std::vector<std::uint32_t> data(words);
+      for (std::uint32_t& v : data) v = static_cast<std::uint32_t>(rng());
+      const satdof::gl::Buffer buffer = satdof::gl::createBuffer(GLsizeiptr(words * 4), nullptr, flags);
+      uploader.upload(buffer.get(), data.data(), GLsizeiptr(words * 4));
+      std::vector<std::uint32_t> got(words);
+      glGetNamedBufferSubData(buffer.get(), 0, GLsizeiptr(words * 4), got.data());
+      EXPECT_EQ(got, data) << words << " words";
+      EXPECT_EQ(glGetError(), GLenum(GL_NO_ERROR));
+    }
+  }
 }
 
 // ---- convolutions ------------------------------------------------------------------------

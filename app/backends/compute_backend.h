@@ -99,6 +99,9 @@ class ComputeBackend {
   virtual std::string selected(const std::string& key) const = 0;
   // Applies from the next compute(); the reason when the name is not one of the key's.
   virtual std::optional<std::string> select(const std::string& key, const std::string& name) = 0;
+
+ protected:
+  gl::BufferUploader hostUploads_;  // the CPU paths' tables into GL buffers (one staging buffer, kept)
 };
 
 // A backend as the registry knows it, before any GL context exists.

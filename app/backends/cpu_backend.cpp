@@ -122,7 +122,7 @@ class CpuBackend final : public ComputeBackend {
       table = reference::satTableBytesOf(reference::computeSat(*satInput, targets_.satFormat));
     }
     auto section = r.profiler.section(clock_, "upload sat");
-    gl::uploadToBuffer(targets_.sat, table.data(), GLsizeiptr(table.size()));
+    hostUploads_.upload(targets_.sat, table.data(), GLsizeiptr(table.size()));
   }
 
   std::vector<FilterImplementation> filterImplementations() const override { return cpuFilterImplementations(); }

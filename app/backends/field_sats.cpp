@@ -17,7 +17,7 @@ void ComputeBackend::buildFieldSats(const Targets& t, Profiler& profiler) {
     }
     auto timed = profiler.section(profiler.host(), "field sats", "cpu reference");
     const reference::Sat sat = reference::computeSat(image);
-    gl::uploadToBuffer(buffer, sat.values.data(), GLsizeiptr(sat.values.size() * sizeof(std::uint32_t)));
+    hostUploads_.upload(buffer, sat.values.data(), GLsizeiptr(sat.values.size() * sizeof(std::uint32_t)));
   }
 }
 

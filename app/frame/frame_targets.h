@@ -91,7 +91,7 @@ struct TargetSpec {
   const char* name;
   GLenum format;  // an image's internal format; 0: a buffer (dynamic storage, where GL
                   // allocates it: the host bokeh list is written with glNamedBufferSubData;
-                  // the tables, which may be imported, only by copies: gl::uploadToBuffer)
+                  // the tables, which may be imported, only by copies: gl::BufferUploader)
   TargetSize size;
   DofFields from;  // allocated for a DoF whose fields are this or more (None: always)
   const char* writer;

@@ -103,20 +103,32 @@ inline Buffer createBuffer(GLsizeiptr bytes, const void* data, GLbitfield flags)
   return Buffer(n);
 }
 
-// Writes `bytes` of `data` at the start of `buffer`: glNamedBufferSubData where the buffer
-// has dynamic storage, else through a temporary buffer and a GPU copy. A buffer whose
-// storage GL imported (GL_EXT_memory_object: the SAT tables in CUDA memory) has no
-// GL_DYNAMIC_STORAGE_BIT, so glNamedBufferSubData may not write it.
-inline void uploadToBuffer(GLuint buffer, const void* data, GLsizeiptr bytes) {
-  GLint flags = 0;
-  glGetNamedBufferParameteriv(buffer, GL_BUFFER_STORAGE_FLAGS, &flags);
-  if (flags & GL_DYNAMIC_STORAGE_BIT) {
-    glNamedBufferSubData(buffer, 0, bytes, data);
-    return;
+// Writes host data at the start of GL buffers: glNamedBufferSubData where the buffer has
+// dynamic storage, else into a staging buffer kept between calls (grown when a write
+// needs more) and a GPU copy. A buffer whose storage GL imported (GL_EXT_memory_object:
+// the SAT tables in CUDA memory) has no GL_DYNAMIC_STORAGE_BIT, so glNamedBufferSubData
+// may not write it.
+class BufferUploader {
+ public:
+  void upload(GLuint buffer, const void* data, GLsizeiptr bytes) {
+    GLint flags = 0;
+    glGetNamedBufferParameteriv(buffer, GL_BUFFER_STORAGE_FLAGS, &flags);
+    if (flags & GL_DYNAMIC_STORAGE_BIT) {
+      glNamedBufferSubData(buffer, 0, bytes, data);
+      return;
+    }
+    if (stagingBytes_ < bytes) {
+      staging_ = createBuffer(bytes, nullptr, GL_DYNAMIC_STORAGE_BIT);
+      stagingBytes_ = bytes;
+    }
+    glNamedBufferSubData(staging_.get(), 0, bytes, data);
+    glCopyNamedBufferSubData(staging_.get(), buffer, 0, 0, bytes);
   }
-  const Buffer staging = createBuffer(bytes, data, 0);
-  glCopyNamedBufferSubData(staging.get(), buffer, 0, 0, bytes);
-}
+
+ private:
+  Buffer staging_;
+  GLsizeiptr stagingBytes_ = 0;
+};
 
 inline Framebuffer createFramebuffer() {
   GLuint n = 0;
