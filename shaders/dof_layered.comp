@@ -50,14 +50,27 @@ uvec4 linearAt(int x, int y) { return x < 0 || y < 0 ? uvec4(0u) : linearColourS
   }
 
 // The far field's mean over the aperture of radius r around p, where r >= 2 and the far
-// field holds something there (sharp pixels weigh 0); `otherwise` elsewhere.
-vec3 farFieldMean(ivec2 p, int r, vec3 otherwise) {
-  if (farFieldWeight(r) == 0) return otherwise;
+// field holds something there (sharp pixels weigh 0): true, with the mean; else false.
+bool farFieldMean(ivec2 p, int r, out vec3 mean) {
+  mean = vec3(0.0);
+  if (farFieldWeight(r) == 0) return false;
   uvec4 f;
   float area;
   APERTURE_SUMS(farAt, p, r, f, area)
-  if (f.a == 0u) return otherwise;
-  precise vec3 mean = vec3(f.rgb) * 255.0 / float(f.a);
+  if (f.a == 0u) return false;
+  precise vec3 m = vec3(f.rgb) * 255.0 / float(f.a);
+  mean = m;
+  return true;
+}
+
+// The textbook box of the pixel's own radius: the encoded mean, or in linear light the
+// linear one. Read only where a branch uses it (each is four reads a box of a table).
+vec3 textbookMean(ivec2 p, int r) {
+  if (uLinear == 0) return vec3(satApertureMean(p, r));
+  uvec4 l;
+  float area;
+  APERTURE_SUMS(linearAt, p, r, l, area)
+  precise vec3 mean = vec3(l.rgb) / area;
   return mean;
 }
 
@@ -72,16 +85,8 @@ void main() {
   if (p.x >= uSize.x || p.y >= uSize.y) return;
   float depth = texelFetch(uDistance, p, 0).r;
   int r = cocRadius(depth);
-  // The textbook box of the pixel's own radius: the encoded mean, or the linear one (the
-  // encoded one then read only where it is kept, below).
-  precise vec3 textbook = uLinear != 0 ? vec3(0.0) : vec3(satApertureMean(p, r));
-  if (uLinear != 0) {
-    uvec4 l;
-    float area;
-    APERTURE_SUMS(linearAt, p, r, l, area)
-    textbook = vec3(l.rgb) / area;
-  }
   if (depth < uFocus && fieldWeight(r) > 0) {  // a blurred near pixel: its own box, once
+    precise vec3 textbook = textbookMean(p, r);
     float behind = uSeeThrough != 0 ? texelFetch(uBehindDistance, p, 0).r : 0.0;
     uvec4 side = uvec4(0u);
     float area = 1.0;
@@ -94,21 +99,22 @@ void main() {
     // See-through: what the box shows of the far side, replaced by what lies behind.
     uvec3 b = uvec3(round(texelFetch(uBehindColour, p, 0).rgb * 255.0));
     vec3 behindColour = uLinear != 0 ? vec3(decodeColour(b)) / 16.0 : vec3(b);
-    precise vec3 back = farFieldMean(p, cocRadius(behind), behindColour);
+    precise vec3 back;
+    if (!farFieldMean(p, cocRadius(behind), back)) back = behindColour;
     precise float n = float(side.a / 255u);
     precise vec3 v = textbook + (n * back - vec3(side.rgb)) / area;
     store(p, v);
     return;
   }
   int reach = imageLoad(uReach, p).r;
-  if (reach == 0 && farFieldWeight(r) == 0) {  // nothing blended: the textbook's byte
-    vec3 kept = uLinear != 0 ? vec3(satApertureMean(p, r)) : textbook;  // encoded: read above
-    imageStore(uOutput, p, vec4(kept / 255.0, 1.0));
+  if (reach == 0 && farFieldWeight(r) == 0) {  // nothing blended: the textbook's byte, encoded
+    imageStore(uOutput, p, vec4(vec3(satApertureMean(p, r)) / 255.0, 1.0));
     return;
   }
-  // What lies behind: the pixel's own box; from r = 2 on, the far field over it,
-  // normalised (sharp pixels weigh 0).
-  precise vec3 back = farFieldMean(p, r, textbook);
+  // What lies behind: from r = 2 on, the far field over the pixel's own box, normalised
+  // (sharp pixels weigh 0); else, or where it holds nothing, the textbook box.
+  precise vec3 back;
+  if (!farFieldMean(p, r, back)) back = textbookMean(p, r);
   // The near field over the box of the largest near blur that reaches this pixel.
   precise vec3 nearColour = vec3(0.0);
   precise float coverage = 0.0;

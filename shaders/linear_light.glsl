@@ -6,9 +6,12 @@ layout(std430, binding = 4) readonly buffer LinearLightTables {
   float threshold[256]; // the linear value from which each byte encodes
 };
 
-uint ditherOffset(ivec2 p) {  // reference::ditherOffset: Bayer's 4x4 matrix
-  const uint bayer[16] = uint[16](0u, 8u, 2u, 10u, 12u, 4u, 14u, 6u, 3u, 11u, 1u, 9u, 15u, 7u, 13u, 5u);
-  return bayer[(p.y & 3) * 4 + (p.x & 3)];
+// reference::ditherOffset: Bayer's 4x4 matrix, a row of four 4-bit entries in each 16 bits
+// of two words (rows 0 1: 0 8 2 10, 12 4 14 6; rows 2 3: 3 11 1 9, 15 7 13 5), so that no
+// indexed array is kept per invocation.
+uint ditherOffset(ivec2 p) {
+  uint rows = (p.y & 2) == 0 ? 0x6E4CA280u : 0x5D7F91B3u;
+  return (rows >> (((p.y & 1) * 4 + (p.x & 3)) * 4)) & 15u;
 }
 
 // An encoded colour's light, in sixteenths of a linear byte.
