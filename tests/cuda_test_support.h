@@ -48,6 +48,11 @@ class SurfaceImage {
   SurfaceImage(const SurfaceImage&) = delete;
   SurfaceImage& operator=(const SurfaceImage&) = delete;
   cudaSurfaceObject_t get() const { return surface_; }
+  // The array's pixels back to the host, rows packed.
+  void read(void* pixels, int width, int height, std::size_t pixelBytes) const {
+    SATDOF_CUDA_CHECK(cudaMemcpy2DFromArray(pixels, width * pixelBytes, array_, 0, 0, width * pixelBytes, height,
+                                            cudaMemcpyDeviceToHost));
+  }
 
  private:
   cudaArray_t array_ = nullptr;

@@ -23,6 +23,7 @@
 #include "satdof/reference/dof.h"
 #include "satdof/reference/layered_dof.h"
 #include "gl_test_support.h"
+#include "reach_test_support.h"
 #include "test_support.h"
 
 namespace ref = satdof::reference;
@@ -191,36 +192,17 @@ TEST_F(GlTest, LayeredDofMatchesItsReference) {
 }
 
 // The reach passes (dof_layers_reach.comp: a work group walks the tiles within its bound)
-// against reference::reachPass, exactly, after each pass: sparse random near radii and
-// random tile bounds (0, within one tile, several tiles, up to the 256 px limit; at least
-// the tile's own radii), on the edge sizes and sizes one off the 16 px tile.
+// against reference::reachPass, exactly, after each pass (reach_test_support.h's cases).
 TEST_F(GlTest, ReachPassesMatchTheReferenceExactly) {
   auto rng = freshRng();
   const std::filesystem::path dir = satdof::gl::findShaderDir();
   const satdof::gl::Program program = satdof::gl::loadProgram(dir, {{GL_COMPUTE_SHADER, "dof_layers_reach.comp"}}, {});
-  const std::pair<int, int> sizes[] = {{1, 1}, {2, 2}, {31, 33}, {32, 32}, {33, 31}, {16, 17},
-                                       {17, 16}, {1, 200}, {200, 1}, {150, 83}, {300, 47}};
-  for (const auto& [w, h] : sizes)
-    for (const int maxBound : {0, 5, 16, 40, 256}) {
+  for (const auto& [w, h] : satdof::test::kReachSizes)
+    for (const int maxBound : satdof::test::kReachMaxBounds) {
       SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h) + ", bounds up to " + std::to_string(maxBound));
-      ref::LayerSplit split;
-      split.tilesX = (w + ref::kLayerTile - 1) / ref::kLayerTile;
-      split.tilesY = (h + ref::kLayerTile - 1) / ref::kLayerTile;
-      std::uniform_int_distribution<int> boundOf(0, maxBound);
-      for (int i = 0; i < split.tilesX * split.tilesY; ++i) split.nearTileRadius.push_back(boundOf(rng));
-      std::vector<std::int32_t> radius(std::size_t(w) * h, 0);
-      std::uniform_int_distribution<int> radiusOf(1, std::max(1, maxBound));
-      std::bernoulli_distribution blurred(0.1);
-      for (std::int32_t& r : radius) r = blurred(rng) ? radiusOf(rng) : 0;
-      // A tile's bound holds at least its own radii, as the split's dilated maximum does.
-      for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x) {
-          std::int32_t& bound = split.nearTileRadius[std::size_t(y / ref::kLayerTile) * split.tilesX + x / ref::kLayerTile];
-          bound = std::max(bound, radius[std::size_t(y) * w + x]);
-        }
-      const auto rows = ref::reachPass(radius, w, h, split, true);
-      const auto expected = ref::reachPass(rows, w, h, split, false);
-
+      const satdof::test::ReachCase c = satdof::test::randomReachCase(w, h, maxBound, rng);
+      const ref::LayerSplit& split = c.split;
+      const std::vector<std::int32_t>& radius = c.radius;
       auto tileBounds = satdof::gl::createTexture2D(GL_R32I, split.tilesX, split.tilesY);
       glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
       glTextureSubImage2D(tileBounds.get(), 0, 0, 0, split.tilesX, split.tilesY, GL_RED_INTEGER, GL_INT,
@@ -244,7 +226,7 @@ TEST_F(GlTest, ReachPassesMatchTheReferenceExactly) {
         std::vector<std::int16_t> got(std::size_t(w) * h);
         glPixelStorei(GL_PACK_ALIGNMENT, 1);
         glGetTextureImage(images[pass].get(), 0, GL_RED_INTEGER, GL_SHORT, GLsizei(got.size() * 2), got.data());
-        const std::vector<std::int32_t>& want = pass == 1 ? rows : expected;
+        const std::vector<std::int32_t>& want = pass == 1 ? c.rows : c.reach;
         std::size_t wrong = 0;
         for (std::size_t i = 0; i < got.size(); ++i) wrong += got[i] != want[i];
         EXPECT_EQ(wrong, 0u) << "pixels differing from the reference after pass " << pass;

@@ -1,5 +1,7 @@
 // app/backends/cuda_backend.cpp — the cuda compute backend: filter and SAT on the GPU
-// through the interop session (interop/session.h), on one stream.
+// through the interop session (interop/session.h), on one stream of the device's greatest
+// priority (the layered DoF's field SATs fork onto streams of that priority too; a later
+// stage's work beside them, StageHost::forkSide, onto one of the least).
 //
 // Per frame, between one map and one unmap of what the frame uses ({scene colour, sat},
 // filtered and compare when filtering, {depth, bokeh sprites, bokeh commands} with bokeh
@@ -60,7 +62,9 @@ std::vector<Choice> scanChoices() {
 class CudaBackend final : public ComputeBackend, public interop::StageHost {
  public:
   CudaBackend(const SatAlgorithm& sat, const ScanVariant& scan)
-      : sat_(&sat), scan_(&scan), stream_(interop::createStream()), clock_(stream_.get()),
+      : sat_(&sat), scan_(&scan), stream_(interop::createStream(true)), clock_(stream_.get()),
+        sideStream_(interop::createStream()), sideClock_(sideStream_.get()),
+        sideEvents_{interop::createEvent(cudaEventDisableTiming), interop::createEvent(cudaEventDisableTiming)},
         // What satdof/bokeh.h runs by default (its null variants).
         bokehTag_(std::string(defaultCompactVariant().name) + " / " + std::string(defaultSortVariant().name)),
         bokehMethod_("CUDA in the frame's one mapping: stream compaction (" +
@@ -77,6 +81,16 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
   TimestampSource& clock() override { return clock_; }
   void shareFrameMapping(std::vector<Target> targets) override { shared_ = std::move(targets); }
   std::unique_ptr<interop::Session::Mapped> takeFrameMapping() override { return std::move(frameMapping_); }
+  cudaStream_t forkSide() override {
+    SATDOF_CUDA_CHECK(cudaEventRecord(sideEvents_[0].get(), stream_.get()));
+    SATDOF_CUDA_CHECK(cudaStreamWaitEvent(sideStream_.get(), sideEvents_[0].get(), 0));
+    return sideStream_.get();
+  }
+  void joinSide() override {
+    SATDOF_CUDA_CHECK(cudaEventRecord(sideEvents_[1].get(), sideStream_.get()));
+    SATDOF_CUDA_CHECK(cudaStreamWaitEvent(stream_.get(), sideEvents_[1].get(), 0));
+  }
+  TimestampSource& sideClock() override { return sideClock_; }
 
   void attach(const Targets& t) override {
     detach();
@@ -186,7 +200,7 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
       for (DeviceBuffer<unsigned char>& scratch : fieldScratch_) scratch.resize(need);
     }
     if (!fieldStreams_[0]) {
-      for (interop::Stream& side : fieldStreams_) side = interop::createStream();
+      for (interop::Stream& side : fieldStreams_) side = interop::createStream(true);
       for (interop::Event& e : fieldEvents_) e = interop::createEvent(cudaEventDisableTiming);
     }
     fieldSurfaces_.clear();  // last frame's: its work finished before this frame's map
@@ -321,6 +335,11 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
   const ScanVariant* scan_;
   interop::Stream stream_;
   interop::CudaTimestamps clock_;
+  // StageHost::forkSide's, joined back into stream_ every frame; of a lower priority than
+  // stream_ and the field SATs' streams, so that work beside them fills the SMs they leave.
+  interop::Stream sideStream_;
+  interop::CudaTimestamps sideClock_;
+  std::array<interop::Event, 2> sideEvents_;  // the fork, the join
   interop::Session session_;
   std::string bokehTag_, bokehMethod_;
   DeviceBuffer<uchar4> input_, outA_, outB_;  // linear images for the convolutions

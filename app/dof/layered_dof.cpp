@@ -1,14 +1,16 @@
 // app/dof/layered_dof.cpp — the `layered` DoF entry (satdof/reference/layered_dof.h):
 //   split    each pixel into the near or far field, each tile's near radius, dilated;
 //   SATs     of the two fields, by the compute backend;
-//   reach    how far the near blur reaches each pixel (GL compute, two passes of
-//            dof_layers_reach.comp over the split's near radii: rows, columns; on every
-//            backend);
+//   reach    how far the near blur reaches each pixel: two passes over the split's near
+//            radii (rows, columns) into the near reach image;
 //   compose  near over far into the DoF output (GL compute, dof_layered.comp).
 // On the cuda backend the split is a CUDA kernel (satdof/dof.h) and the SATs the backend's
 // algorithm, inside the backend's own mapping of the frame (interop/stage_host.h): one
-// GL-CUDA hand-over per frame. Elsewhere the split is two GL compute passes and the SATs
-// ComputeBackend::buildFieldSats (the CPU by default). Both give the same bytes.
+// GL-CUDA hand-over per frame, and the reach is a CUDA kernel there too, on a stream beside
+// the field SATs (it reads only the split's radii; StageHost::forkSide), so its time hides
+// under theirs. Elsewhere the split is two GL compute passes, the SATs
+// ComputeBackend::buildFieldSats (the CPU by default) and the reach dof_layers_reach.comp's
+// two passes. All give the same bytes.
 //
 // The `see-through` entry is the same class with the scene's second layer
 // (DofSettings::behindColour / behindDepth): the GL split fills the far field under near
@@ -61,7 +63,7 @@ class LayeredDof final : public DofImplementation {
     if (host_) {
       std::vector<Target> shared{Target::Depth,   Target::SceneColour, Target::Filtered,       Target::NearField,
                                  Target::FarField, Target::NearSat,    Target::FarSat,         Target::NearTileRadius,
-                                 Target::NearRadius};
+                                 Target::NearRadius, Target::NearReach};
       if (seeThrough_) shared.insert(shared.end(), {Target::FarSide, Target::FarSideSat});
       if (linear_) shared.insert(shared.end(), {Target::LinearColour, Target::LinearColourSat});
       host_->shareFrameMapping(std::move(shared));
@@ -80,7 +82,7 @@ class LayeredDof final : public DofImplementation {
     if (formatChanged) reloadShaders(shaderDir_);
     const int tx = (t.extent.width + kLayerTile - 1) / kLayerTile, ty = (t.extent.height + kLayerTile - 1) / kLayerTile;
     tileMax_ = gl::createTexture2D(GL_R32I, tx, ty);
-    for (gl::Texture& r : reach_) r = gl::createTexture2D(GL_R16I, t.extent.width, t.extent.height);
+    rowReach_ = gl::createTexture2D(GL_R16I, t.extent.width, t.extent.height);
   }
 
   void reloadShaders(const std::filesystem::path& dir) override {
@@ -123,21 +125,23 @@ class LayeredDof final : public DofImplementation {
     if (!behind) fields.farSide = fields.farSideSat = 0;  // no far side this frame
     if (!linear_) fields.linearColour = fields.linearColourSat = 0;  // held for another DoF
     takeFrameMapping();
+#if SATDOF_HAVE_CUDA
+    surfaces_.clear();  // last frame's: its work finished before this frame's map
+#endif
     if (!std::exchange(splitAhead_, false) && (behind || linear_ || !splitInCuda(s, ramp, profiler))) {
       closeFrameMapping(profiler);  // GL writes the fields next
       splitOnGl(s, f, profiler);
     }
-    buildFieldSats(fields, profiler);
-    {
-      // R(p): the rows' reach over the split's near radii into reach_[0], the columns'
-      // over that into reach_[1].
-      auto timed = profiler.section(profiler.gl(), "dof reach", "layered");
+    if (!buildFieldSatsAndReach(fields, profiler)) {
+      // R(p) on GL: the rows' reach over the split's near radii into rowReach_, the
+      // columns' over that into the near reach image.
+      auto timed = profiler.section(profiler.gl(), "dof reach", "layered (GL)");
       setCocUniforms(reachProgram_.get(), ramp, e);
       glBindImageTexture(3, t.nearTileRadius, 0, GL_FALSE, 0, GL_READ_ONLY, GL_R32I);
       for (int pass = 1; pass <= 2; ++pass) {
         gl::uniform1i(reachProgram_.get(), "uPass", pass);
-        glBindImageTexture(2, pass == 1 ? t.nearRadius : reach_[0].get(), 0, GL_FALSE, 0, GL_READ_ONLY, GL_R16I);
-        glBindImageTexture(4, reach_[pass - 1].get(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R16I);
+        glBindImageTexture(2, pass == 1 ? t.nearRadius : rowReach_.get(), 0, GL_FALSE, 0, GL_READ_ONLY, GL_R16I);
+        glBindImageTexture(4, pass == 1 ? rowReach_.get() : t.nearReach, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R16I);
         glDispatchCompute(GLuint((e.width + 15) / 16), GLuint((e.height + 15) / 16), 1);
         glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
       }
@@ -158,7 +162,7 @@ class LayeredDof final : public DofImplementation {
       }
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, t.sat);
       glBindImageTexture(0, t.dofOutput, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
-      glBindImageTexture(3, reach_[1].get(), 0, GL_FALSE, 0, GL_READ_ONLY, GL_R16I);
+      glBindImageTexture(3, t.nearReach, 0, GL_FALSE, 0, GL_READ_ONLY, GL_R16I);
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, t.nearSat);
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, t.farSat);
       glDispatchCompute(GLuint((e.width + 15) / 16), GLuint((e.height + 15) / 16), 1);
@@ -247,18 +251,43 @@ class LayeredDof final : public DofImplementation {
 #endif
   }
 
-  // The fields' SATs: inside the frame's mapping where one is open (then closed), else by
-  // the backend on its own (on cuda a mapping of the fields alone).
-  void buildFieldSats(const Targets& fields, Profiler& profiler) {
+  // The fields' SATs: inside the frame's mapping where one is open, with the reach beside
+  // them on the host's side stream (then the mapping closed: true); else by the backend on
+  // its own (on cuda a mapping of the fields alone), the reach left to GL (false).
+  bool buildFieldSatsAndReach(const Targets& fields, Profiler& profiler) {
 #if SATDOF_HAVE_CUDA
     if (frameMapping_) {
+      reachInCuda(profiler);
       host_->buildFieldSats(*frameMapping_, profiler, fieldTables(fields));
+      host_->joinSide();
       closeFrameMapping(profiler);
-      return;
+      return true;
     }
 #endif
     backend_.buildFieldSats(fields, profiler);
+    return false;
   }
+
+#if SATDOF_HAVE_CUDA
+  // The reach passes as a CUDA kernel on the host's side stream, after the split.
+  void reachInCuda(Profiler& profiler) {
+    using interop::Target;
+    const interop::Session::Mapped& mapped = *frameMapping_;
+    LayerReachArgs a;
+    a.nearRadius = surfaces_.emplace_back(interop::createSurface(mapped.array(Target::NearRadius))).get();
+    a.tileRadius = surfaces_.emplace_back(interop::createSurface(mapped.array(Target::NearTileRadius))).get();
+    a.reach = surfaces_.emplace_back(interop::createSurface(mapped.array(Target::NearReach))).get();
+    a.width = targets_.extent.width;
+    a.height = targets_.extent.height;
+    if (const std::size_t need = layerReachScratchBytes(a.width, a.height); reachScratch_.size() < need) {
+      SATDOF_CUDA_CHECK(cudaStreamSynchronize(host_->stream()));  // last frame's reach was joined into it
+      reachScratch_.resize(need);
+    }
+    const cudaStream_t side = host_->forkSide();
+    auto timed = profiler.section(host_->sideClock(), "dof reach (beside field sats)", "layered (CUDA)");
+    SATDOF_CUDA_CHECK(launchLayerReach(a, reachScratch_.data(), reachScratch_.size(), side));
+  }
+#endif
 
   // The cuda backend's path for layered: the split inside the frame's mapping (its SATs
   // follow there). False without an open mapping.
@@ -272,7 +301,6 @@ class LayeredDof final : public DofImplementation {
     {
       // The surfaces made and the scratch grown before the section: host calls inside it
       // would leave the stream idle within the timed span.
-      surfaces_.clear();
       auto surface = [&](Target target) {
         return surfaces_.emplace_back(interop::createSurface(mapped->array(target))).get();
       };
@@ -306,12 +334,12 @@ class LayeredDof final : public DofImplementation {
   Targets targets_;
   gl::Program split_, dilate_, reachProgram_, compose_;
   gl::Texture tileMax_;                   // the GL path's undilated tile maxima
-  std::array<gl::Texture, 2> reach_;      // the reach passes' images; R(p) ends in [1]
+  gl::Texture rowReach_;                  // the GL reach's rows pass (the columns' input)
 #if SATDOF_HAVE_CUDA
   interop::StageHost* host_ = nullptr;
   std::unique_ptr<interop::Session::Mapped> frameMapping_;  // within run() only
   std::vector<interop::SurfaceObject> surfaces_;  // this frame's, kept until the next
-  DeviceBuffer<unsigned char> tileScratch_;
+  DeviceBuffer<unsigned char> tileScratch_, reachScratch_;  // the split's tile maxima, the reach's rows
 #endif
 };
 

@@ -36,6 +36,7 @@ struct Targets {
   GLuint nearField = 0, farField = 0, nearSat = 0, farSat = 0;
   GLuint nearTileRadius = 0;  // R32I, one texel per 16x16 tile: the dilated near radius
   GLuint nearRadius = 0;      // R16I: each pixel's own near radius (0 unless blurred near)
+  GLuint nearReach = 0;       // R16I: the largest near radius whose box reaches each pixel
   // See-through only: the first layer's pixels behind the focal plane (colour, 255) and
   // their uint32 SAT.
   GLuint farSide = 0, farSideSat = 0;
@@ -58,7 +59,7 @@ inline constexpr int kNearTileSize = 16;       // the layered DoF's tiles
 // Every target, in kFrameTargets' order (CUDA code names them: interop::Target).
 enum class TargetId {
   SceneColour, Depth, Filtered, Compare, Sat, DofOutput,
-  NearField, FarField, NearSat, FarSat, NearTileRadius, NearRadius, FarSide, FarSideSat,
+  NearField, FarField, NearSat, FarSat, NearTileRadius, NearRadius, NearReach, FarSide, FarSideSat,
   LinearColour, LinearColourSat,
   BokehSprites, BokehCommands,
   Count
@@ -126,6 +127,9 @@ inline constexpr std::array<TargetSpec, std::size_t(TargetId::Count)> kFrameTarg
      "layered DoF composite", CudaAccess::Surface, &Targets::nearTileRadius},
     {TargetId::NearRadius, "near radius", GL_R16I, TargetSize::Frame, DofFields::Layers, "layered DoF split",
      "layered DoF reach passes", CudaAccess::Surface, &Targets::nearRadius},
+    {TargetId::NearReach, "near reach", GL_R16I, TargetSize::Frame, DofFields::Layers,
+     "layered DoF reach passes (CUDA's beside the field SATs)", "layered DoF composite", CudaAccess::Surface,
+     &Targets::nearReach},
     {TargetId::FarSide, "far side", GL_RGBA8, TargetSize::Frame, DofFields::SeeThrough, "see-through DoF split",
      "the backend's field SATs", CudaAccess::Surface, &Targets::farSide},
     {TargetId::FarSideSat, "far side sat", 0, TargetSize::Uint32SatTable, DofFields::SeeThrough,

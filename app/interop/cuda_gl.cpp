@@ -15,9 +15,11 @@ GraphicsResource registerBuffer(GLuint buffer, unsigned flags) {
   return GraphicsResource(r);
 }
 
-Stream createStream() {
+Stream createStream(bool preferred) {
+  int least = 0, greatest = 0;
+  if (preferred) SATDOF_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
   cudaStream_t s = nullptr;
-  SATDOF_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  SATDOF_CUDA_CHECK(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, preferred ? greatest : least));
   return Stream(s);
 }
 

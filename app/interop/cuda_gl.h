@@ -53,7 +53,9 @@ using SurfaceObject = CudaHandle<cudaSurfaceObject_t, cudaDestroySurfaceObject>;
 
 GraphicsResource registerImage(GLuint texture, unsigned flags);
 GraphicsResource registerBuffer(GLuint buffer, unsigned flags);
-Stream createStream();
+// A non-blocking stream; `preferred`: of the device's greatest priority, so that its
+// blocks are scheduled before those of default streams running beside it.
+Stream createStream(bool preferred = false);
 Event createEvent(unsigned flags = cudaEventDefault);
 // A surface object over level 0 of a mapped array (registered with SurfaceLoadStore).
 SurfaceObject createSurface(cudaArray_t array);

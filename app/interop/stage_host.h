@@ -36,6 +36,13 @@ class StageHost {
   // The DoF's field SATs (uint32) with the backend's SAT algorithm, inside a mapping that
   // holds those fields and their tables.
   virtual void buildFieldSats(const Session::Mapped& mapped, Profiler& profiler, const FieldTables& fields) = 0;
+  // A stream beside stream(), for a stage's work that the backend's next steps do not
+  // need (the layered DoF's reach passes beside its field SATs): forkSide orders it after
+  // all work enqueued on stream() so far and returns it; joinSide orders stream() after
+  // all enqueued on it. sideClock times sections on it.
+  virtual cudaStream_t forkSide() = 0;
+  virtual void joinSide() = 0;
+  virtual TimestampSource& sideClock() = 0;
 };
 
 }  // namespace satdof::interop

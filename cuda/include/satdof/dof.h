@@ -47,4 +47,18 @@ struct LayerSplitArgs {
 std::size_t layerSplitScratchBytes(int width, int height);
 cudaError_t launchLayerSplit(const LayerSplitArgs& args, void* scratch, std::size_t scratchBytes, cudaStream_t stream);
 
+// The layered DoF's reach (reference::nearReach, two reference::reachPass): how large the
+// largest near blur is whose box reaches each pixel, from the split's near radii and
+// dilated tile radii. The same values as the reference and dof_layers_reach.comp.
+struct LayerReachArgs {
+  cudaSurfaceObject_t nearRadius = 0;  // R16I in: reference::nearRadiusOf
+  cudaSurfaceObject_t tileRadius = 0;  // R32I in: the split's dilated tile radii
+  cudaSurfaceObject_t reach = 0;       // R16I out: R(p)
+  int width = 0, height = 0;
+};
+
+// Scratch for the rows' pass (16 bits a pixel).
+std::size_t layerReachScratchBytes(int width, int height);
+cudaError_t launchLayerReach(const LayerReachArgs& args, void* scratch, std::size_t scratchBytes, cudaStream_t stream);
+
 }  // namespace satdof
