@@ -82,13 +82,11 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
   void shareFrameMapping(std::vector<Target> targets) override { shared_ = std::move(targets); }
   std::unique_ptr<interop::Session::Mapped> takeFrameMapping() override { return std::move(frameMapping_); }
   cudaStream_t forkSide() override {
-    SATDOF_CUDA_CHECK(cudaEventRecord(sideEvents_[0].get(), stream_.get()));
-    SATDOF_CUDA_CHECK(cudaStreamWaitEvent(sideStream_.get(), sideEvents_[0].get(), 0));
+    interop::waitFor(sideStream_.get(), stream_.get(), sideEvents_[0].get());
     return sideStream_.get();
   }
   void joinSide() override {
-    SATDOF_CUDA_CHECK(cudaEventRecord(sideEvents_[1].get(), sideStream_.get()));
-    SATDOF_CUDA_CHECK(cudaStreamWaitEvent(stream_.get(), sideEvents_[1].get(), 0));
+    interop::waitFor(stream_.get(), sideStream_.get(), sideEvents_[1].get());
   }
   TimestampSource& sideClock() override { return sideClock_; }
 
@@ -220,10 +218,7 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
       args.source = SatSource::fromSurface(sats[i].first);
       args.table = sats[i].second;
       SATDOF_CUDA_CHECK(sat_->launch(args, fieldScratch_[i].data(), fieldScratch_[i].size(), on));
-      if (i > 0) {
-        SATDOF_CUDA_CHECK(cudaEventRecord(fieldEvents_[i].get(), on));
-        SATDOF_CUDA_CHECK(cudaStreamWaitEvent(s, fieldEvents_[i].get(), 0));
-      }
+      if (i > 0) interop::waitFor(s, on, fieldEvents_[i].get());
     }
   }
 
