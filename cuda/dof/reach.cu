@@ -4,7 +4,13 @@
 // tile, whose window bound B is that tile's dilated near radius (a tile with none writes
 // 0 at once), as in dof_layers_reach.comp.
 //
-// A block holds the tile as 16 lines of 16 pixels along the pass's axis, a line to each
+// A tile whose bound is at most a tile (every tile at the default max blur of 12 px) is
+// read as reference::reachPass reads it: the block stages its own tile and the two beside
+// it along the axis, and each pixel takes the largest radius n within min(n, B) of it,
+// 2B + 1 shared-memory reads.
+//
+// A larger bound is walked tile by tile, its radii scattered. A block holds the tile as
+// 16 lines of 16 pixels along the pass's axis, a line to each
 // half-warp (lane = position along the line). It walks the tiles within B of its own
 // along the axis, one at a time, staged through shared memory so that the column pass
 // reads rows too. Each radius n is read once and scattered: it reaches the pixels of its
@@ -43,6 +49,35 @@ struct LinearRadii {  // 16-bit, rows of `width`
   __device__ void store(int x, int y, int v) const { data[std::size_t(y) * width + x] = short(v); }
 };
 
+// The pass over one tile of bound 1..kTile: the tile's lines and those of the two tiles
+// beside it along the axis in `window` (zeros outside the image), then 2 * bound + 1
+// reads per pixel. Thread (sx, sy) takes pixel (x0 + sx, y0 + sy) in both passes, so its
+// reads and the stores run along rows.
+constexpr int kRowsPitch = 3 * kTile + 1, kColumnsPitch = kTile + 1;  // odd: few bank conflicts
+constexpr int kWindowInts = 3 * kTile * kColumnsPitch;
+static_assert(kTile * kRowsPitch <= kWindowInts);
+
+template <bool kRows, class In, class Out>
+__device__ void reachWithinATile(const In& in, const Out& out, int bound, int width, int height, int* window) {
+  const int tid = threadIdx.x, sx = tid & (kTile - 1), sy = tid / kTile;
+  const int x0 = blockIdx.x * kTile, y0 = blockIdx.y * kTile;
+  for (int i = 0; i < 3; ++i) {
+    const int qx = x0 + (kRows ? (i - 1) * kTile : 0) + sx, qy = y0 + (kRows ? 0 : (i - 1) * kTile) + sy;
+    const int at = kRows ? sy * kRowsPitch + i * kTile + sx : (i * kTile + sy) * kColumnsPitch + sx;
+    window[at] = qx >= 0 && qy >= 0 && qx < width && qy < height ? in.load(qx, qy) : 0;
+  }
+  __syncthreads();
+  const int stride = kRows ? 1 : kColumnsPitch;
+  const int* own = window + (kRows ? sy * kRowsPitch + kTile + sx : (kTile + sy) * kColumnsPitch + sx);
+  int m = *own;
+  for (int d = 1; d <= bound; ++d) {
+    const int before = own[-d * stride], after = own[d * stride];
+    if (before >= d) m = max(m, before);
+    if (after >= d) m = max(m, after);
+  }
+  if (x0 + sx < width && y0 + sy < height) out.store(x0 + sx, y0 + sy, m);
+}
+
 template <bool kRows, class In, class Out>
 __global__ void __launch_bounds__(kTile* kTile) reachKernel(In in, Out out, cudaSurfaceObject_t tileRadius, int width,
                                                              int height) {
@@ -54,6 +89,11 @@ __global__ void __launch_bounds__(kTile* kTile) reachKernel(In in, Out out, cuda
   const int bound = surf2Dread<int>(tileRadius, blockIdx.x * int(sizeof(int)), blockIdx.y);  // the block's
   if (bound == 0) {  // no near blur within reach of this tile
     if (x0 + sx < width && y0 + sy < height) out.store(x0 + sx, y0 + sy, 0);
+    return;
+  }
+  if (bound <= kTile) {  // the block's branch: bound is the block's
+    __shared__ int window[kWindowInts];
+    reachWithinATile<kRows>(in, out, bound, width, height, window);
     return;
   }
   endsAt[line][at] = startsAt[line][at] = 0;
