@@ -6,7 +6,8 @@
 // through its reader). See-through (uSeeThrough, satdof/reference/layered_dof.h): a
 // blurred near pixel's box with what it shows of the far side replaced by what lies behind
 // the pixel (the scene's second layer, blurred as a far pixel). Linear light (uLinear): the
-// fields hold light, the textbook box is read from the image's linear SAT, and the result
+// fields hold light, the textbook box is read from the image's linear SAT (uint32, or
+// uint21x3 where uLinearPacked: each box's difference masked to its field), and the result
 // is encoded back (linear_light.glsl).
 #version 450 core
 
@@ -21,8 +22,10 @@ layout(std430, binding = 3) readonly buffer FarSideSat { uvec4 farSideSat[]; };
 layout(binding = 1) uniform sampler2D uBehindColour;  // see-through: the second layer
 layout(binding = 2) uniform sampler2D uBehindDistance;
 layout(std430, binding = 5) readonly buffer LinearColourSat { uvec4 linearColourSat[]; };
+layout(std430, binding = 6) readonly buffer LinearColourPacked { uvec2 linearColourPacked[]; };  // uint21x3
 layout(location = 20) uniform int uSeeThrough;
 layout(location = 22) uniform int uLinear;  // the fields in linear light, and the image's SAT
+layout(location = 23) uniform int uLinearPacked;  // that SAT in uint21x3 (binding 6), not uint32 (5)
 
 #include "dof_layers.glsl"
 #include "sat_format.glsl"
@@ -32,21 +35,28 @@ layout(location = 22) uniform int uLinear;  // the fields in linear light, and t
 uvec4 nearAt(int x, int y) { return x < 0 || y < 0 ? uvec4(0u) : nearSat[y * uSize.x + x]; }
 uvec4 farAt(int x, int y) { return x < 0 || y < 0 ? uvec4(0u) : farSat[y * uSize.x + x]; }
 uvec4 farSideAt(int x, int y) { return x < 0 || y < 0 ? uvec4(0u) : farSideSat[y * uSize.x + x]; }
-uvec4 linearAt(int x, int y) { return x < 0 || y < 0 ? uvec4(0u) : linearColourSat[y * uSize.x + x]; }
+uvec4 linearAt(int x, int y) {
+  if (x < 0 || y < 0) return uvec4(0u);
+  if (uLinearPacked == 0) return linearColourSat[y * uSize.x + x];
+  uvec2 e = linearColourPacked[y * uSize.x + x];  // satdof/reference/uint21x3.h
+  return uvec4(e.x & 0x1FFFFFu, e.y & 0x1FFFFFu, (e.x >> 21u) | ((e.y >> 21u) << 11u), 0u);
+}
 
 // Sums of (premultiplied rgb, weight) over the aperture of radius r around p, clipped; and
-// its pixel count.
-#define APERTURE_SUMS(at, p, r, sums, area)                                                   \
-  {                                                                                           \
-    sums = uvec4(0u);                                                                         \
-    uint count = 0u;                                                                          \
-    for (int i = 0; i < apertureBoxes(); ++i) {                                               \
-      ivec2 lo, hi;                                                                           \
-      if (!apertureBox(p, r, i, lo, hi)) continue;                                            \
-      sums += at(hi.x, hi.y) - at(lo.x - 1, hi.y) - at(hi.x, lo.y - 1) + at(lo.x - 1, lo.y - 1); \
-      count += uint((hi.x - lo.x + 1) * (hi.y - lo.y + 1));                                   \
-    }                                                                                         \
-    area = float(count);                                                                      \
+// its pixel count. Each box's difference is masked with `mask` (a packed table's fields).
+#define ALL_BITS uvec4(0xFFFFFFFFu)
+#define UINT21X3_FIELDS uvec4(0x1FFFFFu, 0x1FFFFFu, 0x3FFFFFu, 0u)
+#define APERTURE_SUMS(at, mask, p, r, sums, area)                                                       \
+  {                                                                                                     \
+    sums = uvec4(0u);                                                                                   \
+    uint count = 0u;                                                                                    \
+    for (int i = 0; i < apertureBoxes(); ++i) {                                                         \
+      ivec2 lo, hi;                                                                                     \
+      if (!apertureBox(p, r, i, lo, hi)) continue;                                                      \
+      sums += (at(hi.x, hi.y) - at(lo.x - 1, hi.y) - at(hi.x, lo.y - 1) + at(lo.x - 1, lo.y - 1)) & (mask);\
+      count += uint((hi.x - lo.x + 1) * (hi.y - lo.y + 1));                                             \
+    }                                                                                                   \
+    area = float(count);                                                                                \
   }
 
 // The far field's mean over the aperture of radius r around p, where r >= 2 and the far
@@ -56,7 +66,7 @@ bool farFieldMean(ivec2 p, int r, out vec3 mean) {
   if (farFieldWeight(r) == 0) return false;
   uvec4 f;
   float area;
-  APERTURE_SUMS(farAt, p, r, f, area)
+  APERTURE_SUMS(farAt, ALL_BITS, p, r, f, area)
   if (f.a == 0u) return false;
   precise vec3 m = vec3(f.rgb) * 255.0 / float(f.a);
   mean = m;
@@ -69,7 +79,7 @@ vec3 textbookMean(ivec2 p, int r) {
   if (uLinear == 0) return vec3(satApertureMean(p, r));
   uvec4 l;
   float area;
-  APERTURE_SUMS(linearAt, p, r, l, area)
+  APERTURE_SUMS(linearAt, uLinearPacked != 0 ? UINT21X3_FIELDS : ALL_BITS, p, r, l, area)
   precise vec3 mean = vec3(l.rgb) / area;
   return mean;
 }
@@ -91,7 +101,7 @@ void main() {
     uvec4 side = uvec4(0u);
     float area = 1.0;
     bool counts = !(behind < uFocus && cocRadius(behind) > 0);  // reference::behindCounts
-    if (uSeeThrough != 0 && counts) APERTURE_SUMS(farSideAt, p, r, side, area)
+    if (uSeeThrough != 0 && counts) APERTURE_SUMS(farSideAt, ALL_BITS, p, r, side, area)
     if (side.a == 0u) {
       store(p, textbook);
       return;
@@ -121,7 +131,7 @@ void main() {
   if (reach > 0) {
     uvec4 n;
     float area;
-    APERTURE_SUMS(nearAt, p, reach, n, area)
+    APERTURE_SUMS(nearAt, ALL_BITS, p, reach, n, area)
     nearColour = vec3(n.rgb) / area;
     coverage = min(1.0, float(n.a) / (255.0 * area));
   }

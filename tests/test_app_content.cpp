@@ -99,6 +99,35 @@ TEST_F(AppContent, PhotoRefocusesTheSameOnEveryBackend) {
   }
 }
 
+// see-through-linear on cuda keeps its linear image's table in uint21x3 while every box the
+// composite reads of it is exact there (max blur <= 44: 89 x 89 white pixels sum to under
+// 2^21) and in uint32 beyond. A white photo wholly in front of the focus is one blurred near
+// field, each pixel its own box of the linear table: white at 44 px and at 60 px, whose
+// boxes (121 x 121 white pixels) pass 2^21, as on the CPU backend.
+TEST_F(AppContent, SeeThroughLinearOnCudaPacksItsLinearTableOnlyWhereExact) {
+  const int w = 200, h = 150;
+  content_files::writePng8(dir / "white.png", w, h, 3, std::vector<std::uint8_t>(std::size_t(w) * h * 3, 255));
+  content_files::writePng16(dir / "white_depth.png", w, h, std::vector<std::uint16_t>(std::size_t(w) * h, 0));  // 1 m
+  for (const char* blur : {"44", "60"}) {
+    SCOPED_TRACE(std::string("--max-blur ") + blur);
+    const std::string args = "--headless --frames 2 --save last --bokeh off --dof see-through-linear --photo " +
+                             (dir / "white.png").string() + " --depth " + (dir / "white_depth.png").string() +
+                             " --focal 8 --max-blur " + blur;
+    const fs::path cpuOut = freshDir("white_cpu"), cudaOut = freshDir("white_cuda");
+    const RunResult r = run(args + " --backend cpu --out " + cpuOut.string());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const Png cpu = loadPng(cpuOut / "frame_0001.png");
+    EXPECT_TRUE(std::all_of(cpu.rgba.begin(), cpu.rgba.end(), [](std::uint8_t v) { return v == 255; }))
+        << "white blurred stays white";
+    const RunResult c = run(args + " --backend cuda --out " + cudaOut.string());
+    if (c.exitCode == 3) SATDOF_SKIP_WITHOUT_GPU("CUDA backend unavailable: " + c.err);
+    ASSERT_EQ(c.exitCode, 0) << c.err;
+    EXPECT_TRUE(loadPng(cudaOut / "frame_0001.png").rgba == cpu.rgba) << "cuda differs from cpu";
+    fs::remove_all(cpuOut);
+    fs::remove_all(cudaOut);
+  }
+}
+
 // A photo is one layer: nothing is drawn behind it, so the see-through DoF runs as the
 // layered one (the same bytes) and says so in one line, on every backend.
 TEST_F(AppContent, SeeThroughOnAPhotoRunsAsLayeredAndSaysSo) {

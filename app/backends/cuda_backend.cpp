@@ -81,6 +81,7 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
   TimestampSource& clock() override { return clock_; }
   void shareFrameMapping(std::vector<Target> targets) override { shared_ = std::move(targets); }
   std::unique_ptr<interop::Session::Mapped> takeFrameMapping() override { return std::move(frameMapping_); }
+  void onFrameMapped(MappedWork work) override { onFrameMapped_ = std::move(work); }
   cudaStream_t forkSide() override {
     interop::waitFor(sideStream_.get(), stream_.get(), sideEvents_[0].get());
     return sideStream_.get();
@@ -132,6 +133,7 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
         std::make_unique<interop::Session::Mapped>(session_, std::span<const Target>(targets.data(), count), s);
     mapSection.end();
     interop::Session::Mapped& mapped = *mappedOwner;
+    if (!shared_.empty() && onFrameMapped_) onFrameMapped_(mapped, r.profiler);
 
     SatArgs sat = satArgs();
     std::size_t satBytes = 0;
@@ -191,9 +193,13 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
   void buildFieldSats(const interop::Session::Mapped& mapped, Profiler& profiler, const FieldTables& fields) override {
     const cudaStream_t s = stream_.get();
     SatArgs args = satArgs();
-    args.format = SatFormat::Uint32;
-    if (auto why = sat_->whyNot(args.format)) throw std::runtime_error(std::string(sat_->name) + ": " + *why);
-    if (const std::size_t need = sat_->scratchBytes(args); fieldScratch_[0].size() < need) {
+    std::size_t need = 0;
+    for (const FieldTable& f : fields) {
+      args.format = f.format;
+      if (auto why = sat_->whyNot(args.format)) throw std::runtime_error(std::string(sat_->name) + ": " + *why);
+      need = std::max(need, sat_->scratchBytes(args));
+    }
+    if (fieldScratch_[0].size() < need) {
       SATDOF_CUDA_CHECK(cudaStreamSynchronize(s));  // the side streams' work is joined into s
       for (DeviceBuffer<unsigned char>& scratch : fieldScratch_) scratch.resize(need);
     }
@@ -215,6 +221,7 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
     for (std::size_t i = 0; i < count; ++i) {
       const cudaStream_t on = i == 0 ? s : fieldStreams_[i - 1].get();
       if (i > 0) SATDOF_CUDA_CHECK(cudaStreamWaitEvent(on, fork, 0));
+      args.format = fields.begin()[i].format;
       args.source = SatSource::fromSurface(sats[i].first);
       args.table = sats[i].second;
       SATDOF_CUDA_CHECK(sat_->launch(args, fieldScratch_[i].data(), fieldScratch_[i].size(), on));
@@ -343,6 +350,7 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
   std::array<interop::Stream, FieldTables::kMax - 1> fieldStreams_;          // made on first use
   std::array<interop::Event, FieldTables::kMax> fieldEvents_;                // [0] the fork, [i] table i's end
   std::vector<Target> shared_;                            // shareFrameMapping
+  MappedWork onFrameMapped_;                              // a later stage's, on each map of shared_
   std::vector<interop::SurfaceObject> fieldSurfaces_;     // kept until the next frame
   std::vector<interop::SurfaceObject> bokehSurfaces_;     // kept until the next frame
   std::unique_ptr<interop::Session::Mapped> frameMapping_;  // left open for a later stage

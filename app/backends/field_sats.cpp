@@ -16,7 +16,7 @@ void ComputeBackend::buildFieldSats(const Targets& t, Profiler& profiler) {
       image = readTexture(texture, t.extent.width, t.extent.height);
     }
     auto timed = profiler.section(profiler.host(), "field sats", "cpu reference");
-    const reference::Sat sat = reference::computeSat(image);
+    const reference::Sat sat = reference::computeSat(image, f.format);
     hostUploads_.upload(buffer, sat.values.data(), GLsizeiptr(sat.values.size() * sizeof(std::uint32_t)));
   }
 }

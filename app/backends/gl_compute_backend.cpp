@@ -127,11 +127,11 @@ class GlComputeBackend final : public ComputeBackend {
     }
   }
 
-  // The layered DoF's field SATs (uint32), by the same passes as the frame's.
+  // The layered DoF's field SATs (each in its format), by the same passes as the frame's.
   void buildFieldSats(const Targets& t, Profiler& profiler) override {
     {
       auto section = profiler.section(profiler.gl(), "field sats", satTag());
-      for (const FieldTable& f : fieldTables(t)) buildSat(f.fieldImage, t.extent, f.tableBuffer);
+      for (const FieldTable& f : fieldTables(t)) buildSat(f.fieldImage, t.extent, f.tableBuffer, f.format);
     }
     glMemoryBarrier(GL_ALL_BARRIER_BITS);
     unbind();
@@ -161,9 +161,9 @@ class GlComputeBackend final : public ComputeBackend {
   // "reduce-then-scan / subgroup": what the profiler's per-implementation times show.
   std::string satTag() const { return selected("sat") + " / " + selected("scan"); }
 
-  // The uint32 SAT of `texture` (of extent e) into `table`, by the chosen algorithm and scan.
-  void buildSat(GLuint texture, Extent e, GLuint table) {
-    sat_.build(texture, e, SatFormat::Uint32, table, satAlgorithm_, scan_);
+  // The SAT of `texture` (of extent e) into `table`, by the chosen algorithm and scan.
+  void buildSat(GLuint texture, Extent e, GLuint table, SatFormat format = SatFormat::Uint32) {
+    sat_.build(texture, e, format, table, satAlgorithm_, scan_);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
   }
 

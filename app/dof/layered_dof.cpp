@@ -19,7 +19,9 @@
 // GL one on every backend (the CUDA split knows one layer); on the cuda backend it runs
 // before the backend's stage when no filter is on (beforeBackend: it reads only the
 // scene), so the fields and their tables join the backend's mapping and the frame keeps
-// one hand-over; with a filter on, the fields are mapped a second time for their SATs.
+// one hand-over, and its CUDA reach starts as soon as the backend maps the frame
+// (StageHost::onFrameMapped), beside the frame's SAT as well as the field SATs; with a
+// filter on, the fields are mapped a second time for their SATs.
 // Without a second layer (a photo) it runs as layered.
 //
 // `see-through-linear` is see-through in linear light (reference "Linear light"): the GL
@@ -67,12 +69,23 @@ class LayeredDof final : public DofImplementation {
       if (seeThrough_) shared.insert(shared.end(), {Target::FarSide, Target::FarSideSat});
       if (linear_) shared.insert(shared.end(), {Target::LinearColour, Target::LinearColourSat});
       host_->shareFrameMapping(std::move(shared));
+      // See-through's split runs before the backend, so its reach can start as soon as
+      // the backend maps the frame: beside the frame's SAT and then the field SATs.
+      if (seeThrough_)
+        host_->onFrameMapped([this](const interop::Session::Mapped& mapped, Profiler& profiler) {
+          reachStarted_ = splitAhead_;
+          if (!reachStarted_) return;
+          surfaces_.clear();  // last frame's: its work finished before this frame's map
+          reachInCuda(mapped, profiler);
+        });
     }
 #endif
   }
 #if SATDOF_HAVE_CUDA
   ~LayeredDof() override {
-    if (host_) host_->shareFrameMapping({});
+    if (!host_) return;
+    host_->onFrameMapped({});
+    host_->shareFrameMapping({});
   }
 #endif
 
@@ -124,15 +137,21 @@ class LayeredDof final : public DofImplementation {
     Targets fields = t;
     if (!behind) fields.farSide = fields.farSideSat = 0;  // no far side this frame
     if (!linear_) fields.linearColour = fields.linearColourSat = 0;  // held for another DoF
+    // The linear image's table in half the bytes where the cuda backend builds it (its SAT
+    // kernels write uint21x3 directly; gl-compute would pack a uint32 table in a second
+    // pass) and every box the composite reads of it is exact in that format.
+    if (linear_ && onCuda() && ramp.maxRadius <= kUint21x3MaxRadius) fields.linearColourSatFormat = SatFormat::Uint21x3;
+    const bool linearPacked = fields.linearColourSatFormat == SatFormat::Uint21x3;
     takeFrameMapping();
+    const bool reachStarted = std::exchange(reachStarted_, false);
 #if SATDOF_HAVE_CUDA
-    surfaces_.clear();  // last frame's: its work finished before this frame's map
+    if (!reachStarted) surfaces_.clear();  // last frame's: its work finished before this frame's map
 #endif
     if (!std::exchange(splitAhead_, false) && (behind || linear_ || !splitInCuda(s, ramp, profiler))) {
       closeFrameMapping(profiler);  // GL writes the fields next
       splitOnGl(s, f, profiler);
     }
-    if (!buildFieldSatsAndReach(fields, profiler)) {
+    if (!buildFieldSatsAndReach(fields, reachStarted, profiler)) {
       // R(p) on GL: the rows' reach over the split's near radii into rowReach_, the
       // columns' over that into the near reach image.
       auto timed = profiler.section(profiler.gl(), "dof reach", "layered (GL)");
@@ -152,8 +171,9 @@ class LayeredDof final : public DofImplementation {
       setApertureUniform(compose_.get(), s.params.aperture);
       gl::uniform1i(compose_.get(), "uSeeThrough", behind ? 1 : 0);
       gl::uniform1i(compose_.get(), "uLinear", linear_ ? 1 : 0);
+      gl::uniform1i(compose_.get(), "uLinearPacked", linearPacked ? 1 : 0);
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, linearTables_.get());  // the SATs' passes rebind 4
-      if (linear_) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 5, t.linearColourSat);
+      if (linear_) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, linearPacked ? 6 : 5, t.linearColourSat);
       glBindTextureUnit(0, t.depth);
       if (behind) {
         glBindTextureUnit(1, s.behindColour);
@@ -173,12 +193,21 @@ class LayeredDof final : public DofImplementation {
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, 0);
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, 0);
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 5, 0);
+      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 6, 0);
       for (GLuint unit : {0u, 1u, 2u, 3u, 4u, 5u}) glBindImageTexture(unit, 0, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA8);
     }
     glPopDebugGroup();
   }
 
  private:
+  bool onCuda() const {
+#if SATDOF_HAVE_CUDA
+    return host_ != nullptr;
+#else
+    return false;
+#endif
+  }
+
   // What a frame runs: its ramp, whether see-through has a second layer (else it runs as
   // layered), the names for the debug group and the profiler's tags.
   struct Names {
@@ -254,25 +283,32 @@ class LayeredDof final : public DofImplementation {
   // The fields' SATs: inside the frame's mapping where one is open, with the reach beside
   // them on the host's side stream (then the mapping closed: true); else by the backend on
   // its own (on cuda a mapping of the fields alone), the reach left to GL (false).
-  bool buildFieldSatsAndReach(const Targets& fields, Profiler& profiler) {
+  bool buildFieldSatsAndReach(const Targets& fields, bool reachStarted, Profiler& profiler) {
 #if SATDOF_HAVE_CUDA
     if (frameMapping_) {
-      reachInCuda(profiler);
+      if (!reachStarted) reachInCuda(*frameMapping_, profiler);
+      // From the field SATs' start until they and the reach are done: what the reach adds
+      // to the frame beyond them (the composite needs both).
+      auto ready = profiler.section(host_->clock(), "field sats + reach");
       host_->buildFieldSats(*frameMapping_, profiler, fieldTables(fields));
       host_->joinSide();
+      ready.end();
       closeFrameMapping(profiler);
       return true;
     }
+#else
+    (void)reachStarted;
 #endif
     backend_.buildFieldSats(fields, profiler);
     return false;
   }
 
 #if SATDOF_HAVE_CUDA
-  // The reach passes as a CUDA kernel on the host's side stream, after the split.
-  void reachInCuda(Profiler& profiler) {
+  // The reach passes as a CUDA kernel on the host's side stream, after the split and
+  // whatever the host's stream holds so far: the field SATs follow it there, or (see-through,
+  // whose split ran before the backend) the frame's SAT and then the field SATs do.
+  void reachInCuda(const interop::Session::Mapped& mapped, Profiler& profiler) {
     using interop::Target;
-    const interop::Session::Mapped& mapped = *frameMapping_;
     LayerReachArgs a;
     a.nearRadius = surfaces_.emplace_back(interop::createSurface(mapped.array(Target::NearRadius))).get();
     a.tileRadius = surfaces_.emplace_back(interop::createSurface(mapped.array(Target::NearTileRadius))).get();
@@ -284,7 +320,7 @@ class LayeredDof final : public DofImplementation {
       reachScratch_.resize(need);
     }
     const cudaStream_t side = host_->forkSide();
-    auto timed = profiler.section(host_->sideClock(), "dof reach (beside field sats)", "layered (CUDA)");
+    auto timed = profiler.section(host_->sideClock(), "dof reach (beside sats)", "layered (CUDA)");
     SATDOF_CUDA_CHECK(launchLayerReach(a, reachScratch_.data(), reachScratch_.size(), side));
   }
 #endif
@@ -328,7 +364,8 @@ class LayeredDof final : public DofImplementation {
 
   ComputeBackend& backend_;
   bool seeThrough_, linear_;
-  bool splitAhead_ = false;  // beforeBackend split this frame's fields
+  bool splitAhead_ = false;    // beforeBackend split this frame's fields
+  bool reachStarted_ = false;  // and the reach started on the backend's map (cuda)
   gl::Buffer linearTables_;  // reference::linearLightTables: decode, then threshold
   std::filesystem::path shaderDir_;
   Targets targets_;

@@ -41,8 +41,11 @@ struct Targets {
   // their uint32 SAT.
   GLuint farSide = 0, farSideSat = 0;
   // Linear light only (see-through-linear): the image in dithered linear bytes
-  // (reference::splitLayers) and its uint32 SAT, the composite's textbook box.
+  // (reference::splitLayers) and its SAT, the composite's textbook box: uint32 (the buffer's
+  // size), or where the DoF asks for it uint21x3 (half the bytes; no weight, which is 255
+  // everywhere; exact for boxes of radius <= kUint21x3MaxRadius).
   GLuint linearColour = 0, linearColourSat = 0;
+  SatFormat linearColourSatFormat = SatFormat::Uint32;
   // Bokeh highlights: the sprite list (satdof/reference/bokeh.h's BokehSprite, room for
   // kMaxBokehSprites) and a ring of kBokehSlots draw-indirect commands (satdof/bokeh.h).
   GLuint bokehSprites = 0, bokehCommands = 0;
@@ -145,11 +148,13 @@ inline constexpr std::array<TargetSpec, std::size_t(TargetId::Count)> kFrameTarg
      "bokeh draw (indirect)", CudaAccess::ReadWrite, &Targets::bokehCommands},
 }};
 
-// A field image of the DoF's and the uint32 SAT built from it: near and far with layers,
-// the far side where `t` holds it (see-through), the linear image where it holds that.
+// A field image of the DoF's and the SAT built from it (uint32 but for the linear image's,
+// Targets::linearColourSatFormat): near and far with layers, the far side where `t` holds
+// it (see-through), the linear image where it holds that.
 struct FieldTable {
   TargetId field, table;
   GLuint fieldImage, tableBuffer;
+  SatFormat format = SatFormat::Uint32;
 };
 struct FieldTables {  // at most four, on the stack (asked for every frame)
   static constexpr std::size_t kMax = 4;
@@ -164,7 +169,8 @@ inline FieldTables fieldTables(const Targets& t) {
                    2};
   if (t.farSide) list.items[list.count++] = {TargetId::FarSide, TargetId::FarSideSat, t.farSide, t.farSideSat};
   if (t.linearColour)
-    list.items[list.count++] = {TargetId::LinearColour, TargetId::LinearColourSat, t.linearColour, t.linearColourSat};
+    list.items[list.count++] = {TargetId::LinearColour, TargetId::LinearColourSat, t.linearColour, t.linearColourSat,
+                                t.linearColourSatFormat};
   return list;
 }
 

@@ -12,6 +12,7 @@
 // work (takeFrameMapping, every frame) and unmaps it itself.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -33,6 +34,12 @@ class StageHost {
   virtual void shareFrameMapping(std::vector<Target> targets) = 0;
   // This frame's open mapping (null when the backend did not leave one open).
   virtual std::unique_ptr<Session::Mapped> takeFrameMapping() = 0;
+  // Work of a later stage that needs only what ran before the backend (see-through's
+  // reach reads the split it ran before): called every frame the backend maps the shared
+  // targets, with that mapping, before the backend's own work, so that the stage can start
+  // it on the side stream (forkSide) under the backend's SAT. Empty: none.
+  using MappedWork = std::function<void(const Session::Mapped&, Profiler&)>;
+  virtual void onFrameMapped(MappedWork work) = 0;
   // The DoF's field SATs (uint32) with the backend's SAT algorithm, inside a mapping that
   // holds those fields and their tables.
   virtual void buildFieldSats(const Session::Mapped& mapped, Profiler& profiler, const FieldTables& fields) = 0;
