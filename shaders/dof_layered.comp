@@ -31,6 +31,7 @@ layout(location = 23) uniform int uLinearPacked;  // that SAT in uint21x3 (bindi
 #include "sat_format.glsl"
 #include "aperture.glsl"
 #include "linear_light.glsl"
+#include "uint21x3_fields.glsl"
 
 uvec4 nearAt(int x, int y) { return x < 0 || y < 0 ? uvec4(0u) : nearSat[y * uSize.x + x]; }
 uvec4 farAt(int x, int y) { return x < 0 || y < 0 ? uvec4(0u) : farSat[y * uSize.x + x]; }
@@ -38,14 +39,13 @@ uvec4 farSideAt(int x, int y) { return x < 0 || y < 0 ? uvec4(0u) : farSideSat[y
 uvec4 linearAt(int x, int y) {
   if (x < 0 || y < 0) return uvec4(0u);
   if (uLinearPacked == 0) return linearColourSat[y * uSize.x + x];
-  uvec2 e = linearColourPacked[y * uSize.x + x];  // satdof/reference/uint21x3.h
-  return uvec4(e.x & 0x1FFFFFu, e.y & 0x1FFFFFu, (e.x >> 21u) | ((e.y >> 21u) << 11u), 0u);
+  return uvec4(uint21x3Fields(linearColourPacked[y * uSize.x + x]), 0u);
 }
 
 // Sums of (premultiplied rgb, weight) over the aperture of radius r around p, clipped; and
 // its pixel count. Each box's difference is masked with `mask` (a packed table's fields).
 #define ALL_BITS uvec4(0xFFFFFFFFu)
-#define UINT21X3_FIELDS uvec4(0x1FFFFFu, 0x1FFFFFu, 0x3FFFFFu, 0u)
+#define UINT21X3_FIELDS uvec4(kUint21x3Masks, 0u)
 #define APERTURE_SUMS(at, mask, p, r, sums, area)                                                       \
   {                                                                                                     \
     sums = uvec4(0u);                                                                                   \

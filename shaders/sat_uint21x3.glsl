@@ -14,20 +14,21 @@
 
 layout(std430, binding = 0) readonly buffer SummedAreaTable { uvec2 sat[]; };
 
+#include "uint21x3_fields.glsl"
+
 // Each field's range: the entries are sums modulo these (view.frag's SAT view uses it).
 #define SAT_ENTRY_MODULUS vec3(2097152.0, 2097152.0, 4194304.0)
 
 // The entry's R, G, B fields.
 uvec3 satAt(int x, int y, int width) {
   if (x < 0 || y < 0) return uvec3(0u);
-  uvec2 e = sat[y * width + x];
-  return uvec3(e.x & 0x1FFFFFu, e.y & 0x1FFFFFu, (e.x >> 21u) | ((e.y >> 21u) << 11u));
+  return uint21x3Fields(sat[y * width + x]);
 }
 
 uvec3 satBoxSumExact(ivec2 lo, ivec2 hi, int width) {
   uvec3 sum = satAt(hi.x, hi.y, width) - satAt(lo.x - 1, hi.y, width) - satAt(hi.x, lo.y - 1, width) +
               satAt(lo.x - 1, lo.y - 1, width);
-  return sum & uvec3(0x1FFFFFu, 0x1FFFFFu, 0x3FFFFFu);
+  return sum & kUint21x3Masks;
 }
 
 vec4 satBoxSum(ivec2 lo, ivec2 hi, int width) { return vec4(vec3(satBoxSumExact(lo, hi, width)), 0.0); }

@@ -73,8 +73,7 @@ class LayeredDof final : public DofImplementation {
       // the backend maps the frame: beside the frame's SAT and then the field SATs.
       if (seeThrough_)
         host_->onFrameMapped([this](const interop::Session::Mapped& mapped, Profiler& profiler) {
-          reachStarted_ = splitAhead_;
-          if (!reachStarted_) return;
+          if (!splitAhead_) return;
           surfaces_.clear();  // last frame's: its work finished before this frame's map
           reachInCuda(mapped, profiler);
         });
@@ -142,8 +141,9 @@ class LayeredDof final : public DofImplementation {
     // pass) and every box the composite reads of it is exact in that format.
     if (linear_ && onCuda() && ramp.maxRadius <= kUint21x3MaxRadius) fields.linearColourSatFormat = SatFormat::Uint21x3;
     const bool linearPacked = fields.linearColourSatFormat == SatFormat::Uint21x3;
-    takeFrameMapping();
-    const bool reachStarted = std::exchange(reachStarted_, false);
+    // The backend ran onFrameMapped on the mapping it left open: after a split ahead, the
+    // reach started there.
+    const bool reachStarted = takeFrameMapping() && splitAhead_;
 #if SATDOF_HAVE_CUDA
     if (!reachStarted) surfaces_.clear();  // last frame's: its work finished before this frame's map
 #endif
@@ -264,9 +264,13 @@ class LayeredDof final : public DofImplementation {
 
   // The backend's mapping of this frame, where it left one open for the DoF (cuda; it
   // holds the fields and their tables): taken at the start of run(), closed within it.
-  void takeFrameMapping() {
+  // Whether there was one.
+  bool takeFrameMapping() {
 #if SATDOF_HAVE_CUDA
     frameMapping_ = host_ ? host_->takeFrameMapping() : nullptr;
+    return frameMapping_ != nullptr;
+#else
+    return false;
 #endif
   }
   void closeFrameMapping(Profiler& profiler) {
@@ -364,8 +368,7 @@ class LayeredDof final : public DofImplementation {
 
   ComputeBackend& backend_;
   bool seeThrough_, linear_;
-  bool splitAhead_ = false;    // beforeBackend split this frame's fields
-  bool reachStarted_ = false;  // and the reach started on the backend's map (cuda)
+  bool splitAhead_ = false;  // beforeBackend split this frame's fields
   gl::Buffer linearTables_;  // reference::linearLightTables: decode, then threshold
   std::filesystem::path shaderDir_;
   Targets targets_;

@@ -1,7 +1,7 @@
 // satdof/reference/uint21x3.h — the bits of the uint21x3 SAT format (satdof/sat_format.h),
 // written once for the CPU reference and the CUDA kernels (this header compiles as device
-// code); shaders/sat_uint21x3.glsl and shaders/compute/sat_pack.comp spell the same
-// operations in GLSL.
+// code); shaders/uint21x3_fields.glsl (the fields, for the shaders that read such a table)
+// and shaders/compute/sat_entry_bits.glsl (the packing) spell the same operations in GLSL.
 //
 //   word0 = R[20:0] | B[10:0] << 21        word1 = G[20:0] | B[21:11] << 21
 //
