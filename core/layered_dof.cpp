@@ -1,5 +1,6 @@
 // Reference layered depth of field (see satdof/reference/layered_dof.h). The GLSL passes
 // shaders/dof_layers_split.comp, dof_layers_dilate.comp and dof_layered.comp mirror it.
+#include <bit>
 #include "satdof/reference/layered_dof.h"
 
 #include <algorithm>
@@ -55,6 +56,8 @@ const LinearLightTables& linearLightTables() {
       t.decode[std::size_t(b)] = std::uint32_t(std::lround(4080.0 * std::pow(b / 255.0, kSceneGamma)));
       t.threshold[std::size_t(b)] = b == 0 ? 0.0f : float(255.0 * std::pow((b - 0.5) / 255.0, kSceneGamma));
     }
+    for (int i = 0; i < kEncodeBuckets; ++i)
+      t.bucketStart[std::size_t(i)] = encodeLinear(std::bit_cast<float>((kEncodeFirstBucket + std::uint32_t(i)) << 16), t);
     return t;
   }();
   return tables;
@@ -65,6 +68,15 @@ std::uint8_t encodeLinear(float v, const LinearLightTables& tables) {
   for (int step = 128; step > 0; step /= 2)
     if (b + step <= 255 && v >= tables.threshold[std::size_t(b + step)]) b += step;
   return std::uint8_t(b);
+}
+
+std::uint8_t encodeLinearByBucket(float v, const LinearLightTables& tables) {
+  // v > 0, not max(v, 0): -0 and NaN go to byte 0 as in the search.
+  const std::int64_t bucket = std::int64_t(std::bit_cast<std::uint32_t>(v > 0.0f ? v : 0.0f) >> 16) - kEncodeFirstBucket;
+  if (bucket < 0) return 0;
+  if (bucket >= kEncodeBuckets) return 255;
+  const int b = tables.bucketStart[std::size_t(bucket)];
+  return std::uint8_t(b < 255 && v >= tables.threshold[std::size_t(b + 1)] ? b + 1 : b);
 }
 
 LayerSplit splitLayers(const ImageRgba8& colour, const ImageR32F& depth, const CocRamp& ramp,

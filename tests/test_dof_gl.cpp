@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <bit>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -237,16 +238,19 @@ TEST_F(GlTest, ReachPassesMatchTheReferenceExactly) {
 // Linear light's GLSL (linear_light.glsl) against the reference, exactly: the dithered
 // byte of every encoded byte at several weights and every dither position, and the
 // encoding of values on both sides of every threshold (one float step apart), at the
-// ends and beyond them, and at random. The shader guesses the byte with pow() and settles
-// it by the thresholds; whatever the GPU's pow() rounds to, the byte must be the
-// reference's.
+// ends and beyond them, at every bucket's ends, and at random. The shader finds the byte
+// by its bucket and one threshold (reference::encodeLinearByBucket); it must be the
+// binary search's.
 TEST_F(GlTest, LinearLightShaderMatchesTheReferenceExactly) {
   const ref::LinearLightTables& tables = ref::linearLightTables();
-  std::vector<float> values = {0.0f, -1.0f, 255.0f, 256.0f, 1e9f};
+  std::vector<float> values = {0.0f, -0.0f, -1.0f, 255.0f, 256.0f, 1e9f};
   for (int b = 1; b < 256; ++b) {
     const float t = tables.threshold[std::size_t(b)];
     values.insert(values.end(), {t, std::nextafter(t, 0.0f), std::nextafter(t, 1e9f)});
   }
+  for (std::uint32_t bucket = ref::kEncodeFirstBucket - 1; bucket <= ref::kEncodeFirstBucket + ref::kEncodeBuckets;
+       ++bucket)
+    for (const std::uint32_t low : {0u, 0xFFFFu}) values.push_back(std::bit_cast<float>(bucket << 16 | low));
   auto rng = freshRng();
   std::uniform_real_distribution<float> anywhere(0.0f, 255.0f);
   for (int i = 0; i < 4096; ++i) values.push_back(anywhere(rng));

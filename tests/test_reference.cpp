@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -384,6 +385,36 @@ TEST(ReferenceLayeredDof, KeepsUnreachedFocusExactAndBlursNearPixelsWithTheirOwn
     }
   EXPECT_GT(unreached, w * h / 4);
   EXPECT_GT(nearBlurred, 20);
+}
+
+// The shaders' encoding (encodeLinearByBucket: a bucket's first byte and one comparison)
+// against the binary search, exactly: every bucket holds at most one threshold, and the
+// bytes agree at every bucket's ends, on both sides of every threshold and at random bit
+// patterns from 0 to beyond 256.
+TEST(ReferenceLayeredDof, LinearEncodingByBucketIsTheBinarySearch) {
+  const ref::LinearLightTables& tables = ref::linearLightTables();
+  auto floatOf = [](std::uint32_t bits) { return std::bit_cast<float>(bits); };
+  for (int i = 0; i < ref::kEncodeBuckets; ++i) {
+    const float start = floatOf((ref::kEncodeFirstBucket + std::uint32_t(i)) << 16);
+    const float end = floatOf((ref::kEncodeFirstBucket + std::uint32_t(i) + 1) << 16);
+    int inside = 0;
+    for (int b = 1; b < 256; ++b) inside += tables.threshold[std::size_t(b)] > start && tables.threshold[std::size_t(b)] < end;
+    ASSERT_LE(inside, 1) << "bucket " << i;
+  }
+  std::vector<float> values = {0.0f, -0.0f, -1.0f, 255.0f, 256.0f, 1e9f, std::numeric_limits<float>::infinity(),
+                               std::numeric_limits<float>::denorm_min(), std::numeric_limits<float>::quiet_NaN()};
+  for (std::uint32_t bucket = ref::kEncodeFirstBucket - 1; bucket <= ref::kEncodeFirstBucket + ref::kEncodeBuckets;
+       ++bucket)
+    for (const std::uint32_t low : {0u, 1u, 0xFFFEu, 0xFFFFu}) values.push_back(floatOf(bucket << 16 | low));
+  for (int b = 1; b < 256; ++b) {
+    const std::uint32_t bits = std::bit_cast<std::uint32_t>(tables.threshold[std::size_t(b)]);
+    for (std::uint32_t d = 0; d <= 8; ++d) values.insert(values.end(), {floatOf(bits - 4 + d)});
+  }
+  auto rng = freshRng();
+  std::uniform_int_distribution<std::uint32_t> anyBits(0, std::bit_cast<std::uint32_t>(300.0f));
+  for (int i = 0; i < (1 << 20); ++i) values.push_back(floatOf(anyBits(rng)));
+  for (const float v : values)
+    ASSERT_EQ(int(ref::encodeLinearByBucket(v, tables)), int(ref::encodeLinear(v, tables))) << "encoding " << v;
 }
 
 // Linear light: the tables invert each other (exact from byte 10 up; the darkest bytes

@@ -369,7 +369,7 @@ class LayeredDof final : public DofImplementation {
   ComputeBackend& backend_;
   bool seeThrough_, linear_;
   bool splitAhead_ = false;  // beforeBackend split this frame's fields
-  gl::Buffer linearTables_;  // reference::linearLightTables: decode, then threshold
+  gl::Buffer linearTables_;  // reference::linearLightTables: decode, threshold, bucketStart
   std::filesystem::path shaderDir_;
   Targets targets_;
   gl::Program split_, dilate_, reachProgram_, compose_;
@@ -388,9 +388,12 @@ class LayeredDof final : public DofImplementation {
 gl::Buffer createLinearLightTables() {
   const reference::LinearLightTables& tables = reference::linearLightTables();
   static_assert(sizeof(tables.decode) == 1024 && sizeof(tables.threshold) == 1024);
-  std::array<std::uint8_t, 2048> bytes;  // std430: decode[256], then threshold[256]
+  static_assert(sizeof(tables.bucketStart) == 672 * 4, "linear_light.glsl's bucketStart[672]");
+  // std430: decode[256], threshold[256], then the bucket bytes, four to a uint
+  std::array<std::uint8_t, 2048 + sizeof(tables.bucketStart)> bytes;
   std::memcpy(bytes.data(), tables.decode.data(), 1024);
   std::memcpy(bytes.data() + 1024, tables.threshold.data(), 1024);
+  std::memcpy(bytes.data() + 2048, tables.bucketStart.data(), sizeof(tables.bucketStart));
   return gl::createBuffer(GLsizeiptr(bytes.size()), bytes.data(), 0);
 }
 

@@ -117,11 +117,21 @@ SATDOF_HD inline bool behindCounts(float behindDepth, const CocRamp& ramp) {
   return !(behindDepth < ramp.focus && cocRadius(behindDepth, ramp) > 0);
 }
 
+// The encoding's buckets: a positive float's top 16 bits (its exponent and the first 7
+// bits of its mantissa) from kEncodeFirstBucket on, so that a bucket spans at most 2^-7 of
+// its start, less than the nearest thresholds' ratio (255.5 / 254.5)^gamma - 1 = 0.0087:
+// a bucket holds at most one threshold. The first is below threshold[1] (2.8e-4), the last
+// holds 255.
+inline constexpr std::uint32_t kEncodeFirstBucket = 0x3900u;  // 2^-13 = 1.2e-4
+inline constexpr int kEncodeBuckets = 0x4380 - int(kEncodeFirstBucket);  // up to 256.0: 2688
+
 // Linear light's tables (computed once, in double): decode[b] = round(4080 (b/255)^gamma),
-// threshold[b] (b >= 1) = 255 ((b - 1/2) / 255)^gamma as a float, threshold[0] = 0.
+// threshold[b] (b >= 1) = 255 ((b - 1/2) / 255)^gamma as a float, threshold[0] = 0;
+// bucketStart[i] = encodeLinear of bucket i's smallest float.
 struct LinearLightTables {
   std::array<std::uint32_t, 256> decode;
   std::array<float, 256> threshold;
+  std::array<std::uint8_t, kEncodeBuckets> bucketStart;
 };
 const LinearLightTables& linearLightTables();
 
@@ -137,8 +147,13 @@ SATDOF_HD inline std::uint8_t linearByte(std::uint32_t decoded, int weight, int 
   return std::uint8_t((premultiplied + ditherOffset(x, y)) >> 4);
 }
 
-// A linear value (in bytes, 0 .. 255) encoded back: the largest b whose threshold it reaches.
+// A linear value (in bytes, 0 .. 255) encoded back: the largest b whose threshold it reaches
+// (a binary search over the thresholds).
 std::uint8_t encodeLinear(float v, const LinearLightTables& tables);
+
+// The same byte as the shaders find it, with one comparison: v's bucket's first byte b,
+// then b + 1 where v reaches threshold[b + 1] (the bucket's only threshold, if any).
+std::uint8_t encodeLinearByBucket(float v, const LinearLightTables& tables);
 
 // `linear`: the fields in linear light, and LayerSplit::linearColour.
 LayerSplit splitLayers(const ImageRgba8& colour, const ImageR32F& depth, const CocRamp& ramp,
