@@ -1,17 +1,20 @@
 // cuda/dof/reach.cu — the layered DoF's reach R(p) (satdof/dof.h, reference::nearReach):
 // a pass along rows over the split's near radii into linear scratch, then one along
-// columns over that into the reach image. Each pass is one 256-thread block per 16x16
-// tile, whose window bound B is that tile's dilated near radius (a tile with none writes
-// 0 at once), as in dof_layers_reach.comp.
+// columns over that into the reach image. Each 16x16 tile's window bound B is its dilated
+// near radius (a tile with none writes 0 at once), as in dof_layers_reach.comp; a
+// 256-thread block takes four tiles side by side across the pass's axis.
 //
-// A tile whose bound is at most a tile (every tile at the default max blur of 12 px) is
-// read as reference::reachPass reads it: the block stages its own tile and the two beside
-// it along the axis, and each pixel takes the largest radius n within min(n, B) of it,
-// 2B + 1 shared-memory reads.
+// A tile whose bound is at most a tile (every tile at the default max blur of 12 px) takes
+// 64 threads of the block, which stage its window (the tile and the two beside it along
+// the axis) as 16-bit thermometer masks and OR them, masked by distance (below, "The direct
+// path"): 4 pixels a thread, 9 shared-memory loads and two bitwise operations per distance
+// for each pair of pixels, where reading each radius at each distance took 2B + 1 loads and
+// comparisons a pixel.
 //
-// A larger bound is walked tile by tile, its radii scattered. A block holds the tile as
-// 16 lines of 16 pixels along the pass's axis, a line to each
-// half-warp (lane = position along the line). It walks the tiles within B of its own
+// A larger bound (or a window holding a radius above 16, which a mask cannot) is walked by
+// the whole block, one such tile after another, its radii scattered. The block holds the
+// tile as 16 lines of 16 pixels along the pass's axis, a line to each half-warp (lane =
+// position along the line). It walks the tiles within B of its own
 // along the axis, one at a time, staged through shared memory so that the column pass
 // reads rows too. Each radius n is read once and scattered: it reaches the pixels of its
 // line within min(n, B) of it, an interval with the value n, kept as
@@ -26,6 +29,8 @@
 // an H200 (docs/PERFORMANCE.md): both passes 0.15 ms alone at 4K on the default scene,
 // instruction-bound; staging eight tiles at once or skipping the tiles whose radii cannot
 // reach were slower there.
+#include <cstdint>
+
 #include "satdof/dof.h"
 #include "satdof/reference/layered_dof.h"
 
@@ -47,88 +52,155 @@ struct LinearRadii {  // 16-bit, rows of `width`
   int width;
   __device__ int load(int x, int y) const { return data[std::size_t(y) * width + x]; }
   __device__ void store(int x, int y, int v) const { data[std::size_t(y) * width + x] = short(v); }
+  // (x, y) .. (x + 3, y) in one 8-byte store, where that address is 8-byte aligned: whether it was.
+  __device__ bool store4(int x, int y, const int (&v)[4]) const {
+    short* at = data + std::size_t(y) * width + x;
+    if (reinterpret_cast<std::uintptr_t>(at) % 8 != 0) return false;
+    *reinterpret_cast<short4*>(at) = make_short4(short(v[0]), short(v[1]), short(v[2]), short(v[3]));
+    return true;
+  }
 };
 
-// The pass over one tile of bound 1..kTile: the tile's lines and those of the two tiles
-// beside it along the axis in `window` (zeros outside the image), then 2 * bound + 1
-// reads per pixel. Thread (sx, sy) takes pixel (x0 + sx, y0 + sy) in both passes, so its
-// reads and the stores run along rows.
-constexpr int kRowsPitch = 3 * kTile + 1, kColumnsPitch = kTile + 1;  // odd: few bank conflicts
-constexpr int kWindowInts = 3 * kTile * kColumnsPitch;
-static_assert(kTile * kRowsPitch <= kWindowInts);
+// The direct path: a tile of bound 1..kTile whose window holds no radius above kTile. Each
+// radius n is kept as its thermometer, the 16-bit mask of levels 1..n (bit k - 1 for level
+// k). A radius at distance d reaches the pixel iff d <= min(n, bound), i.e. iff its mask
+// keeps a bit at or above level d (d <= bound): OR-ing every window pixel's mask masked to
+// levels >= its distance, the highest bit left is the largest radius that reaches
+// (reference::reachPass's maximum). A thread takes 4 pixels along the axis, two to a 32-bit
+// word (16-bit halves), and reads its 36 masks as 9 eight-byte loads.
+constexpr int kDirectGroup = kTile * kTile / 4;  // 64 threads a tile: 16 lines x 4 runs of 4 pixels
+constexpr int kTilesPerBlock = 4;                // side by side across the pass's axis
+constexpr int kWindow = 3 * kTile;               // the tile and the two beside it, along the axis
+// Masks per line in shared memory: 8-byte aligned lines whose eight-byte loads are free of
+// bank conflicts for the threads' layouts below (rows: the runs of a line fastest, a
+// half-warp reading 4 lines 24 words apart; columns: lines fastest, 26 words apart).
+template <bool kRows>
+constexpr int kPitch = kRows ? kWindow : kWindow + 4;
+static_assert(kTile == 16 && kDirectGroup * kTilesPerBlock == kTile * kTile, "one 256-thread block");
 
-template <bool kRows, class In, class Out>
-__device__ void reachWithinATile(const In& in, const Out& out, int bound, int width, int height, int* window) {
-  const int tid = threadIdx.x, sx = tid & (kTile - 1), sy = tid / kTile;
-  const int x0 = blockIdx.x * kTile, y0 = blockIdx.y * kTile;
-  for (int i = 0; i < 3; ++i) {
-    const int qx = x0 + (kRows ? (i - 1) * kTile : 0) + sx, qy = y0 + (kRows ? 0 : (i - 1) * kTile) + sy;
-    const int at = kRows ? sy * kRowsPitch + i * kTile + sx : (i * kTile + sy) * kColumnsPitch + sx;
-    window[at] = qx >= 0 && qy >= 0 && qx < width && qy < height ? in.load(qx, qy) : 0;
+template <bool kRows>
+using Masks = std::uint16_t[kTile][kPitch<kRows>];
+
+template <bool kRows>
+struct DirectWindows {  // one per tile of the block
+  alignas(8) Masks<kRows> masks[kTilesPerBlock];
+  int overflow[kTilesPerBlock];  // a radius above kTile in the window: the scatter takes the tile
+};
+
+// Stage the tile's window as masks (zeros outside the image). Consecutive threads load
+// consecutive pixels of a row in both passes.
+// All 12 loads a thread makes are issued before any is used.
+template <bool kRows, class In>
+__device__ void stageMasks(const In& in, Masks<kRows>& masks, int* overflow, int x0, int y0, int width, int height,
+                           int t) {
+  constexpr int kLoads = kTile * kWindow / kDirectGroup;
+  static_assert(kLoads * kDirectGroup == kTile * kWindow);
+  const auto lineOf = [](int i) { return kRows ? i / kWindow : i % kTile; };
+  const auto atOf = [](int i) { return kRows ? i % kWindow : i / kTile; };  // along the axis
+  int n[kLoads];
+#pragma unroll
+  for (int k = 0; k < kLoads; ++k) {
+    const int i = t + k * kDirectGroup, line = lineOf(i), at = atOf(i);
+    const int qx = kRows ? x0 - kTile + at : x0 + line, qy = kRows ? y0 + line : y0 - kTile + at;
+    n[k] = qx >= 0 && qy >= 0 && qx < width && qy < height ? in.load(qx, qy) : 0;
   }
-  __syncthreads();
-  const int stride = kRows ? 1 : kColumnsPitch;
-  const int* own = window + (kRows ? sy * kRowsPitch + kTile + sx : (kTile + sy) * kColumnsPitch + sx);
-  int m = *own;
-  for (int d = 1; d <= bound; ++d) {
-    const int before = own[-d * stride], after = own[d * stride];
-    if (before >= d) m = max(m, before);
-    if (after >= d) m = max(m, after);
+  bool tooLarge = false;
+#pragma unroll
+  for (int k = 0; k < kLoads; ++k) {
+    const int i = t + k * kDirectGroup;
+    tooLarge |= n[k] > kTile;
+    masks[lineOf(i)][atOf(i)] = std::uint16_t((1u << min(max(n[k], 0), kTile)) - 1u);  // 0 for none
   }
-  if (x0 + sx < width && y0 + sy < height) out.store(x0 + sx, y0 + sy, m);
+  if (tooLarge) atomicOr(overflow, 1);
 }
 
+// Thread t's 4 pixels along the axis, from the staged masks (bound 0: zeros, no masks read).
+template <bool kRows, class Out>
+__device__ void reachFromMasks(const Out& out, const Masks<kRows>& masks, int bound, int x0, int y0, int width,
+                               int height, int t) {
+  const int run = kRows ? t % 4 : t / kTile, line = kRows ? t / 4 : t % kTile;
+  std::uint32_t acc[2] = {0u, 0u};  // pixels 4 run + 0, 1 and + 2, 3: one in each 16-bit half
+  if (bound > 0) {
+    // w[k]: the masks at window positions 4 run + 2k, 4 run + 2k + 1; the pixels' own at 8, 9.
+    std::uint32_t w[18];
+    const auto* words = reinterpret_cast<const uint2*>(&masks[line][4 * run]);
+#pragma unroll
+    for (int k = 0; k < 9; ++k) {
+      const uint2 pair = words[k];
+      w[2 * k] = pair.x;
+      w[2 * k + 1] = pair.y;
+    }
+#pragma unroll
+    for (int j = 0; j < 2; ++j) {
+      acc[j] = w[8 + j];  // distance 0
+#pragma unroll
+      for (int d = 1; d <= kTile; ++d) {
+        // Levels >= d, in both halves; none beyond the bound.
+        const std::uint32_t levels = d <= bound ? ((0xFFFFu << (d - 1)) & 0xFFFFu) * 0x10001u : 0u;
+        const std::uint32_t before = d % 2 == 0 ? w[8 + j - d / 2] : __funnelshift_r(w[7 + j - d / 2], w[8 + j - d / 2], 16);
+        const std::uint32_t after = d % 2 == 0 ? w[8 + j + d / 2] : __funnelshift_r(w[8 + j + d / 2], w[9 + j + d / 2], 16);
+        acc[j] |= (before | after) & levels;
+      }
+    }
+  }
+  int value[4];  // the highest level; 0 for none
+#pragma unroll
+  for (int i = 0; i < 4; ++i) value[i] = 32 - __clz(int((acc[i / 2] >> (16 * (i % 2))) & 0xFFFFu));
+  if constexpr (kRows && requires { out.store4(0, 0, value); }) {  // four pixels of a row in one store
+    if (y0 + line < height && x0 + 4 * run + 3 < width && out.store4(x0 + 4 * run, y0 + line, value)) return;
+  }
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    const int x = kRows ? x0 + 4 * run + i : x0 + line, y = kRows ? y0 + line : y0 + 4 * run + i;
+    if (x < width && y < height) out.store(x, y, value[i]);
+  }
+}
+
+// The scatter path (any bound >= 1) for the tile at (x0, y0), by all 256 threads of the block.
+struct ScatterShared {
+  int staged[2][kTile][kTile + 1];  // a tile of radii as it lies in the image
+  int endsAt[kTile][kTile], startsAt[kTile][kTile], inner[kLevels][kTile][kTile];
+};
+
 template <bool kRows, class In, class Out>
-__global__ void __launch_bounds__(kTile* kTile) reachKernel(In in, Out out, cudaSurfaceObject_t tileRadius, int width,
-                                                             int height) {
-  __shared__ int staged[2][kTile][kTile + 1];  // a tile of radii as it lies in the image
-  __shared__ int endsAt[kTile][kTile], startsAt[kTile][kTile], inner[kLevels][kTile][kTile];
+__device__ void scatterReach(const In& in, const Out& out, int bound, int x0, int y0, int width, int height,
+                             ScatterShared& sh) {
   const int tid = threadIdx.x, at = tid & (kTile - 1), line = tid / kTile;  // along the axis, which line
   const int sx = tid & (kTile - 1), sy = tid / kTile;                        // this thread's load, row-wise
-  const int x0 = blockIdx.x * kTile, y0 = blockIdx.y * kTile;
-  const int bound = surf2Dread<int>(tileRadius, blockIdx.x * int(sizeof(int)), blockIdx.y);  // the block's
-  if (bound == 0) {  // no near blur within reach of this tile
-    if (x0 + sx < width && y0 + sy < height) out.store(x0 + sx, y0 + sy, 0);
-    return;
-  }
-  if (bound <= kTile) {  // the block's branch: bound is the block's
-    __shared__ int window[kWindowInts];
-    reachWithinATile<kRows>(in, out, bound, width, height, window);
-    return;
-  }
-  endsAt[line][at] = startsAt[line][at] = 0;
-  for (int k = 0; k < kLevels; ++k) inner[k][line][at] = 0;
+  __syncthreads();  // the block's shared memory may still be read by the tile before
+  sh.endsAt[line][at] = sh.startsAt[line][at] = 0;
+  for (int k = 0; k < kLevels; ++k) sh.inner[k][line][at] = 0;
   int whole = 0;
-  const int tiles = (bound + kTile - 1) / kTile, ownTile = kRows ? blockIdx.x : blockIdx.y;
+  const int tiles = (bound + kTile - 1) / kTile, ownTile = (kRows ? x0 : y0) / kTile;
   const int lastTile = kRows ? (width - 1) / kTile : (height - 1) / kTile;
   int buffer = 0;
   for (int t = max(-tiles, -ownTile); t <= min(tiles, lastTile - ownTile); ++t, buffer ^= 1) {
     // Stage the tile t along the axis (rows of it, coalesced); alternate buffers, so one
     // barrier a tile orders both the staging and the reading of the one before.
     const int qx = x0 + (kRows ? t * kTile : 0) + sx, qy = y0 + (kRows ? 0 : t * kTile) + sy;
-    staged[buffer][sy][sx] = qx < width && qy < height ? in.load(qx, qy) : 0;
+    sh.staged[buffer][sy][sx] = qx < width && qy < height ? in.load(qx, qy) : 0;
     __syncthreads();
-    const int n = kRows ? staged[buffer][line][at] : staged[buffer][at][line];
+    const int n = kRows ? sh.staged[buffer][line][at] : sh.staged[buffer][at][line];
     const int span = min(n, bound), from = t * kTile + at;  // the radius' position along the line
     const int lo = from - span, hi = from + span;
     if (n > 0 && hi >= 0 && lo < kTile) {
       if (lo <= 0 && hi >= kTile - 1) {
         whole = max(whole, n);
       } else if (lo <= 0) {
-        atomicMax(&endsAt[line][hi], n);
+        atomicMax(&sh.endsAt[line][hi], n);
       } else if (hi >= kTile - 1) {
-        atomicMax(&startsAt[line][lo], n);
+        atomicMax(&sh.startsAt[line][lo], n);
       } else {
         const int k = 31 - __clz(hi - lo + 1);
-        atomicMax(&inner[k][line][lo], n);
-        atomicMax(&inner[k][line][hi - (1 << k) + 1], n);
+        atomicMax(&sh.inner[k][line][lo], n);
+        atomicMax(&sh.inner[k][line][hi - (1 << k) + 1], n);
       }
     }
   }
   __syncthreads();
   // The half-warp's line: the whole-line maximum, the suffix of endsAt, the prefix of
   // startsAt, and the sparse table's levels (windows of 8, 4, 2, 1 ending at the pixel).
-  int ends = endsAt[line][at], starts = startsAt[line][at], inside = inner[kLevels - 1][line][at];
+  int ends = sh.endsAt[line][at], starts = sh.startsAt[line][at], inside = sh.inner[kLevels - 1][line][at];
   for (int d = 1; d < kTile; d *= 2) {
     whole = max(whole, __shfl_xor_sync(kAllLanes, whole, d, kTile));
     ends = max(ends, __shfl_down_sync(kAllLanes, ends, d, kTile));
@@ -136,16 +208,52 @@ __global__ void __launch_bounds__(kTile* kTile) reachKernel(In in, Out out, cuda
   }
   for (int k = kLevels - 1; k > 0; --k) {
     inside = max(inside, __shfl_up_sync(kAllLanes, inside, 1 << (k - 1), kTile));
-    inside = max(inside, inner[k - 1][line][at]);
+    inside = max(inside, sh.inner[k - 1][line][at]);
   }
   const int m = max(max(whole, inside), max(ends, starts));
   if (kRows) {
     if (x0 + at < width && y0 + line < height) out.store(x0 + at, y0 + line, m);
   } else {  // through shared memory, so that the stores run along rows too
-    staged[buffer][at][line] = m;
+    sh.staged[buffer][at][line] = m;
     __syncthreads();
-    if (x0 + sx < width && y0 + sy < height) out.store(x0 + sx, y0 + sy, staged[buffer][sy][sx]);
+    if (x0 + sx < width && y0 + sy < height) out.store(x0 + sx, y0 + sy, sh.staged[buffer][sy][sx]);
   }
+}
+
+// A block takes kTilesPerBlock tiles side by side across the axis: each its own 64 threads
+// on the direct path, then the block as a whole on the scatter path, tile by tile, for those
+// of a larger bound (or a larger radius in the window).
+template <bool kRows, class In, class Out>
+__global__ void __launch_bounds__(kTile* kTile) reachKernel(In in, Out out, cudaSurfaceObject_t tileRadius, int width,
+                                                             int height) {
+  __shared__ int bounds[kTilesPerBlock];
+  __shared__ DirectWindows<kRows> direct;
+  __shared__ ScatterShared scatter;
+  const int tilesX = (width + kTile - 1) / kTile, tilesY = (height + kTile - 1) / kTile;
+  const int group = threadIdx.x / kDirectGroup, t = threadIdx.x % kDirectGroup;
+  const auto tileOf = [&](int g) {
+    return kRows ? int2{int(blockIdx.x), int(blockIdx.y) * kTilesPerBlock + g}
+                 : int2{int(blockIdx.x) * kTilesPerBlock + g, int(blockIdx.y)};
+  };
+  const int2 tile = tileOf(group);
+  const bool inImage = tile.x < tilesX && tile.y < tilesY;
+  const int x0 = tile.x * kTile, y0 = tile.y * kTile;
+  if (t == 0) {
+    bounds[group] = inImage ? surf2Dread<int>(tileRadius, tile.x * int(sizeof(int)), tile.y) : 0;
+    direct.overflow[group] = 0;
+  }
+  __syncthreads();
+  const int bound = bounds[group];
+  if (bound >= 1 && bound <= kTile) stageMasks<kRows>(in, direct.masks[group], &direct.overflow[group], x0, y0, width,
+                                                       height, t);
+  __syncthreads();
+  if (inImage && bound <= kTile && !direct.overflow[group])
+    reachFromMasks<kRows>(out, direct.masks[group], bound, x0, y0, width, height, t);
+  for (int g = 0; g < kTilesPerBlock; ++g)  // uniform across the block: shared values
+    if (bounds[g] > kTile || direct.overflow[g]) {
+      const int2 other = tileOf(g);
+      scatterReach<kRows>(in, out, bounds[g], other.x * kTile, other.y * kTile, width, height, scatter);
+    }
 }
 
 }  // namespace
@@ -157,13 +265,14 @@ std::size_t layerReachScratchBytes(int width, int height) {
 cudaError_t launchLayerReach(const LayerReachArgs& a, void* scratch, std::size_t scratchBytes, cudaStream_t stream) {
   if (a.width <= 0 || a.height <= 0 || !a.nearRadius || !a.tileRadius || !a.reach) return cudaErrorInvalidValue;
   if (!scratch || scratchBytes < layerReachScratchBytes(a.width, a.height)) return cudaErrorInvalidValue;
-  const dim3 grid((a.width + kTile - 1) / kTile, (a.height + kTile - 1) / kTile);
+  const int tilesX = (a.width + kTile - 1) / kTile, tilesY = (a.height + kTile - 1) / kTile;
+  const auto across = [](int tiles) { return unsigned((tiles + kTilesPerBlock - 1) / kTilesPerBlock); };
   const LinearRadii rows{static_cast<short*>(scratch), a.width};
-  reachKernel<true><<<grid, kTile * kTile, 0, stream>>>(SurfaceRadii{a.nearRadius}, rows, a.tileRadius, a.width,
-                                                        a.height);
+  reachKernel<true><<<dim3(unsigned(tilesX), across(tilesY)), kTile * kTile, 0, stream>>>(
+      SurfaceRadii{a.nearRadius}, rows, a.tileRadius, a.width, a.height);
   if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
-  reachKernel<false><<<grid, kTile * kTile, 0, stream>>>(rows, SurfaceRadii{a.reach}, a.tileRadius, a.width,
-                                                         a.height);
+  reachKernel<false><<<dim3(across(tilesX), unsigned(tilesY)), kTile * kTile, 0, stream>>>(
+      rows, SurfaceRadii{a.reach}, a.tileRadius, a.width, a.height);
   return cudaGetLastError();
 }
 
