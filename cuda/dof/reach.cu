@@ -2,12 +2,12 @@
 // a pass along rows over the split's near radii into linear scratch, then one along
 // columns over that into the reach image. Each 16x16 tile's window bound B is its dilated
 // near radius (a tile with none writes 0 at once), as in dof_layers_reach.comp; a
-// 256-thread block takes four tiles side by side across the pass's axis.
+// 256-thread block takes four tiles one after another along the pass's axis.
 //
 // A tile whose bound is at most a tile (every tile at the default max blur of 12 px) takes
-// 64 threads of the block, which stage its window (the tile and the two beside it along
-// the axis) as 16-bit thermometer masks and OR them, masked by distance (below, "The direct
-// path"): 4 pixels a thread, 9 shared-memory loads and two bitwise operations per distance
+// 64 threads of the block, which OR the 16-bit thermometer masks of its window (the tile
+// and the two beside it along the axis, staged once for the block's four), each masked by
+// its distance (below, "The direct path"): 4 pixels a thread, 9 shared-memory loads and two bitwise operations per distance
 // for each pair of pixels, where reading each radius at each distance took 2B + 1 loads and
 // comparisons a pixel.
 //
@@ -67,63 +67,70 @@ struct LinearRadii {  // 16-bit, rows of `width`
 // keeps a bit at or above level d (d <= bound): OR-ing every window pixel's mask masked to
 // levels >= its distance, the highest bit left is the largest radius that reaches
 // (reference::reachPass's maximum). A thread takes 4 pixels along the axis, two to a 32-bit
-// word (16-bit halves), and reads its 36 masks as 9 eight-byte loads.
+// word (16-bit halves), and reads its 36 masks as 9 eight-byte loads. The block's four
+// tiles lie one after another along the axis and share one staged window, so each radius
+// is loaded 1.5 times, not 3.
 constexpr int kDirectGroup = kTile * kTile / 4;  // 64 threads a tile: 16 lines x 4 runs of 4 pixels
-constexpr int kTilesPerBlock = 4;                // side by side across the pass's axis
-constexpr int kWindow = 3 * kTile;               // the tile and the two beside it, along the axis
+constexpr int kTilesPerBlock = 4;                // one after another along the pass's axis
+constexpr int kSegments = kTilesPerBlock + 2;    // the window: the block's tiles and one beyond each end
+constexpr int kWindow = kSegments * kTile;       // 96 positions along the axis
 // Masks per line in shared memory: 8-byte aligned lines whose eight-byte loads are free of
 // bank conflicts for the threads' layouts below (rows: the runs of a line fastest, a
-// half-warp reading 4 lines 24 words apart; columns: lines fastest, 26 words apart).
+// half-warp reading 4 lines 56 words apart; columns: lines fastest, 50 words apart).
 template <bool kRows>
-constexpr int kPitch = kRows ? kWindow : kWindow + 4;
+constexpr int kPitch = kRows ? 112 : 100;
 static_assert(kTile == 16 && kDirectGroup * kTilesPerBlock == kTile * kTile, "one 256-thread block");
+static_assert(kPitch<true> >= kWindow && kPitch<false> >= kWindow);
 
 template <bool kRows>
-using Masks = std::uint16_t[kTile][kPitch<kRows>];
-
-template <bool kRows>
-struct DirectWindows {  // one per tile of the block
-  alignas(8) Masks<kRows> masks[kTilesPerBlock];
-  int overflow[kTilesPerBlock];  // a radius above kTile in the window: the scatter takes the tile
+struct DirectWindow {
+  alignas(8) std::uint16_t masks[kTile][kPitch<kRows>];
+  int overflow[kSegments];  // a radius above kTile in that 16-position segment
 };
 
-// Stage the tile's window as masks (zeros outside the image). Consecutive threads load
-// consecutive pixels of a row in both passes.
-// All 12 loads a thread makes are issued before any is used.
+// Stage the block's window as masks (zeros outside the image); (x0, y0): its first tile's
+// corner. Every load a thread makes is issued before any is used; consecutive threads load
+// consecutive pixels of a row in both passes. Rows: 192 threads, one position each, every
+// other line; columns: all 256, a line each, every 16th position.
 template <bool kRows, class In>
-__device__ void stageMasks(const In& in, Masks<kRows>& masks, int* overflow, int x0, int y0, int width, int height,
-                           int t) {
-  constexpr int kLoads = kTile * kWindow / kDirectGroup;
-  static_assert(kLoads * kDirectGroup == kTile * kWindow);
-  const auto lineOf = [](int i) { return kRows ? i / kWindow : i % kTile; };
-  const auto atOf = [](int i) { return kRows ? i % kWindow : i / kTile; };  // along the axis
+__device__ void stageWindow(const In& in, DirectWindow<kRows>& window, int x0, int y0, int width, int height) {
+  const int t = threadIdx.x;
+  constexpr int kLoads = kRows ? kTile / 2 : kSegments;
+  if (kRows && t >= 2 * kWindow) return;
+  const int line0 = kRows ? t / kWindow : t % kTile, at0 = kRows ? t % kWindow : t / kTile;
+  const auto lineOf = [&](int k) { return kRows ? line0 + 2 * k : line0; };
+  const auto atOf = [&](int k) { return kRows ? at0 : at0 + kTile * k; };  // along the axis
   int n[kLoads];
 #pragma unroll
   for (int k = 0; k < kLoads; ++k) {
-    const int i = t + k * kDirectGroup, line = lineOf(i), at = atOf(i);
-    const int qx = kRows ? x0 - kTile + at : x0 + line, qy = kRows ? y0 + line : y0 - kTile + at;
+    const int qx = kRows ? x0 - kTile + atOf(k) : x0 + lineOf(k), qy = kRows ? y0 + lineOf(k) : y0 - kTile + atOf(k);
     n[k] = qx >= 0 && qy >= 0 && qx < width && qy < height ? in.load(qx, qy) : 0;
   }
   bool tooLarge = false;
 #pragma unroll
   for (int k = 0; k < kLoads; ++k) {
-    const int i = t + k * kDirectGroup;
-    tooLarge |= n[k] > kTile;
-    masks[lineOf(i)][atOf(i)] = std::uint16_t((1u << min(max(n[k], 0), kTile)) - 1u);  // 0 for none
+    window.masks[lineOf(k)][atOf(k)] = std::uint16_t((1u << min(max(n[k], 0), kTile)) - 1u);  // 0 for none
+    if constexpr (kRows) {
+      tooLarge |= n[k] > kTile;
+    } else if (n[k] > kTile) {
+      atomicOr(&window.overflow[k], 1);
+    }
   }
-  if (tooLarge) atomicOr(overflow, 1);
+  if (kRows && tooLarge) atomicOr(&window.overflow[at0 / kTile], 1);
 }
 
-// Thread t's 4 pixels along the axis, from the staged masks (bound 0: zeros, no masks read).
+// Thread t of a tile's group: its 4 pixels along the axis, from the window's masks at
+// `offset` on (bound 0: zeros, no masks read).
 template <bool kRows, class Out>
-__device__ void reachFromMasks(const Out& out, const Masks<kRows>& masks, int bound, int x0, int y0, int width,
-                               int height, int t) {
+__device__ void reachFromMasks(const Out& out, const DirectWindow<kRows>& window, int offset, int bound, int x0, int y0,
+                               int width, int height, int t) {
   const int run = kRows ? t % 4 : t / kTile, line = kRows ? t / 4 : t % kTile;
   std::uint32_t acc[2] = {0u, 0u};  // pixels 4 run + 0, 1 and + 2, 3: one in each 16-bit half
   if (bound > 0) {
-    // w[k]: the masks at window positions 4 run + 2k, 4 run + 2k + 1; the pixels' own at 8, 9.
+    // w[k]: the masks at positions 4 run + 2k, 4 run + 2k + 1 of the tile's window; the
+    // pixels' own at 8, 9.
     std::uint32_t w[18];
-    const auto* words = reinterpret_cast<const uint2*>(&masks[line][4 * run]);
+    const auto* words = reinterpret_cast<const uint2*>(&window.masks[line][offset + 4 * run]);
 #pragma unroll
     for (int k = 0; k < 9; ++k) {
       const uint2 pair = words[k];
@@ -220,37 +227,37 @@ __device__ void scatterReach(const In& in, const Out& out, int bound, int x0, in
   }
 }
 
-// A block takes kTilesPerBlock tiles side by side across the axis: each its own 64 threads
-// on the direct path, then the block as a whole on the scatter path, tile by tile, for those
-// of a larger bound (or a larger radius in the window).
+// A block takes kTilesPerBlock tiles one after another along the axis: each its own 64
+// threads on the direct path, then the block as a whole on the scatter path, tile by tile,
+// for those of a larger bound (or a larger radius in the window).
 template <bool kRows, class In, class Out>
 __global__ void __launch_bounds__(kTile* kTile) reachKernel(In in, Out out, cudaSurfaceObject_t tileRadius, int width,
                                                              int height) {
   __shared__ int bounds[kTilesPerBlock];
-  __shared__ DirectWindows<kRows> direct;
+  __shared__ DirectWindow<kRows> direct;
   __shared__ ScatterShared scatter;
   const int tilesX = (width + kTile - 1) / kTile, tilesY = (height + kTile - 1) / kTile;
   const int group = threadIdx.x / kDirectGroup, t = threadIdx.x % kDirectGroup;
   const auto tileOf = [&](int g) {
-    return kRows ? int2{int(blockIdx.x), int(blockIdx.y) * kTilesPerBlock + g}
-                 : int2{int(blockIdx.x) * kTilesPerBlock + g, int(blockIdx.y)};
+    return kRows ? int2{int(blockIdx.x) * kTilesPerBlock + g, int(blockIdx.y)}
+                 : int2{int(blockIdx.x), int(blockIdx.y) * kTilesPerBlock + g};
   };
+  const auto direct16 = [](int b) { return b >= 1 && b <= kTile; };
   const int2 tile = tileOf(group);
   const bool inImage = tile.x < tilesX && tile.y < tilesY;
-  const int x0 = tile.x * kTile, y0 = tile.y * kTile;
-  if (t == 0) {
-    bounds[group] = inImage ? surf2Dread<int>(tileRadius, tile.x * int(sizeof(int)), tile.y) : 0;
-    direct.overflow[group] = 0;
-  }
+  if (t == 0) bounds[group] = inImage ? surf2Dread<int>(tileRadius, tile.x * int(sizeof(int)), tile.y) : 0;
+  if (threadIdx.x < kSegments) direct.overflow[threadIdx.x] = 0;
   __syncthreads();
+  const int2 first = tileOf(0);
+  if (direct16(bounds[0]) || direct16(bounds[1]) || direct16(bounds[2]) || direct16(bounds[3]))
+    stageWindow<kRows>(in, direct, first.x * kTile, first.y * kTile, width, height);
+  __syncthreads();
+  const auto overflows = [&](int g) { return direct.overflow[g] | direct.overflow[g + 1] | direct.overflow[g + 2]; };
   const int bound = bounds[group];
-  if (bound >= 1 && bound <= kTile) stageMasks<kRows>(in, direct.masks[group], &direct.overflow[group], x0, y0, width,
-                                                       height, t);
-  __syncthreads();
-  if (inImage && bound <= kTile && !direct.overflow[group])
-    reachFromMasks<kRows>(out, direct.masks[group], bound, x0, y0, width, height, t);
+  if (inImage && (bound == 0 || (bound <= kTile && !overflows(group))))
+    reachFromMasks<kRows>(out, direct, group * kTile, bound, tile.x * kTile, tile.y * kTile, width, height, t);
   for (int g = 0; g < kTilesPerBlock; ++g)  // uniform across the block: shared values
-    if (bounds[g] > kTile || direct.overflow[g]) {
+    if (bounds[g] > kTile || (bounds[g] >= 1 && overflows(g))) {
       const int2 other = tileOf(g);
       scatterReach<kRows>(in, out, bounds[g], other.x * kTile, other.y * kTile, width, height, scatter);
     }
@@ -268,10 +275,10 @@ cudaError_t launchLayerReach(const LayerReachArgs& a, void* scratch, std::size_t
   const int tilesX = (a.width + kTile - 1) / kTile, tilesY = (a.height + kTile - 1) / kTile;
   const auto across = [](int tiles) { return unsigned((tiles + kTilesPerBlock - 1) / kTilesPerBlock); };
   const LinearRadii rows{static_cast<short*>(scratch), a.width};
-  reachKernel<true><<<dim3(unsigned(tilesX), across(tilesY)), kTile * kTile, 0, stream>>>(
+  reachKernel<true><<<dim3(across(tilesX), unsigned(tilesY)), kTile * kTile, 0, stream>>>(
       SurfaceRadii{a.nearRadius}, rows, a.tileRadius, a.width, a.height);
   if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
-  reachKernel<false><<<dim3(across(tilesX), unsigned(tilesY)), kTile * kTile, 0, stream>>>(
+  reachKernel<false><<<dim3(unsigned(tilesX), across(tilesY)), kTile * kTile, 0, stream>>>(
       rows, SurfaceRadii{a.reach}, a.tileRadius, a.width, a.height);
   return cudaGetLastError();
 }
