@@ -31,7 +31,7 @@ uvec3 linearBytes(uvec3 decoded, int w, ivec2 p) {
 // byte, and the one threshold a bucket can hold decides the step above it. Integer and
 // comparison operations only, so the byte is the reference's binary search's on every GPU.
 // (The tables stay in the storage buffer: copied into shared memory, they made the layered
-// composites 0.09-0.15 ms slower at 4K on an H200, the shared memory taken from its cache.)
+// composites 0.085-0.15 ms slower at 4K on an H200, the shared memory taken from its cache.)
 float encodeLinear(float v) {
   int bucket = int(floatBitsToUint(v > 0.0 ? v : 0.0) >> 16u) - kEncodeFirstBucket;
   if (bucket < 0) return 0.0;
