@@ -119,6 +119,24 @@ __device__ void stageWindow(const In& in, DirectWindow<kRows>& window, int x0, i
   if (kRows && tooLarge) atomicOr(&window.overflow[at0 / kTile], 1);
 }
 
+// The OR over distances 0..kReach (kReach >= bound) of the masks w (reachFromMasks),
+// each masked to the levels at or above its distance and at most the bound.
+template <int kReach>
+__device__ __forceinline__ void orMasks(const std::uint32_t (&w)[18], int bound, std::uint32_t (&acc)[2]) {
+#pragma unroll
+  for (int j = 0; j < 2; ++j) {
+    acc[j] = w[8 + j];  // distance 0
+#pragma unroll
+    for (int d = 1; d <= kReach; ++d) {
+      // Levels >= d, in both halves; none beyond the bound.
+      const std::uint32_t levels = d <= bound ? ((0xFFFFu << (d - 1)) & 0xFFFFu) * 0x10001u : 0u;
+      const std::uint32_t before = d % 2 == 0 ? w[8 + j - d / 2] : __funnelshift_r(w[7 + j - d / 2], w[8 + j - d / 2], 16);
+      const std::uint32_t after = d % 2 == 0 ? w[8 + j + d / 2] : __funnelshift_r(w[8 + j + d / 2], w[9 + j + d / 2], 16);
+      acc[j] |= (before | after) & levels;
+    }
+  }
+}
+
 // Thread t of a tile's group: its 4 pixels along the axis, from the window's masks at
 // `offset` on (bound 0: zeros, no masks read).
 template <bool kRows, class Out>
@@ -137,17 +155,13 @@ __device__ void reachFromMasks(const Out& out, const DirectWindow<kRows>& window
       w[2 * k] = pair.x;
       w[2 * k + 1] = pair.y;
     }
-#pragma unroll
-    for (int j = 0; j < 2; ++j) {
-      acc[j] = w[8 + j];  // distance 0
-#pragma unroll
-      for (int d = 1; d <= kTile; ++d) {
-        // Levels >= d, in both halves; none beyond the bound.
-        const std::uint32_t levels = d <= bound ? ((0xFFFFu << (d - 1)) & 0xFFFFu) * 0x10001u : 0u;
-        const std::uint32_t before = d % 2 == 0 ? w[8 + j - d / 2] : __funnelshift_r(w[7 + j - d / 2], w[8 + j - d / 2], 16);
-        const std::uint32_t after = d % 2 == 0 ? w[8 + j + d / 2] : __funnelshift_r(w[8 + j + d / 2], w[9 + j + d / 2], 16);
-        acc[j] |= (before | after) & levels;
-      }
+    // Distances up to the bound: 8, 12 or 16 of them (the group's bound is uniform).
+    if (bound <= 8) {
+      orMasks<8>(w, bound, acc);
+    } else if (bound <= 12) {
+      orMasks<12>(w, bound, acc);
+    } else {
+      orMasks<kTile>(w, bound, acc);
     }
   }
   int value[4];  // the highest level; 0 for none
