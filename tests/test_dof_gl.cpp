@@ -23,6 +23,7 @@
 #include "passes/backend_pass.h"
 #include "satdof/reference/dof.h"
 #include "satdof/reference/layered_dof.h"
+#include "satdof/reference/lens_truth.h"
 #include "gl_test_support.h"
 #include "reach_test_support.h"
 #include "test_support.h"
@@ -238,22 +239,26 @@ TEST_F(GlTest, ReachPassesMatchTheReferenceExactly) {
 // Linear light's GLSL (linear_light.glsl) against the reference, exactly: the dithered
 // byte of every encoded byte at several weights and every dither position, and the
 // encoding of values on both sides of every threshold (one float step apart), at the
-// ends and beyond them, at every bucket's ends, and at random. The shader finds the byte
-// by its bucket and one threshold (reference::encodeLinearByBucket); it must be the
-// binary search's.
+// ends and beyond them, just outside the shader's margin around each, at every bucket's
+// ends, and at random (uniformly, and spread over the exponents). The shader takes pow()'s byte away from the thresholds and the bucket's
+// (reference::encodeLinearByBucket) near them; it must be the binary search's.
 TEST_F(GlTest, LinearLightShaderMatchesTheReferenceExactly) {
   const ref::LinearLightTables& tables = ref::linearLightTables();
   std::vector<float> values = {0.0f, -0.0f, -1.0f, 255.0f, 256.0f, 1e9f};
   for (int b = 1; b < 256; ++b) {
     const float t = tables.threshold[std::size_t(b)];
     values.insert(values.end(), {t, std::nextafter(t, 0.0f), std::nextafter(t, 1e9f)});
+    // Just outside the shader's 1e-3 margin around each threshold in encoded units, where
+    // pow()'s own byte is taken.
+    for (const double away : {-1.2e-3, 1.2e-3, -3e-3, 3e-3})
+      values.push_back(float(255.0 * std::pow((b - 0.5 + away) / 255.0, ref::kSceneGamma)));
   }
   for (std::uint32_t bucket = ref::kEncodeFirstBucket - 1; bucket <= ref::kEncodeFirstBucket + ref::kEncodeBuckets;
        ++bucket)
     for (const std::uint32_t low : {0u, 0xFFFFu}) values.push_back(std::bit_cast<float>(bucket << 16 | low));
   auto rng = freshRng();
-  std::uniform_real_distribution<float> anywhere(0.0f, 255.0f);
-  for (int i = 0; i < 4096; ++i) values.push_back(anywhere(rng));
+  std::uniform_real_distribution<float> anywhere(0.0f, 255.0f), exponent(-20.0f, 8.0f);
+  for (int i = 0; i < 4096; ++i) values.insert(values.end(), {anywhere(rng), std::exp2(exponent(rng))});
   struct Dithered {
     int c, w, x, y;
   };
