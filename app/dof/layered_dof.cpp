@@ -103,11 +103,14 @@ class LayeredDof final : public DofImplementation {
     auto reach = gl::loadProgram(dir, {{GL_COMPUTE_SHADER, "dof_layers_reach.comp"}}, {});
     auto compose = gl::loadProgram(dir, {{GL_COMPUTE_SHADER, "dof_layered.comp"}},
                                    {{"sat_format.glsl", std::string(satFormatInfo(targets_.satFormat).shaderInclude)}});
+    std::array<GLint, 3> composeGroup{};
+    glGetProgramiv(compose.get(), GL_COMPUTE_WORK_GROUP_SIZE, composeGroup.data());
     shaderDir_ = dir;
     split_ = std::move(split);  // all four or none
     dilate_ = std::move(dilate);
     reachProgram_ = std::move(reach);
     compose_ = std::move(compose);
+    composeGroup_ = {composeGroup[0], composeGroup[1]};
   }
 
   // See-through on the cuda backend, on a frame without a filter: the GL split now, so
@@ -185,7 +188,8 @@ class LayeredDof final : public DofImplementation {
       glBindImageTexture(3, t.nearReach, 0, GL_FALSE, 0, GL_READ_ONLY, GL_R16I);
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, t.nearSat);
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, t.farSat);
-      glDispatchCompute(GLuint((e.width + 15) / 16), GLuint((e.height + 15) / 16), 1);
+      glDispatchCompute(GLuint((e.width + composeGroup_[0] - 1) / composeGroup_[0]),
+                        GLuint((e.height + composeGroup_[1] - 1) / composeGroup_[1]), 1);
       glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT);
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, 0);
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, 0);
@@ -373,6 +377,7 @@ class LayeredDof final : public DofImplementation {
   std::filesystem::path shaderDir_;
   Targets targets_;
   gl::Program split_, dilate_, reachProgram_, compose_;
+  std::array<GLint, 2> composeGroup_{};  // the composite's workgroup size, as its shader declares it
   gl::Texture tileMax_;                   // the GL path's undilated tile maxima
   gl::Texture rowReach_;                  // the GL reach's rows pass (the columns' input)
 #if SATDOF_HAVE_CUDA
