@@ -119,8 +119,8 @@ __device__ void stageWindow(const In& in, DirectWindow<kRows>& window, int x0, i
   if (kRows && tooLarge) atomicOr(&window.overflow[at0 / kTile], 1);
 }
 
-// The OR over distances 0..kReach (kReach >= bound) of the masks w (reachFromMasks),
-// each masked to the levels at or above its distance and at most the bound.
+// The OR of the masks w (reachFromMasks) at distances 0..kReach (kReach >= bound), each
+// masked to the levels at or above its distance; nothing from beyond the bound.
 template <int kReach>
 __device__ __forceinline__ void orMasks(const std::uint32_t (&w)[18], int bound, std::uint32_t (&acc)[2]) {
 #pragma unroll
