@@ -1,9 +1,9 @@
 // Reference layered depth of field (see satdof/reference/layered_dof.h). The GLSL passes
 // shaders/dof_layers_split.comp, dof_layers_dilate.comp and dof_layered.comp mirror it.
-#include <bit>
 #include "satdof/reference/layered_dof.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <stdexcept>
 

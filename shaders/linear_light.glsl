@@ -42,11 +42,9 @@ float encodeLinearByBucket(float v) {
 // / 255)^2.2, iff g = 255 (v / 255)^(1/2.2) + 1/2 >= b, so the byte is floor(g) wherever g
 // is not within 1e-3 of an integer: GLSL's precision rules for pow() (exp2 of y log2 x)
 // bound its error in g by 2e-4, and the thresholds' rounding to floats moves them by less
-// than 1e-5 there. Within 1e-3 of an integer, the bucket decides. Reading the tables for
-// every channel instead made the see-through-linear composite 0.229 ms at 4K on an H200,
-// against 0.221: the reads wait on a cache that the SAT reads stream through (and copied
-// into shared memory, they made the layered composites 0.085-0.15 ms slower, the shared
-// memory taken from that cache).
+// than 1e-5 there. Within 1e-3 of an integer, the bucket decides. (Why not the bucket for
+// every value, nor the tables in shared memory: docs/PERFORMANCE.md, "The reach as masks,
+// and the encoding by bucket".)
 float encodeLinear(float v) {
   float g = 255.0 * pow(max(v, 0.0) / 255.0, 1.0 / 2.2) + 0.5;
   float f = fract(g);

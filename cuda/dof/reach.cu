@@ -7,9 +7,9 @@
 // A tile whose bound is at most a tile (every tile at the default max blur of 12 px) takes
 // 64 threads of the block, which OR the 16-bit thermometer masks of its window (the tile
 // and the two beside it along the axis, staged once for the block's four), each masked by
-// its distance (below, "The direct path"): 4 pixels a thread, 9 shared-memory loads and two bitwise operations per distance
-// for each pair of pixels, where reading each radius at each distance took 2B + 1 loads and
-// comparisons a pixel.
+// its distance (below, "The direct path"): 4 pixels a thread, 9 shared-memory loads, and
+// two bitwise operations per distance for each pair of pixels, where reading each radius at
+// each distance took 2B + 1 loads and comparisons a pixel.
 //
 // A larger bound (or a window holding a radius above 16, which a mask cannot) is walked by
 // the whole block, one such tile after another, its radii scattered. The block holds the
