@@ -3,12 +3,16 @@
 // over the far field's weighted blur or the textbook box blur. Each "box" is the
 // aperture's shape (aperture.glsl: one box, or the disc's slabs), four reads per box of
 // each field's SAT (uint32, exact sums) and of the colour's SAT (the chosen format,
-// through its reader). See-through (uSeeThrough, satdof/reference/layered_dof.h): a
+// through its reader). See-through (SEE_THROUGH, satdof/reference/layered_dof.h): a
 // blurred near pixel's box with what it shows of the far side replaced by what lies behind
-// the pixel (the scene's second layer, blurred as a far pixel). Linear light (uLinear): the
+// the pixel (the scene's second layer, blurred as a far pixel). Linear light (LINEAR): the
 // fields hold light, the textbook box is read from the image's linear SAT (uint32, or
-// uint21x3 where uLinearPacked: each box's difference masked to its field), and the result
+// uint21x3 where LINEAR_PACKED: each box's difference masked to its field), and the result
 // is encoded back (linear_light.glsl).
+//
+// The mode is fixed when the program is built (gl::loadProgram's defines, 0 or 1 each;
+// LayeredDof builds one program for each mode it runs), so that each program holds only
+// the branches it takes: SEE_THROUGH, LINEAR, LINEAR_PACKED.
 #version 450 core
 
 layout(local_size_x = 16, local_size_y = 16) in;
@@ -23,9 +27,12 @@ layout(binding = 1) uniform sampler2D uBehindColour;  // see-through: the second
 layout(binding = 2) uniform sampler2D uBehindDistance;
 layout(std430, binding = 5) readonly buffer LinearColourSat { uvec4 linearColourSat[]; };
 layout(std430, binding = 6) readonly buffer LinearColourPacked { uvec2 linearColourPacked[]; };  // uint21x3
-layout(location = 20) uniform int uSeeThrough;
-layout(location = 22) uniform int uLinear;  // the fields in linear light, and the image's SAT
-layout(location = 23) uniform int uLinearPacked;  // that SAT in uint21x3 (binding 6), not uint32 (5)
+#if !defined(SEE_THROUGH) || !defined(LINEAR) || !defined(LINEAR_PACKED)
+#error dof_layered.comp is built with SEE_THROUGH, LINEAR and LINEAR_PACKED defined
+#endif
+const bool kSeeThrough = SEE_THROUGH != 0;
+const bool kLinear = LINEAR != 0;               // the fields in linear light, and the image's SAT
+const bool kLinearPacked = LINEAR_PACKED != 0;  // that SAT in uint21x3 (binding 6), not uint32 (5)
 
 #include "dof_layers.glsl"
 #include "sat_format.glsl"
@@ -38,7 +45,7 @@ uvec4 farAt(int x, int y) { return x < 0 || y < 0 ? uvec4(0u) : farSat[y * uSize
 uvec4 farSideAt(int x, int y) { return x < 0 || y < 0 ? uvec4(0u) : farSideSat[y * uSize.x + x]; }
 uvec4 linearAt(int x, int y) {
   if (x < 0 || y < 0) return uvec4(0u);
-  if (uLinearPacked == 0) return linearColourSat[y * uSize.x + x];
+  if (!kLinearPacked) return linearColourSat[y * uSize.x + x];
   return uvec4(uint21x3Fields(linearColourPacked[y * uSize.x + x]), 0u);
 }
 
@@ -76,17 +83,17 @@ bool farFieldMean(ivec2 p, int r, out vec3 mean) {
 // The textbook box of the pixel's own radius: the encoded mean, or in linear light the
 // linear one. Read only where a branch uses it (each is four reads a box of a table).
 vec3 textbookMean(ivec2 p, int r) {
-  if (uLinear == 0) return vec3(satApertureMean(p, r));
+  if (!kLinear) return vec3(satApertureMean(p, r));
   uvec4 l;
   float area;
-  APERTURE_SUMS(linearAt, uLinearPacked != 0 ? UINT21X3_FIELDS : ALL_BITS, p, r, l, area)
+  APERTURE_SUMS(linearAt, kLinearPacked ? UINT21X3_FIELDS : ALL_BITS, p, r, l, area)
   precise vec3 mean = vec3(l.rgb) / area;
   return mean;
 }
 
 // A composited colour, rounded to the nearest byte (in linear light: encoded), stored.
 void store(ivec2 p, vec3 v) {
-  if (uLinear != 0) v = vec3(encodeLinear(v.r), encodeLinear(v.g), encodeLinear(v.b));
+  if (kLinear) v = vec3(encodeLinear(v.r), encodeLinear(v.g), encodeLinear(v.b));
   imageStore(uOutput, p, vec4(clamp(floor(v + 0.5), 0.0, 255.0) / 255.0, 1.0));
 }
 
@@ -97,18 +104,18 @@ void main() {
   int r = cocRadius(depth);
   if (depth < uFocus && fieldWeight(r) > 0) {  // a blurred near pixel: its own box, once
     precise vec3 textbook = textbookMean(p, r);
-    float behind = uSeeThrough != 0 ? texelFetch(uBehindDistance, p, 0).r : 0.0;
+    float behind = kSeeThrough ? texelFetch(uBehindDistance, p, 0).r : 0.0;
     uvec4 side = uvec4(0u);
     float area = 1.0;
     bool counts = !(behind < uFocus && cocRadius(behind) > 0);  // reference::behindCounts
-    if (uSeeThrough != 0 && counts) APERTURE_SUMS(farSideAt, ALL_BITS, p, r, side, area)
+    if (kSeeThrough && counts) APERTURE_SUMS(farSideAt, ALL_BITS, p, r, side, area)
     if (side.a == 0u) {
       store(p, textbook);
       return;
     }
     // See-through: what the box shows of the far side, replaced by what lies behind.
     uvec3 b = uvec3(round(texelFetch(uBehindColour, p, 0).rgb * 255.0));
-    vec3 behindColour = uLinear != 0 ? vec3(decodeColour(b)) / 16.0 : vec3(b);
+    vec3 behindColour = kLinear ? vec3(decodeColour(b)) / 16.0 : vec3(b);
     precise vec3 back;
     if (!farFieldMean(p, cocRadius(behind), back)) back = behindColour;
     precise float n = float(side.a / 255u);

@@ -115,7 +115,8 @@ namespace {
 using Files = std::map<std::string, std::string>;
 
 gl::ExpandedSource expand(const Files& files, const std::string& top,
-                          const std::map<std::string, std::string>& aliases = {}) {
+                          const std::map<std::string, std::string>& aliases = {},
+                          const gl::ShaderDefines& defines = {}) {
   return gl::expandIncludes(
       top,
       [&](const std::string& name) -> std::optional<std::string> {
@@ -123,7 +124,7 @@ gl::ExpandedSource expand(const Files& files, const std::string& top,
         if (it == files.end()) return std::nullopt;
         return it->second;
       },
-      aliases);
+      aliases, defines);
 }
 
 // "f<k>", and `#include "f<k>"` with a newline. (Built by appending: GCC 12 warns,
@@ -165,6 +166,22 @@ TEST(ShaderSource, AliasesAndRepeatedIncludes) {
   const auto out = expand(files, "a", {{"fmt", "real"}});
   EXPECT_EQ(out.text, "r\n#line 2 0\nr\n#line 3 0\n");
   EXPECT_EQ(out.files, (std::vector<std::string>{"a", "real", "real"}));
+}
+
+TEST(ShaderSource, DefinesFollowTheTopFilesVersion) {
+  const Files files = {{"a.comp", "#version 450 core\n#include \"b.glsl\"\nmain\n"},
+                       {"b.glsl", "#version 450 core\nb\n"}};
+  const auto out = expand(files, "a.comp", {}, {{"LINEAR", 1}, {"SEE_THROUGH", 0}});
+  EXPECT_EQ(out.text,
+            "#version 450 core\n#define LINEAR 1\n#define SEE_THROUGH 0\n#line 2 0\n"
+            "#version 450 core\n#line 2 1\nb\n#line 3 0\nmain\n");
+  // Without a #version in the top file there is nowhere for them to go.
+  try {
+    expand({{"x", "main\n"}}, "x", {}, {{"A", 1}});
+    ADD_FAILURE() << "no error";
+  } catch (const gl::ShaderSourceError& e) {
+    EXPECT_EQ(std::string(e.what()), "defines need a #version line in x, to follow it");
+  }
 }
 
 TEST(ShaderSource, LeavesNearMissesAlone) {

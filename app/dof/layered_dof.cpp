@@ -97,19 +97,35 @@ class LayeredDof final : public DofImplementation {
     rowReach_ = gl::createTexture2D(GL_R16I, t.extent.width, t.extent.height);
   }
 
+  // The split and the composite are built once for each mode this entry can run (a frame
+  // with or without the second layer; in linear light, the image's table packed or not),
+  // the mode as the shaders' defines: a program then holds only its own branches (at 4K on
+  // the H200 that took 0.005-0.006 ms from each of see-through-linear's two passes against
+  // the mode as uniforms, docs/PERFORMANCE.md).
   void reloadShaders(const std::filesystem::path& dir) override {
-    auto split = gl::loadProgram(dir, {{GL_COMPUTE_SHADER, "dof_layers_split.comp"}}, {});
+    const gl::IncludeAliases format{{"sat_format.glsl", std::string(satFormatInfo(targets_.satFormat).shaderInclude)}};
+    std::array<gl::Program, 2> splits;
+    std::array<gl::Program, 4> composes;
+    for (const bool behind : {false, true}) {
+      if (behind && !seeThrough_) continue;
+      splits[behind] = gl::loadProgram(dir, {{GL_COMPUTE_SHADER, "dof_layers_split.comp"}}, {},
+                                       {{"SEE_THROUGH", behind}, {"LINEAR", linear_}});
+      for (const bool packed : {false, true}) {
+        if (packed && !linear_) continue;
+        composes[modeIndex(behind, packed)] =
+            gl::loadProgram(dir, {{GL_COMPUTE_SHADER, "dof_layered.comp"}}, format,
+                            {{"SEE_THROUGH", behind}, {"LINEAR", linear_}, {"LINEAR_PACKED", packed}});
+      }
+    }
     auto dilate = gl::loadProgram(dir, {{GL_COMPUTE_SHADER, "dof_layers_dilate.comp"}}, {});
     auto reach = gl::loadProgram(dir, {{GL_COMPUTE_SHADER, "dof_layers_reach.comp"}}, {});
-    auto compose = gl::loadProgram(dir, {{GL_COMPUTE_SHADER, "dof_layered.comp"}},
-                                   {{"sat_format.glsl", std::string(satFormatInfo(targets_.satFormat).shaderInclude)}});
     std::array<GLint, 3> composeGroup{};
-    glGetProgramiv(compose.get(), GL_COMPUTE_WORK_GROUP_SIZE, composeGroup.data());
+    glGetProgramiv(composes[0].get(), GL_COMPUTE_WORK_GROUP_SIZE, composeGroup.data());
     shaderDir_ = dir;
-    split_ = std::move(split);  // all four or none
+    splits_ = std::move(splits);  // all or none
     dilate_ = std::move(dilate);
     reachProgram_ = std::move(reach);
-    compose_ = std::move(compose);
+    composes_ = std::move(composes);
     composeGroup_ = {composeGroup[0], composeGroup[1]};
   }
 
@@ -170,11 +186,9 @@ class LayeredDof final : public DofImplementation {
     }
     {
       auto timed = profiler.section(profiler.gl(), "dof", f.names.dof);
-      setCocUniforms(compose_.get(), ramp, e);
-      setApertureUniform(compose_.get(), s.params.aperture);
-      gl::uniform1i(compose_.get(), "uSeeThrough", behind ? 1 : 0);
-      gl::uniform1i(compose_.get(), "uLinear", linear_ ? 1 : 0);
-      gl::uniform1i(compose_.get(), "uLinearPacked", linearPacked ? 1 : 0);
+      const GLuint compose = composes_[modeIndex(behind, linearPacked)].get();
+      setCocUniforms(compose, ramp, e);
+      setApertureUniform(compose, s.params.aperture);
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, linearTables_.get());  // the SATs' passes rebind 4
       if (linear_) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, linearPacked ? 6 : 5, t.linearColourSat);
       glBindTextureUnit(0, t.depth);
@@ -238,10 +252,9 @@ class LayeredDof final : public DofImplementation {
     const GLuint groupsX = GLuint((e.width + kLayerTile - 1) / kLayerTile);
     const GLuint groupsY = GLuint((e.height + kLayerTile - 1) / kLayerTile);
     auto timed = profiler.section(profiler.gl(), "dof split", f.names.glSplit);
-    setCocUniforms(split_.get(), f.ramp, e);
-    gl::uniform1i(split_.get(), "uSeeThrough", f.behind ? 1 : 0);
-    gl::uniform1i(split_.get(), "uLinear", linear_ ? 1 : 0);
-    gl::uniform1f(split_.get(), "uBehindEmpty", s.behindEmptyDepth);
+    const GLuint split = splits_[f.behind].get();
+    setCocUniforms(split, f.ramp, e);
+    gl::uniform1f(split, "uBehindEmpty", s.behindEmptyDepth);
     glBindTextureUnit(0, t.depth);
     glBindTextureUnit(1, s.source ? s.source : t.sceneColour);
     glBindImageTexture(0, t.nearField, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
@@ -376,7 +389,10 @@ class LayeredDof final : public DofImplementation {
   gl::Buffer linearTables_;  // reference::linearLightTables: decode, threshold, bucketStart
   std::filesystem::path shaderDir_;
   Targets targets_;
-  gl::Program split_, dilate_, reachProgram_, compose_;
+  static constexpr std::size_t modeIndex(bool behind, bool linearPacked) { return behind + 2 * linearPacked; }
+  std::array<gl::Program, 2> splits_;    // by whether the frame has a second layer (none built if it cannot)
+  std::array<gl::Program, 4> composes_;  // by modeIndex (those this entry can run)
+  gl::Program dilate_, reachProgram_;
   std::array<GLint, 2> composeGroup_{};  // the composite's workgroup size, as its shader declares it
   gl::Texture tileMax_;                   // the GL path's undilated tile maxima
   gl::Texture rowReach_;                  // the GL reach's rows pass (the columns' input)

@@ -40,7 +40,7 @@ std::string decorateLog(const std::string& log, const std::vector<std::string>& 
 }  // namespace
 
 Program loadProgram(const std::filesystem::path& dir, const std::vector<ShaderStage>& stages,
-                    const IncludeAliases& aliases) {
+                    const IncludeAliases& aliases, const ShaderDefines& defines) {
   Program program(glCreateProgram());
   std::vector<Shader> shaders;
   for (const ShaderStage& stage : stages) {
@@ -49,7 +49,7 @@ Program loadProgram(const std::filesystem::path& dir, const std::vector<ShaderSt
     const auto [source, files] = expandIncludes(
         stage.file, [&](const std::string& name) -> std::optional<std::string> {
           return readFile(dir / name);
-        }, aliases);
+        }, aliases, defines);
     Shader shader(glCreateShader(stage.type));
     const char* text = source.c_str();
     glShaderSource(shader.get(), 1, &text, nullptr);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "gl/handles.h"
+#include "gl/shader_source.h"
 
 namespace satdof::gl {
 
@@ -26,9 +27,10 @@ struct ShaderStage {
 // Included name -> file actually read.
 using IncludeAliases = std::map<std::string, std::string>;
 
-// Throws std::runtime_error with file:line messages on any failure.
+// Throws std::runtime_error with file:line messages on any failure. `defines` follow each
+// stage's #version line (gl/shader_source.h).
 Program loadProgram(const std::filesystem::path& shaderDir, const std::vector<ShaderStage>& stages,
-                    const IncludeAliases& aliases = {});
+                    const IncludeAliases& aliases = {}, const ShaderDefines& defines = {});
 
 // Uniforms looked up by name on `program` (no glUseProgram needed), for the compute
 // shaders that do not fix their locations; named after the GL calls they make, because a

@@ -38,11 +38,14 @@ std::optional<std::string_view> includedName(std::string_view line) {
 
 class Expander {
  public:
-  Expander(const ReadShaderFile& read, const std::map<std::string, std::string>& aliases)
-      : read_(read), aliases_(aliases) {}
+  Expander(const ReadShaderFile& read, const std::map<std::string, std::string>& aliases,
+           const ShaderDefines& defines)
+      : read_(read), aliases_(aliases), defines_(defines) {}
 
   ExpandedSource run(const std::string& file) {
     expand(file, "");
+    if (!defines_.empty() && !definesWritten_)
+      throw ShaderSourceError("defines need a #version line in " + file + ", to follow it");
     return std::move(result_);
   }
 
@@ -83,6 +86,10 @@ class Expander {
         out.append(line).append("\n");
         if (!sawVersion && line.starts_with("#version")) {
           sawVersion = true;
+          if (stack_.size() == 1) {  // the top file: the program's defines
+            for (const auto& [name, value] : defines_) out += "#define " + name + " " + std::to_string(value) + "\n";
+            definesWritten_ = true;
+          }
           out += "#line " + std::to_string(lineNo + 1) + " " + index + "\n";
         }
       }
@@ -96,6 +103,8 @@ class Expander {
 
   const ReadShaderFile& read_;
   const std::map<std::string, std::string>& aliases_;
+  const ShaderDefines& defines_;
+  bool definesWritten_ = false;
   std::vector<std::string> stack_;  // the files being expanded, outermost first
   ExpandedSource result_;
 };
@@ -103,8 +112,8 @@ class Expander {
 }  // namespace
 
 ExpandedSource expandIncludes(const std::string& file, const ReadShaderFile& read,
-                              const std::map<std::string, std::string>& aliases) {
-  return Expander(read, aliases).run(file);
+                              const std::map<std::string, std::string>& aliases, const ShaderDefines& defines) {
+  return Expander(read, aliases, defines).run(file);
 }
 
 }  // namespace satdof::gl

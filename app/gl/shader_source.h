@@ -10,6 +10,9 @@
 //   * each file gets an index (its position in `files`, in order of inclusion, the same
 //     file again under a new index); after `#version` and after each include a line
 //     "#line N INDEX" resumes the numbering of the including file;
+//   * `defines` (name -> value) become "#define NAME VALUE" lines right after the top
+//     file's `#version` line (before its "#line" marker, so numbering is unchanged); a
+//     top file without `#version` is then an error;
 //   * an include cycle (a file including itself, directly or not), nesting deeper than
 //     kMaxIncludeDepth, an expansion larger than kMaxExpandedBytes and a file the
 //     callback cannot read are errors (ShaderSourceError), each naming file and line.
@@ -43,9 +46,14 @@ struct ExpandedSource {
   std::vector<std::string> files;  // file index (as in "#line N INDEX") -> name
 };
 
+// Macros a program is built with: what the shader leaves to the host (e.g. a mode fixed
+// for the program's life), so that the compiler drops the branches it does not take.
+using ShaderDefines = std::map<std::string, int>;
+
 // Expands `file` and everything it includes. Throws ShaderSourceError, e.g.
 //   "include cycle: a.glsl -> b.glsl -> a.glsl (at b.glsl:3)".
 ExpandedSource expandIncludes(const std::string& file, const ReadShaderFile& read,
-                              const std::map<std::string, std::string>& aliases = {});
+                              const std::map<std::string, std::string>& aliases = {},
+                              const ShaderDefines& defines = {});
 
 }  // namespace satdof::gl
