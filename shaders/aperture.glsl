@@ -4,7 +4,13 @@
 // integers: the same boxes everywhere); the tests hold them together byte for byte.
 // Include after coc.glsl (uSize) and the format's reader (sat_format.glsl: SatSums).
 
-layout(location = 7) uniform int uAperture;  // 0: box, 1: disc (reference::Aperture)
+// 0: box, 1: disc (reference::Aperture): fixed when the program is built where it defines
+// APERTURE (the layered composite: one program for each), else a uniform.
+#ifdef APERTURE
+const int uAperture = APERTURE;
+#else
+layout(location = 7) uniform int uAperture;
+#endif
 
 const int kDiscPairs = 2;  // reference::kDiscPairs
 const int kApertureBoxes = 2 * kDiscPairs + 1;

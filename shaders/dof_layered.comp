@@ -12,7 +12,8 @@
 //
 // The mode is fixed when the program is built (gl::loadProgram's defines, 0 or 1 each;
 // LayeredDof builds one program for each mode it runs), so that each program holds only
-// the branches it takes: SEE_THROUGH, LINEAR, LINEAR_PACKED.
+// the branches it takes: SEE_THROUGH, LINEAR, LINEAR_PACKED, and the aperture's shape,
+// APERTURE (aperture.glsl).
 #version 450 core
 
 layout(local_size_x = 16, local_size_y = 16) in;
@@ -27,8 +28,8 @@ layout(binding = 1) uniform sampler2D uBehindColour;  // see-through: the second
 layout(binding = 2) uniform sampler2D uBehindDistance;
 layout(std430, binding = 5) readonly buffer LinearColourSat { uvec4 linearColourSat[]; };
 layout(std430, binding = 6) readonly buffer LinearColourPacked { uvec2 linearColourPacked[]; };  // uint21x3
-#if !defined(SEE_THROUGH) || !defined(LINEAR) || !defined(LINEAR_PACKED)
-#error dof_layered.comp is built with SEE_THROUGH, LINEAR and LINEAR_PACKED defined
+#if !defined(SEE_THROUGH) || !defined(LINEAR) || !defined(LINEAR_PACKED) || !defined(APERTURE)
+#error dof_layered.comp is built with SEE_THROUGH, LINEAR, LINEAR_PACKED and APERTURE defined
 #endif
 const bool kSeeThrough = SEE_THROUGH != 0;
 const bool kLinear = LINEAR != 0;               // the fields in linear light, and the image's SAT

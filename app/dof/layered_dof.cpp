@@ -30,6 +30,7 @@
 // reference::linearLightTables in a buffer both passes read.
 #include <array>
 #include <cstring>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -97,35 +98,32 @@ class LayeredDof final : public DofImplementation {
     rowReach_ = gl::createTexture2D(GL_R16I, t.extent.width, t.extent.height);
   }
 
-  // The split and the composite are built once for each mode this entry can run (a frame
-  // with or without the second layer; in linear light, the image's table packed or not),
-  // the mode as the shaders' defines: a program then holds only its own branches (at 4K on
-  // the H200 that took 0.005-0.006 ms from each of see-through-linear's two passes against
-  // the mode as uniforms, docs/PERFORMANCE.md).
+  // The split and the composite are built for each mode this entry runs (a frame with or
+  // without the second layer; in linear light, the image's table packed or not; the
+  // composite for each aperture), the mode as the shaders' defines, so that a program holds
+  // only its own branches (at 4K on the H200 see-through-linear's split and composite took
+  // 0.005-0.006 ms less each, layered's composite 0.034 less, than with the mode as
+  // uniforms: docs/PERFORMANCE.md). The splits are built here; the composites as a frame
+  // first needs them (composite()), but one here, which checks the source and gives the
+  // workgroup size.
   void reloadShaders(const std::filesystem::path& dir) override {
-    const gl::IncludeAliases format{{"sat_format.glsl", std::string(satFormatInfo(targets_.satFormat).shaderInclude)}};
     std::array<gl::Program, 2> splits;
-    std::array<gl::Program, 4> composes;
-    for (const bool behind : {false, true}) {
-      if (behind && !seeThrough_) continue;
-      splits[behind] = gl::loadProgram(dir, {{GL_COMPUTE_SHADER, "dof_layers_split.comp"}}, {},
-                                       {{"SEE_THROUGH", behind}, {"LINEAR", linear_}});
-      for (const bool packed : {false, true}) {
-        if (packed && !linear_) continue;
-        composes[modeIndex(behind, packed)] =
-            gl::loadProgram(dir, {{GL_COMPUTE_SHADER, "dof_layered.comp"}}, format,
-                            {{"SEE_THROUGH", behind}, {"LINEAR", linear_}, {"LINEAR_PACKED", packed}});
-      }
-    }
+    for (const bool behind : {false, true})
+      if (!behind || seeThrough_)
+        splits[behind] = gl::loadProgram(dir, {{GL_COMPUTE_SHADER, "dof_layers_split.comp"}}, {},
+                                         {{"SEE_THROUGH", behind}, {"LINEAR", linear_}});
+    std::array<gl::Program, kComposites> composites;
+    const std::size_t first = compositeIndex(seeThrough_, false, reference::Aperture::Box);
+    composites[first] = loadComposite(dir, first);
     auto dilate = gl::loadProgram(dir, {{GL_COMPUTE_SHADER, "dof_layers_dilate.comp"}}, {});
     auto reach = gl::loadProgram(dir, {{GL_COMPUTE_SHADER, "dof_layers_reach.comp"}}, {});
     std::array<GLint, 3> composeGroup{};
-    glGetProgramiv(composes[0].get(), GL_COMPUTE_WORK_GROUP_SIZE, composeGroup.data());
+    glGetProgramiv(composites[first].get(), GL_COMPUTE_WORK_GROUP_SIZE, composeGroup.data());
     shaderDir_ = dir;
     splits_ = std::move(splits);  // all or none
     dilate_ = std::move(dilate);
     reachProgram_ = std::move(reach);
-    composes_ = std::move(composes);
+    composites_ = std::move(composites);
     composeGroup_ = {composeGroup[0], composeGroup[1]};
   }
 
@@ -186,9 +184,8 @@ class LayeredDof final : public DofImplementation {
     }
     {
       auto timed = profiler.section(profiler.gl(), "dof", f.names.dof);
-      const GLuint compose = composes_[modeIndex(behind, linearPacked)].get();
+      const GLuint compose = composite(behind, linearPacked, s.params.aperture);
       setCocUniforms(compose, ramp, e);
-      setApertureUniform(compose, s.params.aperture);
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, linearTables_.get());  // the SATs' passes rebind 4
       if (linear_) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, linearPacked ? 6 : 5, t.linearColourSat);
       glBindTextureUnit(0, t.depth);
@@ -389,9 +386,26 @@ class LayeredDof final : public DofImplementation {
   gl::Buffer linearTables_;  // reference::linearLightTables: decode, threshold, bucketStart
   std::filesystem::path shaderDir_;
   Targets targets_;
-  static constexpr std::size_t modeIndex(bool behind, bool linearPacked) { return behind + 2 * linearPacked; }
-  std::array<gl::Program, 2> splits_;    // by whether the frame has a second layer (none built if it cannot)
-  std::array<gl::Program, 4> composes_;  // by modeIndex (those this entry can run)
+  static constexpr std::size_t kComposites = 8;
+  static constexpr std::size_t compositeIndex(bool behind, bool linearPacked, reference::Aperture aperture) {
+    return behind + 2 * linearPacked + 4 * (aperture == reference::Aperture::Disc);
+  }
+  gl::Program loadComposite(const std::filesystem::path& dir, std::size_t index) const {
+    const bool behind = index & 1, packed = index & 2, disc = index & 4;
+    if ((behind && !seeThrough_) || (packed && !linear_))
+      throw std::logic_error("the layered composite asked for a mode its entry never runs");
+    return gl::loadProgram(dir, {{GL_COMPUTE_SHADER, "dof_layered.comp"}},
+                           {{"sat_format.glsl", std::string(satFormatInfo(targets_.satFormat).shaderInclude)}},
+                           {{"SEE_THROUGH", behind}, {"LINEAR", linear_}, {"LINEAR_PACKED", packed}, {"APERTURE", disc}});
+  }
+  // The composite of that mode, built on first use.
+  GLuint composite(bool behind, bool linearPacked, reference::Aperture aperture) {
+    const std::size_t index = compositeIndex(behind, linearPacked, aperture);
+    if (!composites_[index]) composites_[index] = loadComposite(shaderDir_, index);
+    return composites_[index].get();
+  }
+  std::array<gl::Program, 2> splits_;  // by whether the frame has a second layer (none built if it cannot)
+  std::array<gl::Program, kComposites> composites_;  // by compositeIndex; those not yet used empty
   gl::Program dilate_, reachProgram_;
   std::array<GLint, 2> composeGroup_{};  // the composite's workgroup size, as its shader declares it
   gl::Texture tileMax_;                   // the GL path's undilated tile maxima
