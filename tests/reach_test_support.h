@@ -17,7 +17,7 @@ namespace satdof::test {
 // Edge sizes, and sizes one off the 16 px tile.
 inline constexpr std::pair<int, int> kReachSizes[] = {{1, 1},   {2, 2},   {31, 33}, {32, 32},  {33, 31}, {16, 17},
                                                       {17, 16}, {1, 200}, {200, 1}, {150, 83}, {300, 47}};
-inline constexpr int kReachMaxBounds[] = {0, 5, 16, 40, 256};
+inline constexpr int kReachMaxBounds[] = {0, 5, 8, 12, 16, 40, 256};
 
 struct ReachCase {
   reference::LayerSplit split;            // tilesX, tilesY, nearTileRadius
