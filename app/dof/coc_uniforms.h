@@ -1,6 +1,7 @@
 // app/dof/coc_uniforms.h — the uniforms of shaders/coc.glsl (locations 0-5): the circle of
 // confusion's ramp (satdof/reference/coc.h) and the image size, set on `program`; and of
-// shaders/aperture.glsl (location 7), for the programs that include it.
+// shaders/aperture.glsl (location 7), for the programs that include it without defining
+// APERTURE (the layered composite builds the shape in).
 #pragma once
 
 #include <glad/gl.h>
