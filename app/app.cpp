@@ -51,9 +51,15 @@ App::App(const Options& options, const std::map<std::string, std::string>& uiSet
   contentSummary_ = content->summary;
   sayShowing();
   reference::DofParams& params = settings_.dof.params;
+  // A file's content opens at its own focus (content.h); only the command line overrides it.
+  // A built-in scene keeps the settings file's choices too.
+  const bool ownFocus = content->kind != content::ContentKind::BuiltIn;
+  const auto given = [&](const LiveOption& o) { return ownFocus ? options_.given.count(std::string(o.name)) > 0 : chosenByUser(o); };
   params = dofParamsOf(options_, content->focalDistance);
-  if (content->focalRange && !chosenByUser(opt::focalRange)) params.focalRange = *content->focalRange;
+  if (!given(opt::focal)) params.focalDistance = content->focalDistance;
+  if (!given(opt::focalRange)) params.focalRange = content->focalRange;
   if (const char* why = reference::whyNotACamera(params)) throw UsageError(std::string("camera: ") + why);
+  sayFocus();
   focus_.setAutofocus(options_.autofocus);
 
   settings_.filter = options_.filter;
@@ -191,9 +197,9 @@ void App::setContent(content::Content c) {
   focus_.cancel();
   settings_.dof.params.focalDistance = c.focalDistance;
   startOptions_.focalDistance = c.focalDistance;  // R goes back to the new content's focus
-  if (c.focalRange && !chosenByUser(opt::focalRange))
-    settings_.dof.params.focalRange = startOptions_.focalRange = *c.focalRange;
+  settings_.dof.params.focalRange = startOptions_.focalRange = c.focalRange;  // dropped content: its own
   sayShowing();
+  sayFocus();
 }
 
 bool App::chosenByUser(const LiveOption& option) const {
@@ -217,6 +223,11 @@ void App::sayShowing() const {
   std::string line;
   for (const std::string& s : contentSummary_) line += (line.empty() ? "" : "; ") + s;
   std::printf("satdof: showing %s\n", line.c_str());
+}
+
+void App::sayFocus() const {
+  const reference::DofParams& p = settings_.dof.params;
+  std::printf("satdof: focus at %g, focal range %g\n", double(p.focalDistance), double(p.focalRange));
 }
 
 void App::resize(Extent extent) {

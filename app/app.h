@@ -151,6 +151,7 @@ class App final : private ScriptHost {
   // Files dropped on the window (or a script's `drop`): loaded and shown, or the one-line
   // problem in the panel and on stdout, the current content kept (app_window.cpp).
   void dropFiles(const std::vector<std::string>& files) override;
+  void sayFocus() const;  // the focal distance and range in use, one line
   void sayShowing() const;  // "satdof: showing ..." the content's summary, one line
   // The see-through DoF's second layer for `p` (drawn once a frame, by the first pipeline
   // that needs it) into `dof`; nothing for a photo or another DoF.

@@ -186,6 +186,31 @@ TEST_F(AppContent, GltfSceneRendersTheSameOnEveryBackendAndFocusMovesTheBlur) {
   EXPECT_GT(steepest(images[0]), 4 * steepest(images[1]));  // 70 and 5 grey levels, seen
 }
 
+// Content opens in focus on what the camera looks at: the 9x9 pixels at the image's centre
+// are the same as in the frame rendered without blur (--max-blur 0), and the run says the
+// focus it used. Before, the focus sat at the bounds' centre (depth 8 here, a blurred
+// stretch of ground under the centre).
+TEST_F(AppContent, AGltfOpensInFocusOnTheSurfaceUnderTheImageCentre) {
+  content_files::writeTestGltf(dir / "boxes.gltf", true);
+  Png frames[2];
+  for (int k = 0; k < 2; ++k) {
+    const fs::path out = freshDir(k ? "focus_open_sharp" : "focus_open");
+    const RunResult r = run("--headless --backend cpu --frames 1 --size 320x180 --scene " + (dir / "boxes.gltf").string() +
+                            (k ? " --max-blur 0" : "") + " --out " + out.string());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("satdof: focus at 11, focal range 23.4"), std::string::npos) << r.out;
+    frames[k] = loadPng(out / "frame_0000.png");
+  }
+  int worst = 0;
+  for (int y = 86; y <= 94; ++y)
+    for (int x = 156; x <= 164; ++x)
+      for (int c = 0; c < 3; ++c) {
+        const std::size_t i = std::size_t(y * 320 + x) * 4 + std::size_t(c);
+        worst = std::max(worst, std::abs(int(frames[0].rgba[i]) - int(frames[1].rgba[i])));
+      }
+  EXPECT_LE(worst, 1) << "the centre is blurred on open";
+}
+
 TEST_F(AppContent, BadFilesAndFlagsAreOneLineAndExit2BeforeAnyGlWork) {
   writePhoto(dir, 16, 8);
   content_files::writePng8(dir / "small.png", 8, 8, 1, std::vector<std::uint8_t>(64, 100));
@@ -283,6 +308,31 @@ TEST_F(AppContent, DroppedFilesAreShownOrTheirProblemSaid) {
   const Png png = loadPng(shot);
   EXPECT_EQ(png.width, 640);
   expectNotBlank(png);
+}
+
+// A photo dropped after a glTF opens at its own focus and range (its depths span 2..12 m),
+// not the glTF's range (23.5): before, the range stayed and the photo was blurred all over.
+TEST_F(AppContent, DroppedContentOpensAtItsOwnFocusAndRange) {
+  SATDOF_SKIP_WITHOUT_XVFB();
+  writePhoto(dir, 192, 108);
+  content_files::writeTestGltf(dir / "boxes.gltf", true);
+  content_files::writeBytes(dir / "drop.script", "wait 1\ndrop " + (dir / "photo.png").string() + "\nwait 2\nquit\n");
+  const RunResult r = run("--size 640x360 --backend cpu --no-settings --depth-encoding inverse --depth-range 2,12 --scene " +
+                              (dir / "boxes.gltf").string() + " --script " + (dir / "drop.script").string(),
+                          "xvfb-run -a -s '-screen 0 1024x768x24' ");
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  const std::size_t first = r.out.find("satdof: focus at 11, focal range 23.4");
+  ASSERT_NE(first, std::string::npos) << r.out;
+  const std::size_t shown = r.out.find("satdof: showing photo photo.png", first);
+  ASSERT_NE(shown, std::string::npos) << r.out;
+  const std::size_t second = r.out.find("satdof: focus at ", shown);
+  ASSERT_NE(second, std::string::npos) << r.out;
+  float focus = 0, range = 0;
+  ASSERT_EQ(std::sscanf(r.out.c_str() + second, "satdof: focus at %f, focal range %f", &focus, &range), 2) << r.out;
+  EXPECT_GE(focus, 2.0f);
+  EXPECT_LE(focus, 12.0f);
+  EXPECT_GT(range, 0.0f);
+  EXPECT_LE(range, 10.0f) << "the photo kept the glTF's focal range";
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // app/content/content.cpp — see content.h.
 #include "content/content.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <span>
 
@@ -8,6 +9,8 @@
 #include "content/gltf_scene.h"
 #include "content/image_files.h"
 #include "parse.h"
+#include "satdof/reference/coc.h"
+#include "scene/raycast.h"
 #include "scene/scenes.h"
 
 namespace satdof::content {
@@ -75,6 +78,7 @@ Content loadContent(const ContentRequest& request) {
     c.photo = loadPhoto(request.photo, request.depth, request.depthMapping);
     const Photo& p = *c.photo;
     c.focalDistance = p.median;
+    c.focalRange = std::max({p.median - p.nearest, p.farthest - p.median, 1e-3f * p.median});
     c.summary = {"photo " + c.name + ", " + std::to_string(p.colour.width) + "x" + std::to_string(p.colour.height),
                  "depth " + request.depth.filename().string() + " (" + p.depthDescription + ")",
                  "distances " + number(p.nearest) + ".." + number(p.farthest) + " m, median " + number(p.median) + " m"};
@@ -84,8 +88,9 @@ Content loadContent(const ContentRequest& request) {
     GltfScene g = loadGltfScene(request.scene);
     c.kind = ContentKind::Gltf;
     c.name = std::filesystem::path(request.scene).filename().string();
-    c.focalDistance = g.focalDistance;
-    c.focalRange = g.focalRange;
+    const auto centre = scene::viewDepthAtCentre(g.scene);
+    c.focalDistance = centre ? *centre : g.focalDistance;
+    c.focalRange = std::max(glm::length(g.bounds.size()), 1e-3f * c.focalDistance);
     c.summary = {"glTF " + c.name, withThousands(g.triangles) + " triangles, " + std::to_string(g.scene.instances.size()) +
                                        " instances of " + std::to_string(g.scene.meshes.size()) + " meshes",
                  "bounds " + vec(g.bounds.lo) + " .. " + vec(g.bounds.hi), "camera: " + g.cameraNote};
@@ -98,6 +103,7 @@ Content loadContent(const ContentRequest& request) {
   c.name = std::string(entry->name);
   c.scene = entry->make();
   c.focalDistance = entry->focalDistances(*c.scene).front();
+  c.focalRange = reference::DofParams{}.focalRange;
   std::size_t triangles = 0;
   for (const scene::Instance& i : c.scene->instances) triangles += c.scene->meshes[std::size_t(i.mesh)].indices.size() / 3;
   c.summary = {"built-in scene " + c.name + ", " + withThousands(triangles) + " triangles"};

@@ -33,9 +33,16 @@ struct Content {
   std::string name;                   // the scene's name, or the file's name
   std::optional<scene::Scene> scene;  // built-in and glTF
   std::optional<Photo> photo;
-  float focalDistance = 1;            // where the focus starts
-  std::optional<float> focalRange;    // the linear camera's range for its size (a glTF scene's),
-                                      // where the user chose none
+  // Where the focus starts, chosen from the content's own depth (focusOnOpen below):
+  //   glTF      the view depth of the surface under the image's centre (scene/raycast.h;
+  //             the bounds' centre where no surface is there), range the bounds' diagonal
+  //   photo     its median distance, range the larger of the distances from the median to
+  //             its nearest and its farthest pixel
+  //   built-in  the scene's suggestion (its second-nearest teapot), the default range
+  // The command line's --focal and --focal-range win over these for the content it names;
+  // content dropped on the window always opens at its own.
+  float focalDistance = 1;
+  float focalRange = 6;               // the linear camera's distance to full blur
   std::vector<std::string> summary;   // the panel's lines: file, triangles, bounds, size, depth
 };
 
