@@ -138,4 +138,13 @@ std::optional<std::vector<float>> parseWeights(std::string_view list, std::strin
   return values;
 }
 
+std::string quotedPath(const std::filesystem::path& p) {
+  std::string s;
+  for (std::size_t i = 0; i < p.native().size(); i += 40) {
+    const std::string q = quoteForMessage(p.native().substr(i, 40));  // '...' around 40 or fewer
+    s += q.substr(1, q.size() - 2);
+  }
+  return "'" + s + "'";
+}
+
 }  // namespace satdof

@@ -4,6 +4,7 @@
 // the offending text (cut to 40 characters, control bytes escaped).
 #pragma once
 
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -44,6 +45,10 @@ std::optional<std::vector<float>> parseWeights(std::string_view list, std::strin
 // `text` as quoted in the messages above: at most 40 characters (then "..."), bytes
 // outside printable ASCII written as \xHH.
 std::string quoteForMessage(std::string_view text);
+
+// A path in quotes, in full (no cut), control bytes and bytes outside printable ASCII
+// escaped as in quoteForMessage: the one-line messages about the user's files.
+std::string quotedPath(const std::filesystem::path& path);
 
 // ASCII letters in lower case, other bytes as they are (file extensions, names).
 std::string lowerCase(std::string_view text);

@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "parse.h"
+
 namespace satdof::content {
 
 // The problem is made one line (a loader's multi-line message too).
@@ -15,7 +17,6 @@ struct ContentError : std::runtime_error {
   ContentError(const std::filesystem::path& file, const std::string& problem);
 };
 
-// A path in quotes, in full, control bytes escaped (for the one-line messages).
-std::string quotedPath(const std::filesystem::path& path);
+using ::satdof::quotedPath;  // parse.h: a path in quotes, in full, control bytes escaped
 
 }  // namespace satdof::content

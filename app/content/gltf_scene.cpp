@@ -1,15 +1,17 @@
 // app/content/gltf_scene.cpp — see gltf_scene.h. Debian ships tinygltf compiled
-// (libtinygltf.so, with its JSON parser and stb_image inside): this file includes the
-// header for the declarations only, and hands images to image_files.h's decoder.
+// (libtinygltf.so, with its JSON parser and stb_image inside): gltf_files.h reads the file
+// into its model with the checks a hostile file needs; this file turns the model into the
+// scene, reading accessors only inside their buffers and walking the node graph within limits.
 #include "content/gltf_scene.h"
 
 #include <tiny_gltf.h>
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <map>
+#include <new>
 #include <optional>
+#include <stdexcept>
 #include <utility>
 
 #include <glm/gtc/matrix_transform.hpp>
@@ -17,146 +19,18 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include "content/content_error.h"
-#include "content/image_files.h"
-#include "parse.h"
+#include "content/gltf_accessors.h"
+#include "content/gltf_files.h"
 
 namespace satdof::content {
 namespace {
 
-// ---- Files: the glTF itself, its buffers and images, read by readFileBytes. tinygltf's own
-// reader sizes its buffer from tellg(), which is -1 for a folder (a uri naming one); like
-// it, an empty file is refused (its callers index the first byte).
-bool readWholeFile(std::vector<unsigned char>* out, std::string* err, const std::string& file, void*) {
-  try {
-    *out = readFileBytes(file);
-    if (out->empty()) throw ContentError(file, "is empty");
-    return true;
-  } catch (const ContentError& e) {
-    if (err) *err += std::string(e.what()) + "\n";
-    return false;
-  }
+// 1000000 as "1,000,000" (the limits in messages).
+std::string thousands(std::size_t n) {
+  std::string s = std::to_string(n);
+  for (std::size_t i = s.size(); i > 3; i -= 3) s.insert(i - 3, ",");
+  return s;
 }
-
-// ---- Images: decoded by image_files.h (its limits), the first error kept for the message.
-struct ImageContext {
-  std::filesystem::path file;
-  std::optional<std::string> error;
-};
-
-bool loadImage(tinygltf::Image* image, const int index, std::string* err, std::string*, int, int,
-               const unsigned char* bytes, int size, void* user) {
-  auto& context = *static_cast<ImageContext*>(user);
-  const std::string name = image->uri.empty() ? "image " + std::to_string(index) : image->uri;
-  try {
-    ColourImage decoded = decodeColourImage(name, bytes, std::size_t(std::max(size, 0)));
-    image->width = decoded.width;
-    image->height = decoded.height;
-    image->component = 4;
-    image->bits = 8;
-    image->pixel_type = TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE;
-    image->image = std::move(decoded.rgba);
-    return true;
-  } catch (const ContentError& e) {
-    if (!context.error) context.error = std::string("its ") + e.what();
-    if (err) *err += e.what();
-    return false;
-  }
-}
-
-// ---- Accessors: bounds-checked reads of any component type into floats or indices.
-class Reader {
- public:
-  Reader(const tinygltf::Model& model, const std::filesystem::path& file) : model_(model), file_(file) {}
-
-  // `components` floats per element (a normalised integer type is scaled to [0, 1]).
-  std::vector<float> floats(int accessorIndex, int components) const {
-    const View v = view(accessorIndex, components);
-    std::vector<float> out(v.count * std::size_t(components));
-    for (std::size_t i = 0; i < v.count; ++i)
-      for (int c = 0; c < components; ++c) {
-        const std::uint8_t* p = v.data + i * v.stride + std::size_t(c) * v.componentBytes;
-        out[i * std::size_t(components) + std::size_t(c)] = component(p, v.type, v.normalized);
-      }
-    return out;
-  }
-
-  std::vector<std::uint32_t> indices(int accessorIndex) const {
-    const View v = view(accessorIndex, 1);
-    std::vector<std::uint32_t> out(v.count);
-    for (std::size_t i = 0; i < v.count; ++i) {
-      const std::uint8_t* p = v.data + i * v.stride;
-      switch (v.type) {
-        case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE: out[i] = *p; break;
-        case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT: { std::uint16_t x; std::memcpy(&x, p, 2); out[i] = x; break; }
-        case TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT: std::memcpy(&out[i], p, 4); break;
-        default: fail(accessorIndex, "indices must be unsigned integers");
-      }
-    }
-    return out;
-  }
-
-  std::size_t count(int accessorIndex) const { return accessor(accessorIndex).count; }
-
- private:
-  struct View {
-    const std::uint8_t* data;
-    std::size_t count, stride, componentBytes;
-    int type;
-    bool normalized;
-  };
-
-  [[noreturn]] void fail(int accessorIndex, const std::string& why) const {
-    throw ContentError(file_, "accessor " + std::to_string(accessorIndex) + ": " + why);
-  }
-
-  const tinygltf::Accessor& accessor(int index) const {
-    if (index < 0 || std::size_t(index) >= model_.accessors.size()) fail(index, "no such accessor");
-    return model_.accessors[std::size_t(index)];
-  }
-
-  View view(int index, int components) const {
-    const tinygltf::Accessor& a = accessor(index);
-    if (a.sparse.isSparse) fail(index, "sparse accessors are not read");
-    if (tinygltf::GetNumComponentsInType(std::uint32_t(a.type)) != components)
-      fail(index, "has " + std::to_string(tinygltf::GetNumComponentsInType(std::uint32_t(a.type))) +
-                      " components, " + std::to_string(components) + " expected");
-    if (a.bufferView < 0 || std::size_t(a.bufferView) >= model_.bufferViews.size()) fail(index, "has no buffer view");
-    const tinygltf::BufferView& bv = model_.bufferViews[std::size_t(a.bufferView)];
-    if (bv.buffer < 0 || std::size_t(bv.buffer) >= model_.buffers.size()) fail(index, "its buffer view has no buffer");
-    const std::vector<unsigned char>& buffer = model_.buffers[std::size_t(bv.buffer)].data;
-    const int componentBytes = tinygltf::GetComponentSizeInBytes(std::uint32_t(a.componentType));
-    const int stride = a.ByteStride(bv);
-    if (componentBytes <= 0 || stride <= 0) fail(index, "has an unknown component type or stride");
-    const std::size_t element = std::size_t(componentBytes) * std::size_t(components);
-    const std::size_t start = bv.byteOffset + a.byteOffset;
-    const std::size_t end = a.count == 0 ? start : start + (a.count - 1) * std::size_t(stride) + element;
-    if (end > bv.byteOffset + bv.byteLength || end > buffer.size()) fail(index, "reaches past the end of its buffer");
-    return {buffer.data() + start, a.count, std::size_t(stride), std::size_t(componentBytes), a.componentType,
-            a.normalized};
-  }
-
-  static float component(const std::uint8_t* p, int type, bool normalized) {
-    switch (type) {
-      case TINYGLTF_COMPONENT_TYPE_FLOAT: { float f; std::memcpy(&f, p, 4); return f; }
-      case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE: return normalized ? float(*p) / 255.0f : float(*p);
-      case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT: {
-        std::uint16_t x;
-        std::memcpy(&x, p, 2);
-        return normalized ? float(x) / 65535.0f : float(x);
-      }
-      case TINYGLTF_COMPONENT_TYPE_BYTE: { const float v = float(std::int8_t(*p)); return normalized ? std::max(v / 127.0f, -1.0f) : v; }
-      case TINYGLTF_COMPONENT_TYPE_SHORT: {
-        std::int16_t x;
-        std::memcpy(&x, p, 2);
-        return normalized ? std::max(float(x) / 32767.0f, -1.0f) : float(x);
-      }
-      default: return 0.0f;
-    }
-  }
-
-  const tinygltf::Model& model_;
-  std::filesystem::path file_;
-};
 
 // ---- Primitives -> meshes.
 std::vector<std::uint32_t> triangleList(std::vector<std::uint32_t> indices, int mode) {
@@ -194,7 +68,7 @@ void makeNormals(scene::Mesh& mesh) {
   }
 }
 
-std::optional<scene::Mesh> readPrimitive(const Reader& reader, const tinygltf::Primitive& p,
+std::optional<scene::Mesh> readPrimitive(const AccessorReader& reader, const tinygltf::Primitive& p,
                                          const std::filesystem::path& file) {
   if (p.mode != -1 && p.mode != TINYGLTF_MODE_TRIANGLES && p.mode != TINYGLTF_MODE_TRIANGLE_STRIP &&
       p.mode != TINYGLTF_MODE_TRIANGLE_FAN)
@@ -256,12 +130,22 @@ glm::mat4 localTransform(const tinygltf::Node& node) {
 // ---- The node tree -> instances.
 class Builder {
  public:
-  Builder(const tinygltf::Model& model, const std::filesystem::path& file) : model_(model), file_(file), reader_(model, file) {}
+  Builder(const tinygltf::Model& model, const std::filesystem::path& file)
+      : model_(model), file_(file), reader_(model, file), onPath_(model.nodes.size(), false) {}
 
+  // A node and its subtree. A node may be reached by many paths (a DAG): every path places
+  // it again, so the visits and instances are counted against their limits; a node that is
+  // its own ancestor is a cycle.
   void visit(int nodeIndex, const glm::mat4& parent, int depth) {
     if (nodeIndex < 0 || std::size_t(nodeIndex) >= model_.nodes.size())
       throw ContentError(file_, "node " + std::to_string(nodeIndex) + " does not exist");
-    if (depth > 256) throw ContentError(file_, "its node tree is deeper than 256 levels (a cycle?)");
+    if (onPath_[std::size_t(nodeIndex)])
+      throw ContentError(file_, "node " + std::to_string(nodeIndex) + " is its own ancestor: its node graph has a cycle");
+    if (depth > kMaxNodeDepth)
+      throw ContentError(file_, "its node tree is deeper than " + std::to_string(kMaxNodeDepth) + " levels");
+    if (++visits_ > kMaxNodeVisits)
+      throw ContentError(file_, "its node graph places nodes more than " + thousands(kMaxNodeVisits) +
+                                    " times (nodes reached by too many paths)");
     const tinygltf::Node& node = model_.nodes[std::size_t(nodeIndex)];
     const glm::mat4 world = parent * localTransform(node);
     if (node.camera == 0 && !cameraPose) cameraPose = world;
@@ -272,7 +156,9 @@ class Builder {
       const tinygltf::Mesh& mesh = model_.meshes[std::size_t(node.mesh)];
       for (std::size_t p = 0; p < mesh.primitives.size(); ++p) addInstance(node.mesh, int(p), world);
     }
+    onPath_[std::size_t(nodeIndex)] = true;
     for (int child : node.children) visit(child, world, depth + 1);
+    onPath_[std::size_t(nodeIndex)] = false;
   }
 
   scene::Scene scene;
@@ -281,6 +167,8 @@ class Builder {
 
  private:
   void addInstance(int meshIndex, int primitiveIndex, const glm::mat4& world) {
+    if (scene.instances.size() >= kMaxInstances)
+      throw ContentError(file_, "places more than " + thousands(kMaxInstances) + " mesh instances");
     const auto key = std::make_pair(meshIndex, primitiveIndex);
     auto cached = meshes_.find(key);
     if (cached == meshes_.end()) {
@@ -338,9 +226,11 @@ class Builder {
 
   const tinygltf::Model& model_;
   std::filesystem::path file_;
-  Reader reader_;
+  AccessorReader reader_;
   std::map<std::pair<int, int>, int> meshes_;  // (mesh, primitive) -> scene mesh (-1: nothing to draw)
   std::map<int, int> textures_;                // image -> scene texture
+  std::vector<bool> onPath_;                   // the nodes from a root to the one visited
+  std::size_t visits_ = 0;
 };
 
 scene::Bounds worldBounds(const scene::Scene& s) {
@@ -425,21 +315,8 @@ std::string placeCamera(const tinygltf::Model& model, const std::optional<glm::m
   return note;
 }
 
-}  // namespace
-
-GltfScene loadGltfScene(const std::filesystem::path& path) {
-  checkReadableFile(path);
-  tinygltf::Model model;
-  tinygltf::TinyGLTF loader;
-  ImageContext images{path, std::nullopt};
-  loader.SetImageLoader(&loadImage, &images);
-  loader.SetFsCallbacks({&tinygltf::FileExists, &tinygltf::ExpandFilePath, &readWholeFile, &tinygltf::WriteWholeFile, nullptr});
-  std::string err, warn;
-  const bool binary = lowerCase(path.extension().string()) == ".glb";
-  const bool ok = binary ? loader.LoadBinaryFromFile(&model, &err, &warn, path.string())
-                         : loader.LoadASCIIFromFile(&model, &err, &warn, path.string());
-  if (images.error) throw ContentError(path, *images.error);
-  if (!ok) throw ContentError(path, "cannot be read as glTF 2.0: " + (err.empty() ? std::string("unknown error") : err));
+GltfScene readScene(const std::filesystem::path& path) {
+  const tinygltf::Model model = loadGltfModel(path);
   Builder builder(model, path);
   if (!model.scenes.empty()) {
     const int s = model.defaultScene >= 0 && std::size_t(model.defaultScene) < model.scenes.size() ? model.defaultScene : 0;
@@ -471,6 +348,18 @@ GltfScene loadGltfScene(const std::filesystem::path& path) {
   if (!std::isfinite(out.focalDistance) || !std::isfinite(out.focalRange))
     throw ContentError(path, "gives no finite place to focus: its positions or node transforms are too large");
   return out;
+}
+
+}  // namespace
+
+GltfScene loadGltfScene(const std::filesystem::path& path) {
+  try {
+    return readScene(path);
+  } catch (const std::bad_alloc&) {  // within the limits, still more than this machine holds
+    throw ContentError(path, "needs more memory than there is to load");
+  } catch (const std::length_error&) {
+    throw ContentError(path, "needs more memory than there is to load");
+  }
 }
 
 }  // namespace satdof::content

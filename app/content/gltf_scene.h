@@ -16,6 +16,9 @@
 // vertical field of view and clip planes are kept); otherwise one that frames the bounds
 // (every corner in a 16:9 view).
 // Every instance is a subject: presets orbit them at distances scaled by their size.
+// The file is read by gltf_files.h (what a hostile file is refused for); the node graph is
+// walked within the limits below (a DAG can reach a node by exponentially many paths), and
+// a node that is its own ancestor (a cycle) is refused.
 #pragma once
 
 #include <cstddef>
@@ -26,6 +29,16 @@
 
 namespace satdof::content {
 
+// The node graph's limits: its depth, the node placements (every path to a node places it
+// again) and the mesh instances (one per primitive placed). A city of a few hundred meshes
+// uses a small part of them.
+inline constexpr int kMaxNodeDepth = 256;
+inline constexpr std::size_t kMaxNodeVisits = 1'000'000;
+inline constexpr std::size_t kMaxInstances = 100'000;
+// The vertex and index values read from all accessors (floats and indices, 4 bytes each and
+// more in the scene's vertices): 2^27, tens of millions of triangles.
+inline constexpr std::size_t kMaxValuesRead = std::size_t(1) << 27;
+
 struct GltfScene {
   scene::Scene scene;
   std::size_t triangles = 0;
@@ -35,7 +48,7 @@ struct GltfScene {
   std::string cameraNote;     // which camera is used ("the file's camera 'Cam'", "framed")
 };
 
-// Throws ContentError (content_error.h): not glTF, a missing buffer, no triangles, ...
+// Throws ContentError (content_error.h): not glTF, a missing buffer, no triangles, a limit, ...
 GltfScene loadGltfScene(const std::filesystem::path& path);
 
 }  // namespace satdof::content

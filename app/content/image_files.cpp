@@ -1,23 +1,48 @@
-// app/content/image_files.cpp — see image_files.h. stb_image (Debian's libstb) decodes PNG
-// and JPEG, tinyexr (Debian's libtinyexr) float OpenEXR, both from the file's bytes in memory;
-// what either would abort on or over-allocate for is refused first (sizes, chunks, headers).
+// app/content/image_files.cpp — see image_files.h. A file is read through one descriptor,
+// opened only when it is a regular file; its first bytes say what it is (image_checks.h),
+// and only a PNG, a JPEG or an OpenEXR reaches a decoder. stb_image is compiled here with
+// its PNG and JPEG decoders alone (its other formats' decoders have known hangs and
+// over-reads on broken files, and no place in what the user may give); tinyexr (Debian's
+// libtinyexr) reads OpenEXR; both from the file's bytes in memory. What either would abort
+// on, over-allocate for or write past its tables on is refused first (image_checks.h and
+// the OpenEXR header checks below).
 #include "content/image_files.h"
 
-#include <stb/stb_image.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <string_view>
+#include <system_error>
+#include <type_traits>
+#include <utility>
+
 #include <tinyexr.h>
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
-#include <iterator>
-#include <memory>
-#include <optional>
-#include <utility>
-#include <system_error>
-
 #include "content/content_error.h"
+#include "content/image_checks.h"
 #include "parse.h"
+
+// The decoders: static functions of this file, so nothing else in the program (Debian's
+// libstb, which tinygltf and the PNG writer link) binds to them or they to it.
+#define STB_IMAGE_IMPLEMENTATION
+#define STB_IMAGE_STATIC
+#define STBI_ONLY_PNG
+#define STBI_ONLY_JPEG
+#define STBI_NO_STDIO
+#define STBI_NO_LINEAR
+#define STBI_NO_HDR
+#define STBI_MAX_DIMENSIONS 16384  // kMaxImageSide: a decoder refuses a larger side itself too
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#include <stb/stb_image.h>
+#pragma GCC diagnostic pop
+static_assert(STBI_MAX_DIMENSIONS == satdof::content::kMaxImageSide);
 
 namespace satdof::content {
 
@@ -40,106 +65,90 @@ std::string oneLine(const std::string& text) {
 ContentError::ContentError(const std::filesystem::path& file, const std::string& problem)
     : std::runtime_error(quotedPath(file) + ": " + oneLine(problem)) {}
 
-std::string quotedPath(const std::filesystem::path& p) {
-  std::string s;
-  for (std::size_t i = 0; i < p.native().size(); i += 40) {
-    const std::string q = quoteForMessage(p.native().substr(i, 40));  // '...' around 40 or fewer
-    s += q.substr(1, q.size() - 2);
-  }
-  return "'" + s + "'";
-}
-
 namespace {
 
-struct StbFree {
-  void operator()(void* p) const { stbi_image_free(p); }
+constexpr const char* kColourFormats = "must be a PNG or JPEG";
+constexpr const char* kDepthFormats = "a depth map must be an 8- or 16-bit PNG or a float OpenEXR";
+
+// ---- Files: opened only when regular, read through the descriptor that was checked.
+
+struct Descriptor {
+  int fd = -1;
+  ~Descriptor() {
+    if (fd >= 0) ::close(fd);
+  }
 };
 
-std::string stbReason() {
-  const char* why = stbi_failure_reason();
-  return why ? why : "unknown";
-}
+std::string systemError(int error) { return std::generic_category().message(error); }
 
-std::uint32_t bigEndian32(const std::uint8_t* p) {
-  return std::uint32_t(p[0]) << 24 | std::uint32_t(p[1]) << 16 | std::uint32_t(p[2]) << 8 | p[3];
-}
-
-// The size a PNG's or JPEG's header states, read before any decoder sees the file: stb
-// refuses to even describe an image over 1 GiB decoded, which would hide why.
-std::optional<std::pair<int, int>> statedSize(const std::uint8_t* b, std::size_t n) {
-  auto be16 = [&](std::size_t i) { return int(b[i]) << 8 | int(b[i + 1]); };
-  if (n >= 24 && std::memcmp(b, "\x89PNG\r\n\x1a\n", 8) == 0 && std::memcmp(b + 12, "IHDR", 4) == 0)
-    return std::pair{int(std::min<std::uint32_t>(bigEndian32(b + 16), 1u << 30)), int(std::min<std::uint32_t>(bigEndian32(b + 20), 1u << 30))};
-  if (n < 4 || b[0] != 0xff || b[1] != 0xd8) return std::nullopt;
-  for (std::size_t i = 2; i + 9 < n;) {  // JPEG: the segments up to the first start of frame
-    if (b[i] != 0xff) return std::nullopt;
-    const int marker = b[i + 1];
-    if (marker >= 0xc0 && marker <= 0xcf && marker != 0xc4 && marker != 0xc8 && marker != 0xcc)
-      return std::pair{be16(i + 7), be16(i + 5)};
-    i += 2 + std::size_t(be16(i + 2));
+// Opens a regular file for reading and returns its size. O_NONBLOCK: a FIFO with no writer
+// opens at once (and is refused by fstat) where a plain open would wait for one; a device
+// is refused by stat before it is opened at all.
+std::uint64_t openRegularFile(const std::filesystem::path& path, Descriptor& file) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    const int error = errno;
+    if (error == ENOENT || error == ENOTDIR) throw ContentError(path, "no such file");
+    throw ContentError(path, "cannot be read: " + systemError(error));
   }
-  return std::nullopt;
+  if (S_ISDIR(st.st_mode)) throw ContentError(path, "is a folder, not a file");
+  if (!S_ISREG(st.st_mode)) throw ContentError(path, "is not a regular file");
+  do file.fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  while (file.fd < 0 && errno == EINTR);
+  if (file.fd < 0) throw ContentError(path, "cannot be read: " + systemError(errno));
+  if (::fstat(file.fd, &st) != 0) throw ContentError(path, "cannot be read: " + systemError(errno));
+  if (!S_ISREG(st.st_mode)) throw ContentError(path, "is not a regular file");  // replaced meanwhile
+  return std::uint64_t(st.st_size);
 }
 
-// A PNG's chunks each fit in the file. stb_image grows its buffer for a chunk's data to the
-// length the chunk states before it reads a byte, so one bad length would ask for up to 2 GiB.
-void checkPngChunks(const std::filesystem::path& name, const std::uint8_t* b, std::size_t n) {
-  if (n < 8 || std::memcmp(b, "\x89PNG\r\n\x1a\n", 8) != 0) return;
-  for (std::size_t i = 8; i + 8 <= n;) {
-    const std::uint64_t length = bigEndian32(b + i);
-    const std::string type(reinterpret_cast<const char*>(b + i + 4), 4);
-    if (i + 12 + length > n)
-      throw ContentError(name, "is a broken PNG: its chunk at byte " + std::to_string(i) + " states " +
-                                   std::to_string(length) + " bytes of data, past the end of the file (" +
-                                   std::to_string(n) + " bytes)");
-    if (type == "IEND") return;
-    i += 12 + std::size_t(length);
+// Reads up to `size` bytes into `into`, through interrupted and short reads; the count read
+// (less only at the end of the file).
+std::size_t readUpTo(const std::filesystem::path& path, int fd, std::uint8_t* into, std::size_t size) {
+  std::size_t got = 0;
+  while (got < size) {
+    const ssize_t r = ::read(fd, into + got, size - got);
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) throw ContentError(path, "cannot be read: " + systemError(errno));
+    if (r == 0) break;
+    got += std::size_t(r);
   }
+  return got;
 }
 
-// The checks before a decoder sees a PNG's or JPEG's bytes: their amount, the size the
-// header states, and a PNG's chunks.
-void checkBeforeDecoding(const std::filesystem::path& name, const std::uint8_t* bytes, std::size_t size) {
-  if (size > std::size_t(1) << 30) throw ContentError(name, "is larger than 1 GiB");
-  if (const auto stated = statedSize(bytes, size)) checkImageSize(name, stated->first, stated->second);
-  checkPngChunks(name, bytes, size);
-}
-
-// The OpenEXR version the bytes start with, or nullopt when they are no OpenEXR file.
-// (tinyexr's IsEXR(file) leaves the file open when it is shorter than the 8 bytes it reads.)
-std::optional<EXRVersion> exrVersion(const std::uint8_t* b, std::size_t n) {
-  EXRVersion version;
-  if (ParseEXRVersionFromMemory(&version, b, n) != TINYEXR_SUCCESS) return std::nullopt;
-  return version;
-}
-
-bool isExr(const std::filesystem::path& path) {
-  std::uint8_t head[8] = {};
-  std::ifstream in(path, std::ios::binary);
-  in.read(reinterpret_cast<char*>(head), sizeof head);
-  return exrVersion(head, std::size_t(in.gcount())).has_value();
+// The first bytes of a regular file (as many as it has, up to 16).
+std::size_t readHead(const std::filesystem::path& path, std::uint8_t (&head)[16]) {
+  Descriptor file;
+  openRegularFile(path, file);
+  return readUpTo(path, file.fd, head, sizeof head);
 }
 
 }  // namespace
 
 void checkReadableFile(const std::filesystem::path& path) {
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(status)) throw ContentError(path, "no such file");
-  if (std::filesystem::is_directory(status)) throw ContentError(path, "is a folder, not a file");
-  if (!std::filesystem::is_regular_file(status)) throw ContentError(path, "is not a regular file");
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) throw ContentError(path, "cannot be read: " + std::generic_category().message(errno));
-  std::fclose(f);
+  Descriptor file;
+  openRegularFile(path, file);
 }
 
 std::vector<std::uint8_t> readFileBytes(const std::filesystem::path& path) {
-  checkReadableFile(path);
-  std::error_code ec;
-  const std::uintmax_t size = std::filesystem::file_size(path, ec);
-  if (!ec && size > std::uintmax_t(1) << 30) throw ContentError(path, "is larger than 1 GiB");
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  constexpr const char* kTooLarge = "is larger than 1 GiB";
+  static_assert(kMaxFileBytes == std::uint64_t(1) << 30);
+  Descriptor file;
+  const std::uint64_t stated = openRegularFile(path, file);
+  if (stated > kMaxFileBytes) throw ContentError(path, kTooLarge);
+  // The stated size and a byte more, to see the end; a file that grows meanwhile is read on
+  // in steps, up to the cap and a byte.
+  std::vector<std::uint8_t> bytes(std::size_t(stated) + 1);
+  std::size_t got = 0;
+  for (;;) {
+    const std::size_t n = readUpTo(path, file.fd, bytes.data() + got, bytes.size() - got);
+    got += n;
+    if (got > kMaxFileBytes) throw ContentError(path, kTooLarge);
+    if (got < bytes.size()) break;  // the end of the file
+    bytes.resize(std::size_t(std::min<std::uint64_t>(kMaxFileBytes + 1, std::uint64_t(bytes.size()) * 2)));
+  }
+  bytes.resize(got);
+  bytes.shrink_to_fit();
+  return bytes;
 }
 
 void checkImageSize(const std::filesystem::path& name, int width, int height) {
@@ -152,37 +161,65 @@ void checkImageSize(const std::filesystem::path& name, int width, int height) {
 }
 
 bool looksLikeImage(const std::filesystem::path& path) {
-  int w = 0, h = 0, channels = 0;
-  return isExr(path) || stbi_info(path.c_str(), &w, &h, &channels) != 0;
+  std::uint8_t head[16] = {};
+  try {
+    return sniffImage(head, readHead(path, head)).format != ImageFormat::Other;
+  } catch (const ContentError&) {
+    return false;
+  }
 }
 
-// A file's image is decoded as an embedded one is (the same checks, the fuzzed path).
-ColourImage readColourImage(const std::filesystem::path& path) {
-  const std::vector<std::uint8_t> bytes = readFileBytes(path);
-  if (exrVersion(bytes.data(), bytes.size()))
-    throw ContentError(path, "is an OpenEXR image: a colour photo must be a PNG or JPEG");
-  return decodeColourImage(path, bytes.data(), bytes.size());
+namespace {
+
+// ---- PNG and JPEG, by stb_image, each checked first.
+
+struct StbFree {
+  void operator()(void* p) const { stbi_image_free(p); }
+};
+
+std::string stbReason() {
+  const char* why = stbi_failure_reason();
+  return why ? why : "unknown";
 }
 
-ColourImage decodeColourImage(const std::filesystem::path& name, const std::uint8_t* bytes, std::size_t size) {
-  int w = 0, h = 0, channels = 0;
+// `role` says what the image is read as ("a colour photo"), for the message that refuses
+// another format.
+ColourImage decodeColour(const std::filesystem::path& name, const std::uint8_t* bytes, std::size_t size,
+                         const char* role) {
+  const SniffedImage kind = sniffImage(bytes, size);
+  if (kind.format != ImageFormat::Png && kind.format != ImageFormat::Jpeg)
+    throw ContentError(name, std::string("is ") + kind.what + "; " + role + " " + kColourFormats);
   checkBeforeDecoding(name, bytes, size);
+  int w = 0, h = 0, channels = 0;
   if (!stbi_info_from_memory(bytes, int(size), &w, &h, &channels))
-    throw ContentError(name, "is not an image this build reads (PNG or JPEG): " + stbReason());
+    throw ContentError(name, std::string("is a broken ") + (kind.format == ImageFormat::Png ? "PNG" : "JPEG") +
+                                 " image: " + stbReason());
   checkImageSize(name, w, h);
   std::unique_ptr<stbi_uc, StbFree> pixels(stbi_load_from_memory(bytes, int(size), &w, &h, &channels, 4));
   if (!pixels) throw ContentError(name, "cannot be decoded: " + stbReason());
+  checkImageSize(name, w, h);
   ColourImage image{w, h, {}};
   image.rgba.assign(pixels.get(), pixels.get() + std::size_t(w) * std::size_t(h) * 4);
   return image;
 }
 
+}  // namespace
+
+ColourImage readColourImage(const std::filesystem::path& path) {
+  const std::vector<std::uint8_t> bytes = readFileBytes(path);
+  return decodeColour(path, bytes.data(), bytes.size(), "a colour photo");
+}
+
+ColourImage decodeColourImage(const std::filesystem::path& name, const std::uint8_t* bytes, std::size_t size) {
+  return decodeColour(name, bytes, size, "a texture");
+}
+
 namespace {
 
-// Debian's tinyexr asserts (aborts the process) on some headers instead of failing: a
-// "tiles" attribute of the wrong size, a "type" other than the file's kind, a pixel type
-// outside the ones it decodes. Those are refused here, before it parses or decodes.
-
+// ---- OpenEXR, by tinyexr. Debian's tinyexr asserts (aborts the process) on some headers
+// instead of failing: a "tiles" attribute of the wrong size, a "type" other than the file's
+// kind, a pixel type outside the ones it decodes. Those are refused here, before it parses
+// or decodes.
 constexpr const char* kTiled = "is a tiled OpenEXR file: a depth map is read from a scanline image";
 
 // The header's "type" and "tiles" attributes, walked as the format lays them out (name\0
@@ -225,10 +262,23 @@ std::string exrChannelProblem(const EXRHeader& header) {
   return "";
 }
 
-DepthSamples decodeExrDepth(const std::filesystem::path& path, const std::vector<std::uint8_t>& bytes,
-                            const EXRVersion& version) {
+// The channel a depth map is read from (its only one, or R) when it holds no half or float
+// samples: tinyexr would hand a uint channel's bits over as floats. "" when it does.
+std::string exrDepthChannelProblem(const EXRHeader& header) {
+  for (int c = 0; c < header.num_channels; ++c)
+    if ((header.num_channels == 1 || std::strcmp(header.channels[c].name, "R") == 0) &&
+        header.pixel_types[c] == TINYEXR_PIXELTYPE_UINT)
+      return "has a uint channel " + quoteForMessage(header.channels[c].name) +
+             ": a depth map's channel must be half or float";
+  return "";
+}
+
+DepthSamples decodeExrDepth(const std::filesystem::path& path, const std::vector<std::uint8_t>& bytes) {
   const std::uint8_t* b = bytes.data();
   const std::size_t n = bytes.size();
+  EXRVersion version;
+  if (ParseEXRVersionFromMemory(&version, b, n) != TINYEXR_SUCCESS)
+    throw ContentError(path, "is a broken OpenEXR file: its version cannot be read");
   if (version.multipart || version.non_image) throw ContentError(path, "is a multi-part or deep OpenEXR file: one image is read");
   if (version.tiled) throw ContentError(path, kTiled);
   if (const std::string why = exrKindProblem(b, n); !why.empty()) throw ContentError(path, why);
@@ -241,7 +291,8 @@ DepthSamples decodeExrDepth(const std::filesystem::path& path, const std::vector
     FreeEXRHeader(&header);  // what it read before it failed
     throw ContentError(path, "is not a readable OpenEXR file: " + why);
   }
-  const std::string problem = exrChannelProblem(header);
+  std::string problem = exrChannelProblem(header);
+  if (problem.empty()) problem = exrDepthChannelProblem(header);
   // The window's corners are any ints a file holds: its size in 64 bits.
   const std::int64_t w = std::int64_t(header.data_window.max_x) - header.data_window.min_x + 1;
   const std::int64_t h = std::int64_t(header.data_window.max_y) - header.data_window.min_y + 1;
@@ -259,7 +310,7 @@ DepthSamples decodeExrDepth(const std::filesystem::path& path, const std::vector
     throw ContentError(path, "cannot be decoded: " + why);
   }
   std::unique_ptr<float, decltype(&std::free)> owned(rgba, &std::free);
-  DepthSamples d{width, height, std::vector<float>(std::size_t(width) * std::size_t(height)), 32};
+  DepthSamples d{width, height, std::vector<float>(std::size_t(width) * std::size_t(height)), 32, "EXR"};
   for (std::size_t i = 0; i < d.values.size(); ++i) d.values[i] = rgba[i * 4];  // R (a single channel is copied there)
   return d;
 }
@@ -268,24 +319,30 @@ DepthSamples decodeExrDepth(const std::filesystem::path& path, const std::vector
 
 DepthSamples readDepthImage(const std::filesystem::path& path) {
   const std::vector<std::uint8_t> bytes = readFileBytes(path);
-  if (const auto version = exrVersion(bytes.data(), bytes.size())) return decodeExrDepth(path, bytes, *version);
+  const SniffedImage kind = sniffImage(bytes.data(), bytes.size());
+  if (kind.format == ImageFormat::Exr) return decodeExrDepth(path, bytes);
+  if (kind.format != ImageFormat::Png)
+    throw ContentError(path, std::string("is ") + (std::string_view(kind.what) == kUnknownImage ? "not a depth image this build reads" : kind.what) +
+                                 "; " + kDepthFormats);
   checkBeforeDecoding(path, bytes.data(), bytes.size());
   const int size = int(bytes.size());
   int w = 0, h = 0, channels = 0;
   if (!stbi_info_from_memory(bytes.data(), size, &w, &h, &channels))
-    throw ContentError(path, "is not a depth image this build reads (8- or 16-bit PNG, or float OpenEXR): " + stbReason());
+    throw ContentError(path, "is a broken PNG image: " + stbReason());
   checkImageSize(path, w, h);
-  DepthSamples d{w, h, std::vector<float>(std::size_t(w) * std::size_t(h)), 8};
-  if (stbi_is_16_bit_from_memory(bytes.data(), size)) {
-    std::unique_ptr<stbi_us, StbFree> pixels(stbi_load_16_from_memory(bytes.data(), size, &w, &h, &channels, 1));
+  // One channel: a grey map as it is, the luminance of a colour one. A sample's bits as the
+  // file holds them (below 8, scaled up to 8 by the decoder).
+  DepthSamples d;
+  d.format = "PNG";
+  auto take = [&](auto* pixels, int bits) {
     if (!pixels) throw ContentError(path, "cannot be decoded: " + stbReason());
-    for (std::size_t i = 0; i < d.values.size(); ++i) d.values[i] = float(pixels.get()[i]);
-    d.bits = 16;
-  } else {
-    std::unique_ptr<stbi_uc, StbFree> pixels(stbi_load_from_memory(bytes.data(), size, &w, &h, &channels, 1));
-    if (!pixels) throw ContentError(path, "cannot be decoded: " + stbReason());
-    for (std::size_t i = 0; i < d.values.size(); ++i) d.values[i] = float(pixels.get()[i]);
-  }
+    std::unique_ptr<std::remove_pointer_t<decltype(pixels)>, StbFree> owned(pixels);
+    checkImageSize(path, w, h);
+    d.width = w, d.height = h, d.bits = bits;
+    d.values.assign(pixels, pixels + std::size_t(w) * std::size_t(h));
+  };
+  if (stbi_is_16_bit_from_memory(bytes.data(), size)) take(stbi_load_16_from_memory(bytes.data(), size, &w, &h, &channels, 1), 16);
+  else take(stbi_load_from_memory(bytes.data(), size, &w, &h, &channels, 1), 8);
   return d;
 }
 

@@ -86,7 +86,8 @@ Photo loadPhoto(const std::filesystem::path& colourPath, const std::filesystem::
   p.nearest = *lo;
   p.farthest = *hi;
   const bool metric = mapping.encoding == DepthEncoding::Metric;
-  p.depthDescription = (samples.isFloat() ? std::string("float EXR") : std::to_string(samples.bits) + "-bit PNG") +
+  // What was read, as the loader found it ("16-bit PNG", "float EXR").
+  p.depthDescription = (samples.isFloat() ? std::string("float ") : std::to_string(samples.bits) + "-bit ") + samples.format +
                        (metric ? ", metric" : ", inverse") +
                        (samples.isFloat() && metric ? std::string(" (metres)")
                                                     : ", " + metres(mapping.nearMetres) + ".." + metres(mapping.farMetres) + " m");
