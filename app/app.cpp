@@ -12,12 +12,16 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "content/content_error.h"
+#include "files/interrupt.h"
 #include "gl/debug.h"
 #include "gl/program.h"
 #include "image_io.h"
 #include "satdof/reference/layered_dof.h"
+#include "options/cli_checks.h"
 #include "options/live_options.h"
 #include "scene/scenes.h"
+#include "tools/race_runner.h"
 #include "ui/ui.h"
 
 namespace satdof {
@@ -35,7 +39,16 @@ App::App(const Options& options, const std::map<std::string, std::string>& uiSet
     std::printf("satdof: no display found (DISPLAY unset): rendering headless\n");
   options_.headless = headless;
   if (headless && options_.frames == 0) options_.frames = 3;
-  if (!options_.script.empty()) script_.emplace(options_.script, loadScript(options_.script, options_));
+  if (!options_.script.empty()) {
+    std::vector<ScriptCommand> commands = loadScript(options_.script, options_);
+    // Where its screenshots go, checked as --screenshot's: before any window opens.
+    for (const ScriptCommand& c : commands)
+      if (c.kind == ScriptCommand::Kind::Screenshot)
+        if (auto why = whyNoScreenshot(c.name))
+          throw UsageError(options_.script + ":" + std::to_string(c.line) + ": screenshot " +
+                           content::quotedPath(c.name) + ": " + *why);
+    script_.emplace(options_.script, std::move(commands));
+  }
 
   context_ = headless ? createHeadlessContext()
                       : createWindowContext(options_.size, "SATDoF", options_.vsync);
@@ -425,19 +438,32 @@ void App::saveHeadlessFrame(int index) {
 int App::run() {
   auto last = std::chrono::steady_clock::now();
   float seconds = 0;
+  // --screenshot is the last frame shown: frame N of --frames N, or, where the window closes
+  // first (Esc, the script's quit, the close button, SIGINT or SIGTERM), a frame rendered as
+  // it closes.
+  bool screenshotOwed = !options_.headless && !options_.screenshot.empty();
   for (int frame = 0; options_.frames == 0 || frame < options_.frames; ++frame) {
+    bool closing = false;  // this frame takes the screenshot owed, then the loop ends
     if (!options_.headless) {
-      context_->pollEvents();
-      if (context_->shouldClose() || quit_) break;
+      context_->pollEvents();  // (a signal ends glfw's waits too: no SA_RESTART)
+      if (context_->shouldClose() || quit_ || files::interrupted()) {
+        if (!screenshotOwed) break;
+        closing = true;
+      }
       const Extent fb = context_->framebufferExtent();
       if (fb.empty()) {  // minimised: nothing to render into
+        if (closing) break;
         glfwWaitEventsTimeout(0.1);
         --frame;
         continue;
       }
       resize(imageExtent(fb));
-      handleInput();
-      if (script_) script_->step(*this);  // a quit ends the loop after this frame is shown
+      if (!closing) {
+        handleInput();
+        if (script_) script_->step(*this);  // a quit ends the loop after this frame is shown
+      }
+    } else if (files::interrupted()) {
+      break;  // at a frame boundary: every PNG written so far is whole
     }
     // A script's frames are 1/30 s apart whatever the machine's speed, so that `wait N`
     // means the same everywhere (a focus pull takes 9 frames).
@@ -459,8 +485,11 @@ int App::run() {
         saveHeadlessFrame(frame);
     } else {
       presentWindow();
-      const bool lastFrame = options_.frames > 0 && frame + 1 == options_.frames;
-      if (lastFrame && !options_.screenshot.empty()) pendingScreenshots_.push_back(options_.screenshot);
+      const bool lastFrame = closing || (options_.frames > 0 && frame + 1 == options_.frames);
+      if (lastFrame && screenshotOwed) {
+        pendingScreenshots_.push_back(options_.screenshot);
+        screenshotOwed = false;
+      }
       for (const std::string& path : pendingScreenshots_) writeScreenshot(path);
       pendingScreenshots_.clear();
       context_->swapBuffers();
@@ -470,9 +499,16 @@ int App::run() {
     seconds = std::chrono::duration<float>(now - last).count();
     if (frame > 0) pipeline_->history().add(kFrameSection, seconds * 1000.0f);
     last = now;
+    if (closing) break;
   }
+  // A race the window closed on (or a signal ended) gives the user's choices back before
+  // the summary, and the settings file, read them.
+  if (race_ && !race_->done()) race_->stop();
   drainProfilers();
   printSummary();
+  if (screenshotOwed)  // closed while minimised: no frame to take
+    throw std::runtime_error("--screenshot " + content::quotedPath(options_.screenshot) +
+                             ": not written: the window closed while minimised, with no frame to save");
   return kExitOk;
 }
 

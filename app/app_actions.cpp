@@ -6,11 +6,13 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
-#include <fstream>
 #include <set>
+#include <sstream>
 
 #include "app.h"
+#include "files/safe_write.h"
 #include "image_io.h"
+#include "options/cli_checks.h"
 #include "options/live_options.h"
 #include "scene/presets.h"
 #include "options/settings_store.h"
@@ -257,21 +259,25 @@ void App::writeScreenshot(const std::string& requested) {
     path = name;
   }
   const Extent fb = context_->framebufferExtent();
+  const std::filesystem::path sidecar = screenshotSidecar(path);
+  std::ostringstream text;
+  text << formatSettings(settingsOf(currentOptions(), uiSettings()));
+  text << "# backend " << pipeline_->backend().name() << ", window " << fb.width << "x" << fb.height << ", image "
+       << extent().width << "x" << extent().height;
+  if (const Extent area = imageArea(fb); area != extent())
+    text << " (render scale " << options_.renderScale << ", shown at " << area.width << "x" << area.height << ")";
+  text << " at its left\n";
   try {
     writePng(path, readFramebuffer(0, fb.width, fb.height));
-    std::filesystem::path sidecar = path;
-    sidecar.replace_extension(".txt");
-    std::ofstream out(sidecar);
-    out << formatSettings(settingsOf(currentOptions(), uiSettings()));
-    out << "# backend " << pipeline_->backend().name() << ", window " << fb.width << "x" << fb.height
-        << ", image " << extent().width << "x" << extent().height;
-    if (const Extent area = imageArea(fb); area != extent())
-      out << " (render scale " << options_.renderScale << ", shown at " << area.width << "x" << area.height << ")";
-    out << " at its left\n";
-    std::printf("satdof: wrote %s (settings: %s)\n", path.c_str(), sidecar.c_str());
-  } catch (const std::exception& e) {
+    files::writeFileAtomically(sidecar, text.str());
+  } catch (const files::WriteError& e) {
+    // Asked for by --screenshot or the script (checked before the window opened): the run
+    // fails. F12's goes on, the reason said.
+    if (!requested.empty()) throw;
     std::fprintf(stderr, "satdof: screenshot: %s\n", e.what());
+    return;
   }
+  std::printf("satdof: wrote %s (settings: %s)\n", path.c_str(), sidecar.c_str());
 }
 
 }  // namespace satdof

@@ -7,6 +7,8 @@
 
 #include <stdexcept>
 
+#include "files/safe_write.h"
+
 namespace satdof {
 
 reference::ImageRgba8 readTexture(GLuint texture, int width, int height) {
@@ -38,12 +40,17 @@ reference::ImageRgba8 readFramebuffer(GLuint framebuffer, int width, int height)
 }
 
 void writePng(const std::filesystem::path& path, const reference::ImageRgba8& image) {
-  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
+  if (path.has_parent_path()) files::createFolders(path.parent_path());
   const int stride = image.width * 4;
   // Start at the last row with a negative stride: the file gets the top row first.
   const auto* last = image.pixels.data() + std::size_t(image.height - 1) * stride;
-  if (!stbi_write_png(path.c_str(), image.width, image.height, 4, last, -stride))
-    throw std::runtime_error("cannot write " + path.string());
+  std::string bytes;
+  const auto append = [](void* context, void* data, int size) {
+    static_cast<std::string*>(context)->append(static_cast<const char*>(data), std::size_t(size));
+  };
+  if (!stbi_write_png_to_func(append, &bytes, image.width, image.height, 4, last, -stride))
+    throw files::WriteError(path, "the PNG encoder failed");
+  files::writeFileAtomically(path, bytes);
 }
 
 std::string readFileBytes(const std::filesystem::path& path) {

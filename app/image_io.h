@@ -22,7 +22,8 @@ reference::ImageRgba8 readFramebuffer(GLuint framebuffer, int width, int height)
 // A whole file's bytes (empty when it cannot be read).
 std::string readFileBytes(const std::filesystem::path& path);
 
-// Writes a PNG with row 0 at the top (flips GL's bottom-up rows). Throws on failure.
+// Writes a PNG with row 0 at the top (flips GL's bottom-up rows), whole or not at all
+// (files/safe_write.h: creates its folder, throws files::WriteError on failure).
 void writePng(const std::filesystem::path& path, const reference::ImageRgba8& bottomUp);
 
 }  // namespace satdof

@@ -4,7 +4,8 @@
 // it is printed (and in order with stderr's), not at exit. The shaders' folder is said
 // first (or, where there is none, why the run cannot start). The content (a built-in scene,
 // a glTF file, a photo and its depth) is read before the app opens any window: a bad file
-// is one line and exit code 2.
+// is one line and exit code 2. SIGINT and SIGTERM stop the frames at a boundary, every file
+// written whole, and exit with 128 + the signal (130, 143).
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -12,6 +13,7 @@
 #include "app.h"
 #include "content/content.h"
 #include "content/content_error.h"
+#include "files/interrupt.h"
 #if SATDOF_HAVE_BENCH
 #include "bench.h"
 #endif
@@ -34,13 +36,16 @@ int main(int argc, char** argv) {
       return bench::runBenchFamily(b.family, {b.jsonPath, b.csvPath, b.variants, b.warmup, b.repeats, b.quick});
 #else
       std::fprintf(stderr, "satdof: bench needs the CUDA backend, which this build lacks\n");
-      return kExitFailure;
+      return kExitBackendUnavailable;
 #endif
     }
     // Settings between runs belong to the interactive window; headless and scripted runs
     // are reproducible from their command line (and script) alone.
-    const bool useSettings = !options.noSettings && !runsHeadless(options) && options.script.empty() &&
-                             !options.quality && !options.resizeStorm;
+    const bool settingsApply = !runsHeadless(options) && options.script.empty() && !options.quality && !options.resizeStorm;
+    const bool useSettings = settingsApply && !options.noSettings;
+    if (!settingsApply && options.given.count("no-settings"))
+      std::printf("satdof: note: --no-settings has no effect here: %s never reads or writes the settings file\n",
+                  runsHeadless(options) ? "a headless run" : "a scripted or tool run");
     std::printf("satdof: shaders from %s\n", gl::findShaderDir().c_str());
     const auto path = settingsPath();
     const auto ui = useSettings ? loadSettings(path, options) : std::map<std::string, std::string>{};
@@ -56,6 +61,9 @@ int main(int argc, char** argv) {
       options.size = {content.photo->colour.width, content.photo->colour.height};
     // Before any GL: the soak's software-GL setting (tools/tools.h).
     if (options.soak) prepareSoakEnvironment();
+    // From here SIGINT and SIGTERM end the run at a frame boundary (files/interrupt.h): a
+    // file being written is finished, and the exit code says which signal ended it.
+    files::installInterruptHandlers();
     App app(options, ui, std::move(content));
     const int code = options.quality       ? runQuality(app)
                      : options.precision   ? runPrecision(app)
@@ -66,6 +74,10 @@ int main(int argc, char** argv) {
     if (useSettings && !path.empty())
       if (auto why = writeSettings(path, settingsOf(app.currentOptions(), app.uiSettings())))
         std::fprintf(stderr, "satdof: warning: settings not saved: %s\n", why->c_str());
+    if (files::interrupted()) {
+      std::fprintf(stderr, "satdof: stopped by %s\n", files::interruptName());
+      return files::interruptExitCode();
+    }
     return code;
   } catch (const UsageError& e) {
     std::fprintf(stderr, "satdof: %s (see --help)\n", e.what());

@@ -6,6 +6,8 @@
 // measured in the same run. Progress goes to stderr, the table to stdout.
 #pragma once
 
+#include <cstdio>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,8 +30,20 @@ int runSatBench(const BenchOptions& options);
 int runCompactBench(const BenchOptions& options);
 int runSortBench(const BenchOptions& options);
 
-// The dispatch of `satdof bench <family>` (1 for an unknown family).
+// Why no benchmark can run here (no CUDA device, a driver too old, ...), one plain line;
+// nullopt when a device answers.
+std::optional<std::string> whyNoBenchDevice();
+
+// The exit code of a bench that found no device: the same as a backend that is not there.
+inline constexpr int kExitNoDevice = 3;
+
+// The dispatch of `satdof bench <family>` (1 for an unknown family, kExitNoDevice without
+// a device, said in one line).
 inline int runBenchFamily(std::string_view family, const BenchOptions& options) {
+  if (const auto why = whyNoBenchDevice()) {
+    std::fprintf(stderr, "satdof: bench needs a CUDA device: %s\n", why->c_str());
+    return kExitNoDevice;
+  }
   if (family == "scan") return runScanBench(options);
   if (family == "conv") return runConvBench(options);
   if (family == "sat") return runSatBench(options);

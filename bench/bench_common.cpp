@@ -12,6 +12,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "files/safe_write.h"
 #include "satdof/device_buffer.h"
 
 namespace satdof::bench {
@@ -19,6 +20,17 @@ namespace satdof::bench {
 // ---------------------------------------------------------------------------------------
 // Device queries
 // ---------------------------------------------------------------------------------------
+std::optional<std::string> whyNoBenchDevice() {
+  int count = 0;
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess) {
+    cudaGetLastError();  // clear it
+    return std::string(cudaGetErrorString(e));
+  }
+  if (count == 0) return "no CUDA device found";
+  return std::nullopt;
+}
+
 DeviceInfo queryDevice() {
   DeviceInfo info;
   SATDOF_CUDA_CHECK(cudaGetDevice(&info.ordinal));
@@ -221,17 +233,11 @@ std::string csvField(std::string_view s) {
   return out + "\"";
 }
 
-std::ofstream openForWriting(const std::string& path) {
-  std::ofstream f(path);
-  if (!f) throw std::runtime_error("cannot write " + path);
-  return f;
-}
-
 }  // namespace
 
 void ResultTable::writeJson(const std::string& path, const DeviceInfo& device,
                             double copyGBps) const {
-  std::ofstream f = openForWriting(path);
+  std::ostringstream f;
   f << "{\n  \"device\": {\"name\": " << jsonString(device.name) << ", \"computeCapability\": \""
     << device.computeMajor << "." << device.computeMinor << "\", \"smCount\": " << device.smCount
     << ", \"l2Bytes\": " << device.l2Bytes << "},\n";
@@ -245,11 +251,11 @@ void ResultTable::writeJson(const std::string& path, const DeviceInfo& device,
       << ", \"ratioToBaseline\": " << jsonNumber(r.ratioToBaseline) << "}";
   }
   f << "\n  ]\n}\n";
-  if (!f) throw std::runtime_error("error writing " + path);
+  files::writeFileAtomically(path, f.str());  // throws files::WriteError, one line
 }
 
 void ResultTable::writeCsv(const std::string& path) const {
-  std::ofstream f = openForWriting(path);
+  std::ostringstream f;
   f << "family,variant,case,ms,GBps,pctCopy,ratioToBaseline\n";
   for (const ResultRow& r : rows_) {
     f << csvField(r.family) << ',' << csvField(r.variant) << ',' << csvField(r.caseName) << ','
@@ -257,7 +263,7 @@ void ResultTable::writeCsv(const std::string& path) const {
       << (std::isfinite(r.ratioToBaseline) ? jsonNumber(r.ratioToBaseline) : std::string())
       << '\n';
   }
-  if (!f) throw std::runtime_error("error writing " + path);
+  files::writeFileAtomically(path, f.str());
 }
 
 // ---------------------------------------------------------------------------------------

@@ -44,6 +44,7 @@
 #include <vector>
 
 #include "cpu_ceilings.h"
+#include "files/safe_write.h"
 #include "satdof/reference/conv.h"
 #include "satdof/reference/parallel.h"
 #include "satdof/reference/sat.h"
@@ -376,10 +377,10 @@ int main(int argc, char** argv) {
   table
         << "load average (1 min) at the end: " << loadAverage() << "\n";
   if (!o.out.empty()) {
-    std::ofstream f(o.out);
-    f << table.str();
-    if (!f) {
-      std::fprintf(stderr, "satdof-cpu-bench: cannot write %s\n", o.out.c_str());
+    try {
+      satdof::files::writeFileAtomically(o.out, table.str());
+    } catch (const satdof::files::WriteError& e) {
+      std::fprintf(stderr, "satdof-cpu-bench: %s\n", e.what());
       return 1;
     }
   }

@@ -15,6 +15,7 @@ target_link_libraries(test_app PRIVATE satdof_scene)  # where the lamps land on 
 satdof_app_test(test_app_window test_app_window.cpp)
 target_link_libraries(test_app_window PRIVATE satdof_app)
 satdof_app_test(test_race test_race.cpp)
+target_link_libraries(test_race PRIVATE satdof_app)  # an in-process race, stopped and ended
 # The window's input at a slow frame rate (xdotool's synthetic events under Xvfb).
 satdof_app_test(test_app_input test_app_input.cpp)
 target_link_libraries(test_app_input PRIVATE satdof_app)

@@ -6,12 +6,21 @@
 //     filtering or not; with many bokeh highlights drawn, every backend's frame is the
 //     same too;
 //   * the window app under Xvfb renders N frames, exits 0 and saves a screenshot
-//     (kept as an artefact in the build folder: artifacts/window.png).
+//     (kept as an artefact in the build folder: artifacts/window.png);
+//   * files the run cannot write fail it in one line naming the path, never "wrote" (a
+//     full file system, a screenshot path refused before any window), a refused run makes
+//     no folder, and SIGINT or SIGTERM stop it between frames with every PNG whole.
 // The window a user drives (scripts, focus, panel, settings): test_app_window.cpp.
 #include <algorithm>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
+#include <spawn.h>
+#include <sys/mount.h>
+#include <thread>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -453,9 +462,12 @@ TEST(App, QualityScoresTheApertureGivenAgainstTheMatchingLens) {
 // A --csv that cannot be written: one line, exit 2, before any rendering.
 TEST(App, QualityRefusesACsvItCannotWrite) {
   const RunResult r = run("quality --backend cpu --size 64x36 --out " + freshDir("quality_csv").string() +
-                          " --csv /nonexistent-folder/q.csv");
+                          " --csv /proc/nonexistent-folder/q.csv");
   EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
-  EXPECT_NE(r.err.find("cannot write --csv /nonexistent-folder/q.csv"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("quality --csv '/proc/nonexistent-folder/q.csv': cannot write into '/proc'"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(freshDir("quality_csv"))) << "a refused run makes no --out folder";
   EXPECT_EQ(r.out.find("lens truth:"), std::string::npos) << r.out;
   fs::remove_all(freshDir("quality_csv"));
 }
@@ -828,15 +840,18 @@ TEST(AppCompare, UnavailableBackendForBExits3WithOneLine) {
 }
 
 // Random window sizes (1x1, very wide, very tall, minimised) and back: the last frame's
-// DoF image equals a fresh start's, memory flat.
+// DoF image equals a fresh start's, memory flat; at the software GL's own render scale
+// (0.5, the default a user gets there) and at 1.
 TEST(App, ResizeStormUnderXvfbEndsLikeAFreshStart) {
   SATDOF_SKIP_WITHOUT_XVFB();
-  const fs::path out = freshDir("resize_storm");
-  const RunResult r = run("resize-storm --backend cpu --render-scale 1 --frames 50 --max-side 400 --size 240x136 --seed 5 --out " +
-                              out.string(),
-                          "xvfb-run -a -s '-screen 0 1024x768x24' ");
-  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("equal to a fresh start's; resident memory flat"), std::string::npos) << r.out;
+  for (const std::string scale : {"", " --render-scale 1"}) {
+    const fs::path out = freshDir("resize_storm");
+    const RunResult r = run("resize-storm --backend cpu --frames 50 --max-side 400 --size 240x136 --seed 5 --out " +
+                                out.string() + scale,
+                            "xvfb-run -a -s '-screen 0 1024x768x24' ");
+    ASSERT_EQ(r.exitCode, 0) << scale << "\n" << r.out << r.err;
+    EXPECT_NE(r.out.find("equal to a fresh start's; resident memory flat"), std::string::npos) << r.out;
+  }
 }
 
 TEST(App, WindowUnderXvfbRendersAndExits) {
@@ -850,6 +865,263 @@ TEST(App, WindowUnderXvfbRendersAndExits) {
   EXPECT_EQ(png.width, 800);
   EXPECT_EQ(png.height, 450);
   expectNotBlank(png);
+}
+
+// ---- Files the run cannot write, and runs stopped by a signal.
+
+// A tmpfs of `bytes` mounted at `at` for a test's life (mounting needs root: CI runs as
+// root; elsewhere the test skips, saying so).
+class SmallFileSystem {
+ public:
+  SmallFileSystem(const fs::path& at, std::size_t bytes) : at_(at) {
+    fs::create_directories(at);
+    const std::string size = "size=" + std::to_string(bytes);
+    if (::mount("tmpfs", at.c_str(), "tmpfs", 0, size.c_str()) != 0) why_ = std::strerror(errno);
+  }
+  ~SmallFileSystem() {
+    if (why_.empty()) ::umount2(at_.c_str(), MNT_DETACH);
+    std::error_code ec;
+    fs::remove_all(at_, ec);
+  }
+  // Why it could not be mounted (empty: mounted).
+  const std::string& why() const { return why_; }
+
+ private:
+  fs::path at_;
+  std::string why_;
+};
+
+// Every name under `dir` that starts with a dot: a temporary file left behind.
+std::vector<std::string> hiddenFilesIn(const fs::path& dir) {
+  std::vector<std::string> hidden;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.path().filename().string().starts_with(".")) hidden.push_back(e.path().string());
+  return hidden;
+}
+
+// Every PNG under `dir` decodes whole at w x h; how many there are.
+int expectWholePngs(const fs::path& dir, int w, int h) {
+  int n = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.path().extension() != ".png") continue;
+    ++n;
+    const Png png = loadPng(e.path());
+    EXPECT_EQ(png.width, w) << e.path() << " does not decode whole";
+    EXPECT_EQ(png.height, h) << e.path();
+  }
+  return n;
+}
+
+// satdof started in the background (stdout, stderr to files in `dir`), for a test that
+// acts on it while it runs: sends it a signal, waits for it.
+class Background {
+ public:
+  Background(const std::string& command, const fs::path& dir) : out_(dir / "out"), err_(dir / "err") {
+    const std::string line = "exec " + command + " >" + out_.string() + " 2>" + err_.string();
+    const char* argv[] = {"/bin/sh", "-c", line.c_str(), nullptr};
+    if (::posix_spawn(&pid_, "/bin/sh", nullptr, nullptr, const_cast<char**>(argv), environ) != 0) pid_ = -1;
+  }
+  ~Background() {
+    if (pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+  }
+  bool started() const { return pid_ > 0; }
+  // Waits (at most `seconds`) until `ready` holds; false if it never did or satdof ended.
+  template <typename Ready>
+  bool waitFor(Ready ready, int seconds = 120) {
+    for (int i = 0; i < seconds * 20; ++i) {
+      if (ready()) return true;
+      if (::waitpid(pid_, &status_, WNOHANG) == pid_) {
+        pid_ = -1;
+        return false;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return false;
+  }
+  void signal(int s) { ::kill(pid_, s); }
+  // The wait status once it has ended.
+  int wait() {
+    if (pid_ > 0) ::waitpid(pid_, &status_, 0);
+    pid_ = -1;
+    return status_;
+  }
+  std::string out() const { return slurp(out_); }
+  std::string err() const { return slurp(err_); }
+
+ private:
+  pid_t pid_ = -1;
+  int status_ = 0;
+  fs::path out_, err_;
+};
+
+// A full file system used to leave 0-byte PNGs and say "wrote", exit 0: now the frame
+// that does not fit ends the run, one line naming it, exit 1; the frames before it are
+// whole and no temporary file is left.
+TEST(AppFiles, HeadlessFramesOnAFullFileSystemFailNamingTheFile) {
+  const fs::path dir = freshDir("full_fs");
+  SmallFileSystem small(dir, 64 << 10);
+  if (!small.why().empty()) GTEST_SKIP() << "cannot mount a tmpfs (needs root): " << small.why();
+  const RunResult r = run("--headless --frames 20 --size 160x90 --backend cpu --out " + (dir / "frames").string());
+  EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  const std::size_t at = r.err.find("cannot write '" + (dir / "frames" / "frame_00").string());
+  ASSERT_NE(at, std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(".png': No space left on device", at), std::string::npos) << r.err;
+  const std::string failed = r.err.substr(at + 14, r.err.find('\'', at + 14) - at - 14);
+  EXPECT_EQ(r.out.find("wrote " + failed), std::string::npos) << "never 'wrote' what was not:\n" << r.out;
+  EXPECT_FALSE(fs::exists(failed)) << "no partial file under the final name";
+  const int whole = expectWholePngs(dir / "frames", 160, 90);
+  EXPECT_GT(whole, 0);
+  EXPECT_LT(whole, 20);
+  EXPECT_TRUE(hiddenFilesIn(dir).empty()) << hiddenFilesIn(dir).front();
+}
+
+// SIGTERM and SIGINT stop a headless run between frames: exit 128 + the signal, the line
+// saying so, every PNG whole, no temporary file. (Without handlers the signal killed the
+// process wherever it was, possibly mid-PNG.)
+TEST(AppFiles, SignalsStopBetweenFramesWithEveryPngWhole) {
+  for (const int sig : {SIGTERM, SIGINT}) {
+    SCOPED_TRACE(sig == SIGTERM ? "SIGTERM" : "SIGINT");
+    const fs::path dir = freshDir("signal_" + std::to_string(sig));
+    const fs::path frames = dir / "frames";
+    fs::create_directories(dir);
+    Background satdof(kBinary + " --headless --frames 100000 --size 64x64 --backend cpu --save all --out " +
+                          frames.string(),
+                      dir);
+    ASSERT_TRUE(satdof.started());
+    // Frames are being written (the handlers are in place before the first frame).
+    ASSERT_TRUE(satdof.waitFor([&] { return fs::exists(frames / "frame_0003.png"); })) << satdof.err();
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    satdof.signal(sig);
+    const int status = satdof.wait();
+    ASSERT_TRUE(WIFEXITED(status)) << "killed by the signal, not stopped: " << satdof.err();
+    EXPECT_EQ(WEXITSTATUS(status), 128 + sig) << satdof.err();
+    EXPECT_NE(satdof.err().find(std::string("satdof: stopped by ") + (sig == SIGTERM ? "SIGTERM" : "SIGINT")),
+              std::string::npos)
+        << satdof.err();
+    EXPECT_GE(expectWholePngs(frames, 64, 64), 4);
+    EXPECT_TRUE(hiddenFilesIn(frames).empty()) << hiddenFilesIn(frames).front();
+    fs::remove_all(dir);
+  }
+}
+
+// A screenshot path that cannot be written is refused before any window or GL, one line
+// naming it, exit 2 (it used to run and exit 0 without the file): a name longer than the
+// file system takes, a folder in the way, a file where its folder should be, a folder that
+// takes no file, a path whose settings file beside it would be itself; a script's
+// `screenshot PATH` is checked when the script is loaded. The checks need a display
+// variable only: nothing opens one.
+TEST(AppFiles, ScreenshotPathsThatCannotBeWrittenAreRefusedBeforeTheWindow) {
+  const fs::path dir = freshDir("screenshot_refused");
+  fs::create_directories(dir / "folder");
+  std::ofstream(dir / "file") << "x";
+  std::ofstream(dir / "script.txt") << "wait 2\nscreenshot " << (dir / "file" / "x.png").string() << "\nquit\n";
+  const std::string longName = (dir / (std::string(256, 'n') + ".png")).string();
+  const std::pair<std::string, std::string> cases[] = {
+      {"--screenshot " + longName, "its name is longer than 247 bytes"},
+      {"--screenshot " + (dir / "folder").string(), "is a folder"},
+      {"--screenshot " + (dir / "file" / "x.png").string(),
+       "'" + (dir / "file").string() + "' is a file, not a folder"},
+      {"--screenshot /proc/satdof.png", "cannot write into '/proc'"},
+      {"--screenshot " + (dir / "shot.txt").string(), "its settings go beside it"},
+      {"--script " + (dir / "script.txt").string(),
+       "script.txt:2: screenshot '" + (dir / "file" / "x.png").string() + "': '" + (dir / "file").string() +
+           "' is a file, not a folder"},
+  };
+  for (const auto& [args, message] : cases) {
+    SCOPED_TRACE(args);
+    const RunResult r = run("--frames 2 --backend cpu --no-settings " + args, "DISPLAY=:satdof-none ");
+    EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+    EXPECT_EQ(r.out.find("GL "), std::string::npos) << "no GL started: " << r.out;
+  }
+  fs::remove_all(dir);
+}
+
+// A refused run leaves no empty folder behind: --out is made with its first frame.
+TEST(AppFiles, ARefusedRunMakesNoOutputFolder) {
+  const fs::path out = freshDir("refused_out");
+  for (const std::string args : {"--frames 0", "--no-such-flag", "--scene /nonexistent/scene.gltf",
+                                 "--screenshot x.png", "--size 99999x2"}) {
+    SCOPED_TRACE(args);
+    const RunResult r = run("--headless --backend cpu --out " + (out / "new").string() + " " + args);
+    EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+    EXPECT_FALSE(fs::exists(out)) << "nothing created";
+  }
+  // The race writes no frames: no --out folder either.
+  const RunResult race = run("race --backend cpu --size 32x18 --repeats 1 --out " + (out / "new").string());
+  EXPECT_EQ(race.exitCode, 0) << race.err;
+  EXPECT_FALSE(fs::exists(out));
+}
+
+// The window's screenshot and the settings file beside it: one that cannot be written when
+// the frame comes fails the run, one line naming it, never "wrote". A full file system for
+// the PNG; a folder put in the settings file's way after the run started for the sidecar.
+TEST(AppFiles, AScreenshotThatCannotBeWrittenFailsTheRun) {
+  SATDOF_SKIP_WITHOUT_XVFB();
+  const fs::path dir = freshDir("screenshot_full");
+  SmallFileSystem small(dir / "small", 16 << 10);
+  if (!small.why().empty()) GTEST_SKIP() << "cannot mount a tmpfs (needs root): " << small.why();
+  const std::string xvfb = "xvfb-run -a -s '-screen 0 1024x768x24' ";
+  const RunResult r = run("--frames 2 --size 320x180 --backend cpu --no-settings --screenshot " +
+                              (dir / "small" / "shot.png").string(),
+                          xvfb);
+  EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("cannot write '" + (dir / "small" / "shot.png").string() + "': No space left on device"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.out.find("wrote"), std::string::npos) << r.out;
+  EXPECT_TRUE(fs::is_empty(dir / "small")) << "no partial file, no temporary file";
+
+  const fs::path shot = dir / "sidecar" / "shot.png", sidecar = dir / "sidecar" / "shot.txt";
+  fs::create_directories(shot.parent_path());
+  Background satdof(xvfb + "env XDG_CONFIG_HOME=" + (dir / "config").string() + " " + kBinary +
+                        " --frames 200 --size 320x180 --backend cpu --no-settings --screenshot " + shot.string(),
+                    dir);
+  ASSERT_TRUE(satdof.started());
+  ASSERT_TRUE(satdof.waitFor([&] { return satdof.out().find("satdof: GL ") != std::string::npos; })) << satdof.err();
+  fs::create_directories(sidecar / "in the way");
+  const int status = satdof.wait();
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 1) << satdof.out() << satdof.err();
+  EXPECT_NE(satdof.err().find("cannot write '" + sidecar.string() + "': a folder of that name is in the way"),
+            std::string::npos)
+      << satdof.err();
+  EXPECT_EQ(satdof.out().find("wrote"), std::string::npos) << satdof.out();
+  EXPECT_TRUE(hiddenFilesIn(shot.parent_path()).empty());
+}
+
+// In a window, --screenshot is the last frame shown, also where the window closes before
+// --frames ends it (it used to be left unwritten, exit 0): SIGTERM closes the window (glfw's
+// waits return), the screenshot is written whole, and the exit code is 143.
+TEST(AppFiles, ASignalClosesTheWindowAfterItsScreenshot) {
+  SATDOF_SKIP_WITHOUT_XVFB();
+  const fs::path dir = freshDir("window_signal");
+  fs::create_directories(dir);
+  const fs::path shot = dir / "shots" / "last.png", pidFile = dir / "pid";
+  // satdof's own process id (xvfb-run's would not pass the signal on).
+  Background xvfb("xvfb-run -a -s '-screen 0 1024x768x24' sh -c 'echo $$ >" + pidFile.string() +
+                      "; exec env XDG_CONFIG_HOME=" + (dir / "config").string() + " " + kBinary +
+                      " --size 320x180 --backend cpu --no-settings --screenshot " + shot.string() + "'",
+                  dir);
+  ASSERT_TRUE(xvfb.started());
+  ASSERT_TRUE(xvfb.waitFor([&] { return xvfb.out().find("satdof: CPU backend") != std::string::npos; })) << xvfb.err();
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // some frames shown
+  const pid_t pid = pid_t(std::atoi(slurp(pidFile).c_str()));
+  ASSERT_GT(pid, 0);
+  ::kill(pid, SIGTERM);
+  const int status = xvfb.wait();
+  ASSERT_TRUE(WIFEXITED(status)) << xvfb.err();
+  EXPECT_EQ(WEXITSTATUS(status), 143) << xvfb.out() << xvfb.err();
+  EXPECT_NE(xvfb.out().find("satdof: wrote " + shot.string()), std::string::npos) << xvfb.out();
+  EXPECT_GT(loadPng(shot).width, 0) << "the screenshot decodes whole";
+  EXPECT_TRUE(fs::exists(dir / "shots" / "last.txt"));
+  EXPECT_TRUE(hiddenFilesIn(shot.parent_path()).empty());
+  fs::remove_all(dir);
 }
 
 }  // namespace

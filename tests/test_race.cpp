@@ -5,6 +5,11 @@
 // the cpu backend key 1 says it has no scan variants, on gl-compute it names the new
 // variant and, a few frames later, the SAT time it gave. Timings are not checked here
 // (benchmarks measure; tests check bytes and messages).
+// The user's own configuration is what a race leaves, however it ends: in a headless app
+// (the race driven step by step, the same code the window runs) a race that ends, one that
+// is stopped, and one stopped the way the panel's Stop button does it each give back the SAT
+// format, every backend choice and the max blur exactly (what the settings file would save
+// is the same before and after); in a window closed while the race runs, it says so.
 #include <gtest/gtest.h>
 
 #include <regex>
@@ -14,6 +19,17 @@
 #include <vector>
 
 #include "app_run_support.h"
+
+#if __has_include("app.h")  // test_race links satdof_app (tests/app_tests.cmake)
+#include <memory>
+
+#include "app.h"
+#include "content/content.h"
+#include "options/cli.h"
+#include "options/settings_store.h"
+#include "tools/race_runner.h"
+#define SATDOF_RACE_IN_PROCESS 1
+#endif
 
 namespace {
 
@@ -113,5 +129,101 @@ TEST(AppRace, ScanKeyOnGlComputeNamesTheVariantAndThenItsSatTime) {
   EXPECT_TRUE(std::regex_search(r.out, std::regex("satdof: scan variant [a-z0-9-]+\n"))) << r.out;
   EXPECT_TRUE(std::regex_search(r.out, std::regex("satdof: scan variant [a-z0-9-]+: SAT [0-9.]+ ms"))) << r.out;
 }
+
+// A window of 320x180 on the cpu backend that starts a race and closes `frames` frames
+// later, while it runs: the race gives the user's choices back, and says so, before the
+// app's summary (and, without a script, the settings file) reads them.
+TEST(AppRace, AWindowClosedWhileARaceRunsGivesTheUsersChoicesBack) {
+  SATDOF_SKIP_WITHOUT_XVFB();
+  const fs::path dir = freshDir("race_close");
+  fs::create_directories(dir);
+  std::ofstream(dir / "script.txt") << "race\n";
+  const RunResult r = run("--backend cpu --msaa 1 --size 320x180 --sat-format float32 --frames 2 --script " +
+                              (dir / "script.txt").string(),
+                          "xvfb-run -a -s '-screen 0 320x180x24' ");
+  fs::remove_all(dir);
+  ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+  ASSERT_NE(r.out.find("race of the cpu backend's kernels started"), std::string::npos) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("satdof: race stopped after \\d+ of \\d+ rows; back to "
+                                                  "sat-format float32, sat reference\n")))
+      << r.out;
+}
+
+#if SATDOF_RACE_IN_PROCESS
+// A headless app on the cpu backend at 64x48 with `flags`, its first frame rendered.
+std::unique_ptr<satdof::App> headlessApp(std::vector<std::string> flags) {
+  flags.insert(flags.begin(), {"satdof", "--headless", "--backend", "cpu", "--size", "64x48"});
+  std::vector<char*> argv;
+  for (std::string& f : flags) argv.push_back(f.data());
+  const satdof::ParseOutcome parsed = satdof::parseCommandLine(int(argv.size()), argv.data());
+  if (!parsed.options) return nullptr;
+  const satdof::Options& o = *parsed.options;
+  auto app = std::make_unique<satdof::App>(
+      o, std::map<std::string, std::string>{},
+      satdof::content::loadContent({o.scene, o.photo, o.depth, o.depthMapping}));
+  app->renderFrame();
+  app->endFrame();
+  return app;
+}
+
+// What the settings file would keep of the app now: the user's configuration.
+satdof::SettingsEntries saved(const satdof::App& app) { return satdof::settingsOf(app.currentOptions(), {}); }
+
+// A race stepped until the app shows a candidate of its own (not the user's choice).
+void stepUntilACandidateShows(satdof::Race& race, const satdof::App& app, const satdof::SettingsEntries& user) {
+  for (int i = 0; i < 1000 && saved(app) == user && !race.done(); ++i) race.step(0.001);
+  ASSERT_NE(saved(app), user) << "the race never showed a candidate";
+}
+
+TEST(RaceInProcess, EndedStoppedOrStoppedFromThePanelTheUsersConfigurationComesBackExactly) {
+  std::unique_ptr<satdof::App> app;
+  try {
+    // Not the race's first format, and a blur that uint21x3 lowers (to 44) while it runs.
+    app = headlessApp({"--sat-format", "float32", "--max-blur", "60"});
+  } catch (const std::exception& e) {
+    SATDOF_SKIP_WITHOUT_GL(std::string("no headless GL here: ") + e.what());
+  }
+  ASSERT_TRUE(app);
+  const satdof::SettingsEntries user = saved(*app);
+  const satdof::RaceSettings quick{1, 2};
+  {  // run to its end
+    satdof::Race race(*app, quick);
+    EXPECT_TRUE(race.step(0));
+    EXPECT_FALSE(race.stopped());
+    EXPECT_EQ(saved(*app), user);
+  }
+  {  // stopped while a candidate shows
+    satdof::Race race(*app, quick);
+    stepUntilACandidateShows(race, *app, user);
+    testing::internal::CaptureStdout();
+    race.stop();
+    const std::string out = testing::internal::GetCapturedStdout();
+    EXPECT_TRUE(race.done() && race.stopped());
+    EXPECT_EQ(saved(*app), user);
+    EXPECT_NE(out.find("; back to sat-format float32, sat reference\n"), std::string::npos) << out;
+    EXPECT_EQ(app->settings().dof.params.maxRadius, 60.0f);
+    for (const satdof::RaceEntry& e : race.entries())
+      EXPECT_TRUE(e.checked) << e.label() << ": a row neither checked nor said to be unchecked";
+    EXPECT_TRUE(race.step(30)) << "a stopped race stays done";
+    EXPECT_EQ(saved(*app), user);
+  }
+  {  // the panel's Stop button: a request the next step makes
+    satdof::Race race(*app, quick);
+    stepUntilACandidateShows(race, *app, user);
+    race.requestStop();
+    testing::internal::CaptureStdout();
+    EXPECT_TRUE(race.step(30));
+    testing::internal::GetCapturedStdout();
+    EXPECT_TRUE(race.stopped());
+    EXPECT_EQ(saved(*app), user);
+    EXPECT_EQ(race.status().rfind("stopped", 0), 0u) << race.status();
+  }
+}
+#else
+TEST(RaceInProcess, NeedsTheAppLibrary) {
+  FAIL() << "test_race is not linked with satdof_app: add target_link_libraries(test_race PRIVATE satdof_app) "
+            "to tests/app_tests.cmake";
+}
+#endif
 
 }  // namespace

@@ -5,10 +5,23 @@
 // refused or misfitting value dropped alone, backend options kept per backend.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <future>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <vector>
 
 #include "backends/compute_backend.h"
 #include "pipeline/pipeline_config.h"  // CompareFields, read by compare-b
@@ -53,30 +66,47 @@ TEST(LiveOptions, SayWhatIsWrongInWords) {
 }
 
 TEST(SettingsFile, ParsesKeyValueLines) {
-  std::string error;
-  const auto e = satdof::parseSettings("# comment\n\n focal = 14 \nview=depth\r\nui.panel-width=300\n", error);
-  ASSERT_TRUE(e) << error;
-  ASSERT_EQ(e->size(), 3u);
-  EXPECT_EQ((*e)[0], (std::pair<std::string, std::string>{"focal", "14"}));
-  EXPECT_EQ((*e)[1], (std::pair<std::string, std::string>{"view", "depth"}));
+  const auto p = satdof::parseSettings("# comment\n\n focal = 14 \nview=depth\r\nui.panel-width=300\n");
+  EXPECT_TRUE(p.problems.empty());
+  ASSERT_EQ(p.entries.size(), 3u);
+  EXPECT_EQ(p.entries[0].line, 3);
+  EXPECT_EQ(p.entries[0].key, "focal");
+  EXPECT_EQ(p.entries[0].value, "14");
+  EXPECT_EQ(p.entries[1].key, "view");
+  EXPECT_EQ(p.entries[1].value, "depth");
   // What is written reads back.
-  const auto again = satdof::parseSettings(satdof::formatSettings(*e), error);
-  ASSERT_TRUE(again) << error;
-  EXPECT_EQ(*again, *e);
+  satdof::SettingsEntries entries;
+  for (const auto& e : p.entries) entries.emplace_back(e.key, e.value);
+  const auto again = satdof::parseSettings(satdof::formatSettings(entries));
+  ASSERT_EQ(again.entries.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(again.entries[i].value, p.entries[i].value);
 }
 
+// Each line that cannot be read is said by its number and costs itself alone.
 TEST(SettingsFile, ErrorsNameTheLine) {
-  const std::pair<const char*, const char*> cases[] = {
-      {"focal=1\nnonsense\n", "line 2: expected key=value, got 'nonsense'"},
-      {"=5\n", "line 1: a value without a key: '=5'"},
-      {"focal=1\nfocal=2\n", "line 2: 'focal' is given twice"},
-      {"focal=\x01\n", "line 1: a control character in 'focal=\\x01'"},
-  };
-  for (const auto& [text, expected] : cases) {
-    std::string error;
-    EXPECT_FALSE(satdof::parseSettings(text, error)) << text;
-    EXPECT_EQ(error, expected);
-  }
+  const auto p = satdof::parseSettings("focal=1\nnonsense\n=5\nview=\x01\nfocal=2\nmsaa=4\n");
+  std::vector<std::pair<int, std::string>> problems;
+  for (const auto& q : p.problems) problems.emplace_back(q.line, q.what);
+  EXPECT_EQ(problems, (std::vector<std::pair<int, std::string>>{
+                          {2, "expected key=value, got 'nonsense'; ignored"},
+                          {3, "a value without a key: '=5'; ignored"},
+                          {4, "a control character in 'view=\\x01'; ignored"},
+                          {5, "'focal' is given twice (first on line 1); the last one is used"}}));
+  ASSERT_EQ(p.entries.size(), 2u);
+  EXPECT_EQ(p.entries[0].key, "focal");
+  EXPECT_EQ(p.entries[0].value, "2");
+  EXPECT_EQ(p.entries[0].line, 5);
+  EXPECT_EQ(p.entries[1].key, "msaa");
+}
+
+// A save changes the lines of changed values in place, adds new keys at the end, and
+// leaves every other byte (the mark, comments, line ends, a last line without '\n').
+TEST(SettingsFile, UpdateWritesChangedValuesInPlace) {
+  EXPECT_EQ(satdof::updateSettings("\xEF\xBB\xBF# mine\r\nfocal = 3 # not a comment\r\nx=1\r\nfocal =  4\r\nnonsense",
+                                   {{"focal", "9"}, {"x", "1"}, {"msaa", "8"}}),
+            "\xEF\xBB\xBF# mine\r\nfocal = 3 # not a comment\r\nx=1\r\nfocal =  9\r\nnonsense\r\nmsaa=8\r\n");
+  EXPECT_EQ(satdof::updateSettings("a=\n", {{"a", "1"}}), "a=1\n");
+  EXPECT_EQ(satdof::updateSettings("", {{"a", "1"}}), satdof::formatSettings({{"a", "1"}}));
 }
 
 TEST(SettingsFile, CommandLineWinsAndARefusedValueIsDroppedAlone) {
@@ -100,16 +130,8 @@ TEST(SettingsFile, CommandLineWinsAndARefusedValueIsDroppedAlone) {
   EXPECT_EQ(*defaults.focalDistance, 14.0f) << "the other entries stay";
   EXPECT_EQ(defaults.maxBlur, 20.0f);
   EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
-  EXPECT_NE(err.find("view=sideways: no view 'sideways'"), std::string::npos) << err;
-  EXPECT_NE(err.find("dropped"), std::string::npos) << err;
-
-  // A file that does not parse: one line, every default.
-  std::ofstream(file) << "focal=14\nnonsense\n";
-  Options fresh;
-  testing::internal::CaptureStderr();
-  EXPECT_TRUE(satdof::loadSettings(file, fresh).empty());
-  EXPECT_NE(testing::internal::GetCapturedStderr().find("line 2"), std::string::npos);
-  EXPECT_FALSE(fresh.focalDistance);
+  EXPECT_NE(err.find("line 2: view=sideways: no view 'sideways'"), std::string::npos) << err;
+  EXPECT_NE(err.find("; ignored"), std::string::npos) << err;
   fs::remove_all(dir);
 }
 
@@ -240,4 +262,222 @@ TEST(LiveOptions, ApertureIsBoxOrDiscEverywhere) {
   ASSERT_FALSE(satdof::setLiveOption(again, "aperture", *saved));
   EXPECT_EQ(again.aperture, satdof::reference::Aperture::Disc);
   fs::remove_all(dir);
+}
+
+// ---------------------------------------------------------------------------------------
+// The settings file as the user keeps it: nothing in it is lost to one bad line, and a save
+// writes back every line it does not change as it was.
+
+namespace {
+
+// A folder of the test's own, removed after.
+struct TempDir {
+  fs::path path;
+  explicit TempDir(const std::string& name)
+      : path(fs::temp_directory_path() / ("satdof_" + name + "_" + std::to_string(::getpid()))) {
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+std::string readAll(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void writeAll(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
+
+long lineCount(const std::string& s) { return std::count(s.begin(), s.end(), '\n'); }
+
+// loadSettings(file, o); what it said on stderr.
+std::string loadSaying(const fs::path& file, Options& o, std::map<std::string, std::string>* ui = nullptr) {
+  testing::internal::CaptureStderr();
+  auto loaded = satdof::loadSettings(file, o);
+  if (ui) *ui = std::move(loaded);
+  return testing::internal::GetCapturedStderr();
+}
+
+// Runs `f` on a thread; false when it did not return within `seconds` (then `unblock` is
+// called until it does, so that a test of code that blocks fails instead of hanging).
+bool returnsWithin(double seconds, const std::function<void()>& f, const std::function<void()>& unblock) {
+  auto done = std::async(std::launch::async, f);
+  if (done.wait_for(std::chrono::duration<double>(seconds)) == std::future_status::ready) return true;
+  while (done.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) unblock();
+  return false;
+}
+
+}  // namespace
+
+TEST(SettingsFile, ABadLineIsIgnoredAloneAndNamedByItsNumber) {
+  TempDir dir("settings_bad_line");
+  const fs::path file = dir.path / "settings.ini";
+  writeAll(file, "focal=14\nnonsense\nmax-blur=\x01\n=5\nmsaa=8\n");
+  Options o;
+  const std::string err = loadSaying(file, o);
+  EXPECT_EQ(o.focalDistance.value_or(0), 14.0f) << "the lines before the bad ones stay";
+  EXPECT_EQ(o.msaa, 8) << "and the lines after them";
+  EXPECT_EQ(o.maxBlur, Options{}.maxBlur);
+  EXPECT_EQ(lineCount(err), 3) << err;
+  const std::string at = "satdof: settings file '" + file.string() + "' line ";
+  EXPECT_NE(err.find(at + "2: expected key=value, got 'nonsense'; ignored\n"), std::string::npos) << err;
+  EXPECT_NE(err.find(at + "3: a control character in 'max-blur=\\x01'; ignored\n"), std::string::npos) << err;
+  EXPECT_NE(err.find(at + "4: a value without a key: '=5'; ignored\n"), std::string::npos) << err;
+}
+
+TEST(SettingsFile, AKeyGivenAgainTakesTheLastValueSaidOnce) {
+  TempDir dir("settings_twice");
+  const fs::path file = dir.path / "settings.ini";
+  writeAll(file, "focal=3\nmax-blur=20\nfocal=9\nfocal=14\n");
+  Options o;
+  const std::string err = loadSaying(file, o);
+  EXPECT_EQ(o.focalDistance.value_or(0), 14.0f);
+  EXPECT_EQ(o.maxBlur, 20.0f);
+  EXPECT_EQ(lineCount(err), 1) << err;
+  EXPECT_NE(err.find("line 4: 'focal' is given 3 times (first on line 1); the last one is used"), std::string::npos)
+      << err;
+}
+
+TEST(SettingsFile, AByteOrderMarkIsSkipped) {
+  TempDir dir("settings_bom");
+  const fs::path file = dir.path / "settings.ini";
+  writeAll(file, "\xEF\xBB\xBF" "focal=14\nmax-blur=20\n");
+  Options o;
+  EXPECT_EQ(loadSaying(file, o), "");
+  ASSERT_TRUE(o.focalDistance);
+  EXPECT_EQ(*o.focalDistance, 14.0f) << "the first line is read";
+  o.maxBlur = 9;
+  ASSERT_FALSE(satdof::writeSettings(file, satdof::settingsOf(o, {})));
+  const std::string saved = readAll(file);
+  EXPECT_EQ(saved.rfind("\xEF\xBB\xBF" "focal=14\nmax-blur=9\n", 0), 0u) << saved;
+}
+
+// What the app does not understand (comments, unknown keys, lines it cannot read, values
+// it refused) is written back as it was; a changed value replaces its own line's value.
+TEST(SettingsFile, ASaveKeepsEveryLineItDoesNotChangeByteForByte) {
+  TempDir dir("settings_round_trip");
+  const fs::path file = dir.path / "settings.ini";
+  const std::string original =
+      "# my own notes\ncolour=red\n   # an indented comment\n\nnonsense\nfocal = 14\nview=sideways\n"
+      "future.option=1\nmax-blur=20";  // no newline at the end
+  writeAll(file, original);
+  Options o;
+  loadSaying(file, o);
+  ASSERT_FALSE(satdof::writeSettings(file, satdof::settingsOf(o, {{"panel-width", "300"}})));
+  const std::string saved = readAll(file);
+  ASSERT_EQ(saved.substr(0, original.size() + 1), original + "\n") << saved;
+  const std::string added = "\n" + saved.substr(original.size() + 1);  // the lines added
+  EXPECT_EQ(added.find("\nfocal="), std::string::npos) << "unchanged, not written again: " << added;
+  EXPECT_EQ(added.find("\nview="), std::string::npos) << "the refused value stays, the option unchanged: " << added;
+  EXPECT_EQ(added.find("\nmax-blur="), std::string::npos) << added;
+  EXPECT_NE(added.find("ui.panel-width=300\n"), std::string::npos) << added;
+
+  // A changed value in its own line, in place; the rest as it was. Twice: the same bytes.
+  Options again;
+  loadSaying(file, again);
+  again.maxBlur = 7;
+  again.focalDistance = 20.0f;
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_FALSE(satdof::writeSettings(file, satdof::settingsOf(again, {{"panel-width", "300"}})));
+    std::string expected = saved;
+    expected.replace(expected.find("focal = 14"), 10, "focal = 20");
+    expected.replace(expected.find("max-blur=20"), 11, "max-blur=7");
+    EXPECT_EQ(readAll(file), expected);
+  }
+}
+
+TEST(SettingsFile, ManyKeysAreReadInLinearTime) {
+  TempDir dir("settings_many");
+  const fs::path file = dir.path / "settings.ini";
+  std::string text;
+  const char* digits = "0123456789abcdefghijklmnopqrstuvwxyz";
+  for (int i = 0; i < 100000; ++i) {  // ui.<i in base 36>=1: a key the store takes in silence
+    std::string key;
+    for (int n = i; key.empty() || n > 0; n /= 36) key.insert(key.begin(), digits[n % 36]);
+    text += "ui." + key + "=1\n";
+  }
+  writeAll(file, text);
+  ASSERT_LT(text.size(), std::size_t(1) << 20);
+  Options o;
+  std::map<std::string, std::string> ui;
+  const auto start = std::chrono::steady_clock::now();
+  const std::string err = loadSaying(file, o, &ui);
+  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+  EXPECT_EQ(err, "");
+  EXPECT_EQ(ui.size(), 100000u);
+  EXPECT_LT(took.count(), 2.0) << "100,000 keys";
+  // The parser alone, each key given twice: every second line said once.
+  const auto parseStart = std::chrono::steady_clock::now();
+  const auto parsed = satdof::parseSettings(text + text);
+  const std::chrono::duration<double> parseTook = std::chrono::steady_clock::now() - parseStart;
+  EXPECT_EQ(parsed.entries.size(), 100000u);
+  EXPECT_EQ(parsed.problems.size(), 100000u);
+  EXPECT_LT(parseTook.count(), 2.0) << "200,000 lines";
+}
+
+// A FIFO, a folder or a file too large where the settings file should be: one line at the
+// start, at once (a FIFO is never waited on), and the thing is left as it is at the end.
+TEST(SettingsFile, WhatIsNoRegularFileIsRefusedAtOnceAndLeftAsItIs) {
+  TempDir dir("settings_fifo");
+  const fs::path file = dir.path / "settings.ini";
+  ASSERT_EQ(::mkfifo(file.c_str(), 0600), 0);
+  std::signal(SIGPIPE, SIG_IGN);  // a save that opens the FIFO fails the test, not the process
+  Options o;
+  std::string err;
+  auto openOther = [&](int flags) {  // gives a blocked open of the FIFO its other end
+    const int fd = ::open(file.c_str(), flags | O_NONBLOCK);
+    if (fd >= 0) ::close(fd);
+  };
+  EXPECT_TRUE(returnsWithin(2.0, [&] { err = loadSaying(file, o); }, [&] { openOther(O_WRONLY); }))
+      << "the start waited on the FIFO";
+  EXPECT_EQ(lineCount(err), 1) << err;
+  EXPECT_NE(err.find("satdof: settings file '" + file.string() + "' is not a regular file"), std::string::npos) << err;
+  std::optional<std::string> why;
+  EXPECT_TRUE(returnsWithin(2.0, [&] { why = satdof::writeSettings(file, satdof::settingsOf(o, {})); },
+                            [&] { openOther(O_RDONLY); }))
+      << "the save waited on the FIFO";
+  EXPECT_TRUE(fs::is_fifo(file)) << "replaced";
+
+  // More than a settings file may hold (1 MiB): the same.
+  fs::remove(file);
+  const std::string large = "# " + std::string(2 << 20, 'x') + "\nfocal=14\n";
+  writeAll(file, large);
+  Options big;
+  err = loadSaying(file, big);
+  EXPECT_EQ(lineCount(err), 1) << err;
+  EXPECT_NE(err.find("larger than"), std::string::npos) << err;
+  EXPECT_FALSE(big.focalDistance);
+  EXPECT_FALSE(satdof::writeSettings(file, satdof::settingsOf(big, {})));
+  EXPECT_TRUE(readAll(file) == large) << "overwritten";
+}
+
+// The file is replaced whole (a new file renamed over it), no temporary file stays, and a
+// settings file that is a link to another file stays a link: its target is written.
+TEST(SettingsFile, ASaveReplacesTheFileWhole) {
+  TempDir dir("settings_atomic");
+  const fs::path file = dir.path / "settings.ini";
+  writeAll(file, "focal=14\n");
+  fs::create_hard_link(file, dir.path / "before.ini");
+  Options o;
+  loadSaying(file, o);
+  o.maxBlur = 9;
+  ASSERT_FALSE(satdof::writeSettings(file, satdof::settingsOf(o, {})));
+  EXPECT_EQ(readAll(dir.path / "before.ini"), "focal=14\n") << "written in place, not replaced";
+  EXPECT_NE(readAll(file).find("max-blur=9\n"), std::string::npos);
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir.path)) names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"before.ini", "settings.ini"})) << "a temporary file stayed";
+
+  const fs::path link = dir.path / "link.ini";
+  fs::create_symlink(file, link);
+  o.maxBlur = 11;
+  ASSERT_FALSE(satdof::writeSettings(link, satdof::settingsOf(o, {})));
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_NE(readAll(file).find("max-blur=11\n"), std::string::npos);
 }

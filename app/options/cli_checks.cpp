@@ -1,8 +1,6 @@
 // app/options/cli_checks.cpp — see cli_checks.h.
 #include "options/cli_checks.h"
 
-#include <unistd.h>
-
 #include <cstdio>
 #include <filesystem>
 #include <string_view>
@@ -11,6 +9,7 @@
 #include "content/content.h"
 #include "content/content_error.h"
 #include "dof/dof_implementation.h"
+#include "files/safe_write.h"
 #include "options/live_options.h"
 #include "parse.h"
 #include "satdof/sat_format.h"
@@ -39,7 +38,7 @@ std::optional<std::string> checkCombination(const Options& o) {
   const bool headless = runsHeadless(o);
   const std::string why = o.headless ? "with --headless" : "in this headless run (no display: DISPLAY unset)";
   if (headless) {
-    for (const char* flag : {"screenshot", "script", "no-vsync", "panel", "ui-scale"})
+    for (const char* flag : {"screenshot", "script", "no-vsync", "panel", "ui-scale", "render-scale"})
       if (given(o, flag))
         return "--" + std::string(flag) + ": applies to the window only, not " + why +
                (std::string(flag) == "screenshot" ? "; frames go to --out" : "");
@@ -109,22 +108,6 @@ std::optional<std::string> whyNotRunnable(const Options& o) {
   return std::nullopt;
 }
 
-namespace {
-
-// A file can be made in `folder`: created and removed again (access() says yes to root on
-// /sys and /proc, whose folders take no new files).
-std::optional<std::string> canCreateIn(const std::string& flag, const std::filesystem::path& folder) {
-  const std::filesystem::path probe = folder / (".satdof-write-test-" + std::to_string(::getpid()));
-  std::FILE* f = std::fopen(probe.c_str(), "wb");
-  if (!f) return flag + ": cannot write into " + quoted(folder) + ": " + std::generic_category().message(errno);
-  std::fclose(f);
-  std::error_code ec;
-  std::filesystem::remove(probe, ec);
-  return std::nullopt;
-}
-
-}  // namespace
-
 std::optional<std::string> checkScriptFile(const std::string& file, std::string& text) {
   std::error_code ec;
   const auto status = std::filesystem::status(file, ec);
@@ -142,25 +125,66 @@ std::optional<std::string> checkScriptFile(const std::string& file, std::string&
   return std::nullopt;
 }
 
+std::filesystem::path screenshotSidecar(const std::filesystem::path& screenshot) {
+  std::filesystem::path sidecar = screenshot;
+  return sidecar.replace_extension(".txt");
+}
+
+std::optional<std::string> whyNoScreenshot(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return std::string("is a folder; name the PNG file to write");
+  const std::filesystem::path sidecar = screenshotSidecar(path);
+  if (sidecar == path)
+    return "its settings go beside it as " + quoted(sidecar) + ", the same name: name the PNG file .png";
+  if (auto why = files::whyNotWritable(path)) return why;
+  if (auto why = files::whyNotWritable(sidecar)) return "its settings file beside it, " + quoted(sidecar) + ": " + *why;
+  return std::nullopt;
+}
+
+namespace {
+
+// A benchmark's report (--json, --csv) goes into a folder that exists: none is made for it.
+std::optional<std::string> whyNoBenchReport(const std::filesystem::path& path) {
+  const std::filesystem::path folder = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+  std::error_code ec;
+  if (!std::filesystem::exists(folder, ec)) return "no folder " + quoted(folder);
+  return files::whyNotWritable(path);
+}
+
+// Whether the run writes into --out: headless frames (unless --save none), and the tools
+// that leave their images there. The race and the benchmarks write none.
+bool writesIntoOut(const Options& o) {
+  if (o.quality || o.precision || o.soak || o.resizeStorm) return true;
+  return runsHeadless(o) && o.save != Options::Save::None && !o.race && o.bench.family.empty();
+}
+
+}  // namespace
+
 std::optional<std::string> checkOutputs(const Options& o) {
-  if (runsHeadless(o) && o.save != Options::Save::None && o.bench.family.empty()) {
-    std::error_code ec;
+  // Nothing is created here: a run refused later (a flag, a file it cannot read) leaves no
+  // empty folder behind. The folders are made with the first file written into them.
+  if (writesIntoOut(o)) {
     const std::filesystem::path out = o.outDir.empty() ? "." : o.outDir;
-    std::filesystem::create_directories(out, ec);
-    if (ec) return "--out: cannot create the folder " + quoted(out) + ": " + ec.message();
-    if (!std::filesystem::is_directory(out, ec)) return "--out: " + quoted(out) + " is not a folder";
-    if (auto e = canCreateIn("--out", out)) return e;
-  }
-  if (!o.screenshot.empty()) {
-    std::filesystem::path folder = std::filesystem::path(o.screenshot).parent_path();
-    if (folder.empty()) folder = ".";
     std::error_code ec;
-    std::filesystem::create_directories(folder, ec);
-    if (ec) return "--screenshot: cannot create the folder " + quoted(folder) + ": " + ec.message();
-    if (std::filesystem::is_directory(o.screenshot, ec))
-      return "--screenshot: " + quoted(std::filesystem::path(o.screenshot)) + " is a folder; name the PNG file to write";
-    if (auto e = canCreateIn("--screenshot", folder)) return e;
+    const bool exists = std::filesystem::exists(out, ec);
+    if (exists && !std::filesystem::is_directory(out, ec)) return "--out: " + quoted(out) + " is not a folder";
+    if (auto why = files::whyNoFileIn(out))
+      return exists ? "--out: " + *why : "--out: cannot create the folder " + quoted(out) + ": " + *why;
   }
+  if (!o.screenshot.empty())
+    if (auto why = whyNoScreenshot(o.screenshot))
+      return "--screenshot " + quoted(std::filesystem::path(o.screenshot)) + ": " + *why;
+  // The tools' reports: their folders are made as --out's are.
+  using Report = std::pair<const char*, const std::string*>;
+  for (const auto& [flag, path] : {Report{"quality --csv", o.quality ? &o.qualityCsv : nullptr},
+                                   Report{"race --csv", o.race ? &o.raceCsv : nullptr}})
+    if (path && !path->empty())
+      if (auto why = files::whyNotWritable(*path))
+        return std::string(flag) + " " + quoted(std::filesystem::path(*path)) + ": " + *why;
+  for (const auto& [flag, path] : {Report{"bench --json", &o.bench.jsonPath}, Report{"bench --csv", &o.bench.csvPath}})
+    if (!path->empty())
+      if (auto why = whyNoBenchReport(*path))
+        return std::string(flag) + " " + quoted(std::filesystem::path(*path)) + ": " + *why;
   return std::nullopt;
 }
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <filesystem>
 #include <optional>
 #include <string>
 
@@ -31,7 +32,17 @@ inline constexpr std::size_t kMaxScriptBytes = 1 << 20;
 // folder, not a device such as /dev/zero); the one-line reason otherwise.
 std::optional<std::string> checkScriptFile(const std::string& file, std::string& text);
 
-// Creates --out when headless frames will be written; checks --screenshot's folder.
+// Whether the files the run will write can be written, before anything renders: --out
+// (where frames or a tool's images go), --screenshot and the settings file beside it, the
+// tools' --csv, the benchmarks' --json and --csv (into a folder that exists: the benchmarks
+// make none). Creates nothing: the folders are made with the first file written into them
+// (files/safe_write.h).
 std::optional<std::string> checkOutputs(const Options& o);
+
+// A screenshot's settings file: beside it, .txt for its extension.
+std::filesystem::path screenshotSidecar(const std::filesystem::path& screenshot);
+// Why a screenshot (with its settings file) cannot be written to `path`, or nullopt: for
+// --screenshot and a script's `screenshot PATH`, asked before anything renders.
+std::optional<std::string> whyNoScreenshot(const std::filesystem::path& path);
 
 }  // namespace satdof

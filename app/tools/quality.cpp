@@ -19,18 +19,18 @@
 // implementations, "_disc" for the disc) go to --out as PNGs; --csv FILE writes the
 // scores as rows; --scene NAME runs that scene alone.
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "app.h"
+#include "files/interrupt.h"
+#include "files/safe_write.h"
 #include "image_io.h"
 #include "passes/lens_truth.h"
 #include "satdof/reference/dof_ground_truth.h"
@@ -71,7 +71,7 @@ struct Row {
 class Report {
  public:
   // `lensShape`: the lens truth's aperture (disc or square), a column of every row.
-  Report(std::ofstream* csv, std::string lensShape) : csv_(csv), lensShape_(std::move(lensShape)) {
+  Report(std::ostream* csv, std::string lensShape) : csv_(csv), lensShape_(std::move(lensShape)) {
     if (csv_)
       *csv_ << "scene,focus,implementation,psnr_db,psnr_band_db,infocus_identical_pct,truth,aperture,lens_aperture\n";
   }
@@ -122,7 +122,7 @@ class Report {
       *csv_ << s.row.scene << ',' << s.row.focus << ',' << s.name << ',' << whole << ',' << band << ','
             << number(s.identical) << ',' << truthName << ',' << s.aperture << ',' << lensShape_ << '\n';
   }
-  std::ofstream* csv_;
+  std::ostream* csv_;
   std::string lensShape_;
 };
 
@@ -155,16 +155,9 @@ int runQuality(App& app) {
   BokehSettings& bokeh = app.settings().bokeh;
   Pipeline& pipeline = app.pipeline();
   const Extent extent = app.extent();
-  std::filesystem::create_directories(outDir);
-  std::ofstream csvFile;
-  if (!options.qualityCsv.empty()) {
-    csvFile.open(options.qualityCsv);
-    if (!csvFile) {
-      std::fprintf(stderr, "satdof: quality: cannot write --csv %s: %s\n", options.qualityCsv.c_str(),
-                   std::strerror(errno));
-      return kExitUsage;
-    }
-  }
+  // The rows gather here and the file is written whole at the end (files/safe_write.h;
+  // the command line checked that it can be). --out is made with its first image.
+  std::ostringstream csv;
   const ref::DofParams userParams = dof.params;
   const bool maxBlurGiven = options.given.count("max-blur") > 0;
   // A lens makes the thin-lens model's blur, not the linear one's: quality runs thin-lens
@@ -200,15 +193,17 @@ int runQuality(App& app) {
   std::printf("  each implementation with the aperture%s", apertures.size() > 1 ? "s" : "");
   for (const ref::Aperture a : apertures) std::printf(" %s", apertureName(a));
   std::printf(" (the scattering truth of the same shape)\n");
-  Report report(csvFile.is_open() ? &csvFile : nullptr, lensShape);
+  Report report(options.qualityCsv.empty() ? nullptr : &csv, lensShape);
   const DofEntry* original = &pipeline.dofEntry();
   // The truths blur the scene alone: no highlights drawn over the images compared.
   const bool bokehWas = bokeh.enabled;
   bokeh.enabled = false;
   for (const scene::SceneEntry& entry : scene::sceneEntries()) {
+    if (files::interrupted()) break;  // SIGINT, SIGTERM: between frames, every file whole
     if (options.given.count("scene") && entry.name != options.scene) continue;  // --scene: that one alone
     app.setScene(entry.make());  // --msaa holds for every scene
     for (const float focus : entry.focalDistances(app.scene().scene)) {
+      if (files::interrupted()) break;
       dof.params.focalDistance = focus;
       const Row row{std::string(entry.name), number(focus)};
       char stem[96];
@@ -251,6 +246,7 @@ int runQuality(App& app) {
       if (t.lens)
         for (const ref::Aperture a : apertures) report.add(row, "scatter", a, t.scatter[int(a)], t, false);
       for (const DofEntry& e : dofImplementations()) {
+        if (files::interrupted()) break;
         if (e.whyNot(pipeline.backend())) continue;
         if (&e != &pipeline.dofEntry()) app.setDof(e);
         for (const ref::Aperture a : apertures) {
@@ -268,13 +264,16 @@ int runQuality(App& app) {
   if (&pipeline.dofEntry() != original) app.setDof(*original);
   bokeh.enabled = bokehWas;
   dof.params = userParams;
+  if (files::interrupted()) {  // the rows so far are not the report asked for
+    std::printf("satdof quality: stopped before the end: images so far in %s%s\n", outDir.c_str(),
+                options.qualityCsv.empty() ? "" : "; --csv not written");
+    return kExitOk;  // (main exits with the signal's code)
+  }
   std::printf("satdof quality: images in %s\n", outDir.c_str());
-  if (csvFile.is_open()) {
-    csvFile.close();
-    if (!csvFile) {
-      std::fprintf(stderr, "satdof: quality: could not write %s\n", options.qualityCsv.c_str());
-      return kExitFailure;
-    }
+  if (!options.qualityCsv.empty()) {
+    const std::filesystem::path file = options.qualityCsv;
+    if (file.has_parent_path()) files::createFolders(file.parent_path());  // (throws files::WriteError)
+    files::writeFileAtomically(file, csv.str());
     std::printf("satdof quality: wrote %s\n", options.qualityCsv.c_str());
   }
   return kExitOk;

@@ -6,10 +6,13 @@
 // The app's current choice is marked (*). Exit 1 when any result differs from the reference.
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
+#include <filesystem>
+#include <sstream>
 #include <string>
 
 #include "app.h"
+#include "files/interrupt.h"
+#include "files/safe_write.h"
 #include "tools/race_runner.h"
 #include "tools/tools.h"
 
@@ -71,8 +74,11 @@ void printRace(const Race& race) {
   }
 }
 
-bool writeRaceCsv(const Race& race, const std::string& path) {
-  std::ofstream out(path);
+namespace {
+
+// The CSV's text: a header, then a row for each combination that ran.
+std::string raceCsvText(const Race& race) {
+  std::ostringstream out;
   out << "stage,algorithm,variant,format,ms,gbps,pct_copy,same_bytes\n";
   for (const RaceEntry& e : race.entries()) {
     if (!e.skipped.empty()) continue;  // not a combination that ran
@@ -80,7 +86,21 @@ bool writeRaceCsv(const Race& race, const std::string& path) {
         << number(msOf(e), "%.5f") << ',' << number(e.gbps(race.width(), race.height()), "%.3f") << ','
         << number(race.percentOfCopy(e), "%.2f") << ',' << (e.sameBytes ? "true" : "false") << '\n';
   }
-  return bool(out.flush());
+  return out.str();
+}
+
+}  // namespace
+
+bool writeRaceCsv(const Race& race, const std::string& path) {
+  try {
+    const std::filesystem::path file = path;
+    if (file.has_parent_path()) files::createFolders(file.parent_path());
+    files::writeFileAtomically(file, raceCsvText(race));
+    return true;
+  } catch (const files::WriteError& e) {
+    std::fprintf(stderr, "satdof: race: %s\n", e.what());
+    return false;
+  }
 }
 
 int runRace(App& app) {
@@ -90,16 +110,23 @@ int runRace(App& app) {
   RaceSettings settings;
   settings.repeats = options.raceRepeats;
   Race race(app, settings);
-  race.step(0);
+  // In steps of a few milliseconds, so that SIGINT and SIGTERM stop it between kernels.
+  constexpr double kStepMs = 50;
+  while (!race.done()) {
+    if (files::interrupted()) {
+      race.stop();  // the user's own choices back
+      app.drainProfilers();
+      std::printf("satdof race: stopped before the end%s\n", options.raceCsv.empty() ? "" : ": --csv not written");
+      return kExitOk;  // (main exits with the signal's code)
+    }
+    race.step(kStepMs);
+  }
   printRace(race);
   int ran = 0;
   for (const RaceEntry& e : race.entries()) ran += e.skipped.empty();
   std::printf("satdof race: %d combinations raced, %d differ from the reference\n", ran, race.differing());
   if (!options.raceCsv.empty()) {
-    if (!writeRaceCsv(race, options.raceCsv)) {
-      std::fprintf(stderr, "satdof: race: could not write %s\n", options.raceCsv.c_str());
-      return kExitFailure;
-    }
+    if (!writeRaceCsv(race, options.raceCsv)) return kExitFailure;  // (the reason said, one line)
     std::printf("satdof race: wrote %s\n", options.raceCsv.c_str());
   }
   app.drainProfilers();

@@ -1,5 +1,5 @@
 // app/tools/race_runner.cpp — see race_runner.h. Index: the plan — one step (set-up, a
-// timed run, the median) — restore and adopt. The checks against the reference are in
+// timed run, the median) — restore, stop and adopt. The checks against the reference are in
 // race_checks.cpp.
 #include "tools/race_runner.h"
 
@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 
 #include "app.h"
@@ -96,6 +97,7 @@ Race::Race(App& app, RaceSettings settings) : app_(app), settings_(settings), pr
   sat0_ = p.backend().selected("sat");
   scan0_ = p.backend().selected("scan");
   if (const BackendOption* sat = findOption(p, "sat")) satDefault_ = sat->defaultChoice;
+  for (const BackendOption& o : p.backendOptions()) selections0_[o.key] = p.backend().selected(o.key);
   maxBlur0_ = app_.settings().dof.params.maxRadius;
   if (p.sourceImage() != p.targets().sceneColour) satFilter_ = app_.settings().filter.build();
 
@@ -180,6 +182,7 @@ float Race::progress() const {
 }
 
 std::string Race::status() const {
+  if (stopped_) return "stopped: " + std::to_string(results_.size()) + " of " + std::to_string(plan_.size()) + " rows";
   if (next_ >= plan_.size()) {
     if (checked_ >= results_.size()) return "done";
     const RaceEntry& e = results_[checked_];
@@ -227,6 +230,7 @@ int Race::differing() const {
 // =====================================================================================
 
 bool Race::step(double budgetMs) {
+  if (stopRequested_) stop();
   const auto start = std::chrono::steady_clock::now();
   while (!done()) {
     if (next_ >= plan_.size()) {
@@ -384,10 +388,30 @@ void Race::selectSat(const std::string& format, const std::string& algorithm, co
   app_.applyChoices(std::string(app_.pipeline().dofEntry().name), selections);
 }
 
+// Every backend option as it was (sat before scan: BackendSelections is ordered by key),
+// on the format it was.
 void Race::restore() {
-  selectSat(format0_, sat0_, scan0_);
+  if (!satDefault_.empty()) (void)app_.pipeline().backend().select("sat", satDefault_);  // builds every format
+  app_.setSatFormat(format0_);
+  app_.applyChoices(std::string(app_.pipeline().dofEntry().name), selections0_);
   app_.settings().dof.params.maxRadius = maxBlur0_;
   restored_ = true;
+}
+
+void Race::stop() {
+  stopRequested_ = false;
+  if (restored_) return;
+  glFinish();  // the timed run in flight ends before its targets change
+  for (RaceEntry& e : results_)
+    if (!e.checked && e.skipped.empty()) {
+      e.checked = true;
+      e.skipped = "timed, but the race was stopped before it was checked";
+    }
+  stopped_ = true;
+  restore();
+  std::string back = "sat-format " + format0_;
+  for (const auto& [key, name] : selections0_) back += ", " + key + " " + name;
+  std::printf("satdof: race stopped after %zu of %zu rows; back to %s\n", results_.size(), plan_.size(), back.c_str());
 }
 
 std::optional<std::string> Race::adopt(std::size_t index) {

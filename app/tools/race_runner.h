@@ -15,8 +15,12 @@
 // of the kernels").
 // The work is cut into small steps (a choice applied, one timed run, one check), so that
 // the window runs a few per frame (step(budget)) while the headless tool runs them all
-// (step(0)). The app's choices are restored when the race ends; adopt() makes one row
-// the app's choice through its usual paths (setSatFormat, applyChoices, the filter).
+// (step(0)). While it runs, the app's SAT format, backend choices and max blur are the
+// race's candidates; the user's own (as they were when it started) come back whenever it
+// ends: at its end, on stop() (the panel's Stop button through requestStop(), the window
+// closing), so that what the app shows and saves afterwards is never a candidate. adopt()
+// then makes one row the app's choice through its usual paths (setSatFormat, applyChoices,
+// the filter).
 #pragma once
 
 #include <cstddef>
@@ -66,10 +70,19 @@ class Race {
   Race& operator=(const Race&) = delete;
 
   // Runs steps until `budgetMs` of wall time has gone (0: until the end); true when done.
+  // A stop asked for (requestStop) is made first.
   bool step(double budgetMs);
-  bool done() const { return next_ >= plan_.size() && checked_ >= results_.size() && restored_; }
+  // Ended, the user's choices back: run to its end, or stopped.
+  bool done() const { return restored_; }
+  // Ends the race now (nothing when done): the user's choices back, the rows timed but not
+  // yet checked marked as such (skipped, with the reason), one line on stdout.
+  void stop();
+  // A stop for the next step() to make: the panel, which draws the race and does not run it.
+  void requestStop() const { stopRequested_ = true; }
+  bool stopped() const { return stopped_; }
   float progress() const;
-  std::string status() const;  // "sat 3 of 50: rows-columns / cub, float32", then "checking ..."
+  // "sat 3 of 50: rows-columns / cub, float32", then "checking ...", "done" or "stopped ...".
+  std::string status() const;
 
   // The rows that ran or were refused (a scan variant of an algorithm that uses none is
   // not a row), in the order they ran.
@@ -118,15 +131,19 @@ class Race {
   std::size_t checked_ = 0;  // then the rows checked
   Phase phase_ = Phase::Setup;
   int runs_ = 0;
-  bool restored_ = false;
+  bool restored_ = false;  // the user's choices back: done
+  bool stopped_ = false;
+  mutable bool stopRequested_ = false;
   std::unique_ptr<Profiler> profiler_;  // the race's own sections, apart from the frame's
   ProfileHistory history_;
   // The copy: two buffers on GL backends, host memory on the cpu backend.
   struct Copy;
   std::unique_ptr<Copy> copy_;
   std::optional<float> copyMs_;
-  // The app's choices when the race started, restored at the end.
+  // The app's choices when the race started, restored at the end: the SAT format, every
+  // backend option's choice, the max blur (a format may lower it).
   std::string format0_, sat0_, scan0_, satDefault_;
+  std::map<std::string, std::string> selections0_;
   float maxBlur0_ = 0;
   std::optional<Filter> satFilter_;  // the frame's filter, when the SAT reads its output
   FilterSettings filter_;            // what the convolutions run

@@ -6,10 +6,12 @@
 #include <GLFW/glfw3.h>
 
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <random>
 
 #include "app.h"
+#include "files/interrupt.h"
 #include "tools/fresh_render.h"
 #include "tools/tools.h"
 #include "image_io.h"
@@ -40,6 +42,7 @@ int runResizeStorm(App& app) {
   frameAt(start.width, start.height);
   const long rssBefore = residentKiB();
   for (int i = 0; i < sizes; ++i) {
+    if (files::interrupted()) return kExitOk;  // SIGINT, SIGTERM: stopped; main exits with its code
     switch (i % 10) {
       case 3: frameAt(1, 1); break;
       case 5: frameAt(options.stormMaxSide, 1 + side(rng) % 8); break;  // very wide
@@ -57,12 +60,20 @@ int runResizeStorm(App& app) {
   app.drainProfilers();
   glFinish();
   const Extent fb = context.framebufferExtent();
-  const std::filesystem::path out = options.outDir;
-  std::filesystem::create_directories(out);
+  const std::filesystem::path out = options.outDir;  // made with the PNG (image_io.h)
   const Extent extent = app.extent();
   writePng(out / "storm_last.png", readFramebuffer(app.pipeline().targets().dofFramebuffer, extent.width, extent.height));
+  // A fresh headless start renders at scale 1: it gets the blur in the storm's pixels, the
+  // --max-blur and bokeh size the window's render scale made of the user's
+  // (App::frameBlur).
+  const App::BlurSettings scaled = app.frameBlur();
+  char blur[96];
+  std::snprintf(blur, sizeof blur, " --max-blur %.9g", double(scaled.dof.params.maxRadius));
+  if (scaled.bokeh.enabled)
+    std::snprintf(blur + std::strlen(blur), sizeof blur - std::strlen(blur), " --bokeh-min-radius %d",
+                  scaled.bokeh.select.minRadius);
   const bool same = renderFreshAndCompare("--backend " + std::string(app.pipeline().backend().name()) +
-                                              " --msaa " + std::to_string(app.options().msaa),
+                                              " --msaa " + std::to_string(app.options().msaa) + blur,
                                           extent,
                                           out / "fresh", out / "storm_last.png")
                         .same;
@@ -74,6 +85,12 @@ int runResizeStorm(App& app) {
               sizes, options.stormMaxSide, options.stormMaxSide, start.width, start.height, fb.width,
               fb.height, same ? "equal to" : "DIFFERENT from", flat ? "flat" : "GROWING",
               rssBefore / 1024, rssAfter / 1024);
+  if (!same)
+    std::fprintf(stderr, "satdof resize-storm: the frame after the storm differs from a fresh start's (%s, %s)\n",
+                 (out / "storm_last.png").c_str(), (out / "fresh" / "frame_0001.png").c_str());
+  if (!flat)
+    std::fprintf(stderr, "satdof resize-storm: resident memory grew by %ld MiB over the storm\n",
+                 (rssAfter - rssBefore) / 1024);
   return same && flat ? kExitOk : kExitFailure;
 }
 

@@ -9,13 +9,13 @@
 #include <cstdlib>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <random>
 #include <sstream>
 #include <unistd.h>
 
 #include "app.h"
+#include "files/interrupt.h"
 #include "tools/fresh_render.h"
 #include "image_io.h"
 #include "tools/process_memory.h"
@@ -105,14 +105,16 @@ int runSoak(App& app) {
   CompareFields& compareFields = app.comparison().fields;
   std::mt19937 rng(options.soakSeed);
   auto pick = [&](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng); };
-  const std::filesystem::path outDir = std::filesystem::path(options.outDir);
-  std::filesystem::create_directories(outDir);
+  const std::filesystem::path outDir = std::filesystem::path(options.outDir);  // made with its first PNG
   const char* views[] = {"final", "filtered", "split", "diff"};
   const FilterKind kinds[] = {FilterKind::Box, FilterKind::Gaussian, FilterKind::Sharpen};
   int failures = 0, switches = 0, refused = 0;
   std::vector<Measured> memory;
   int nextSwitch = 0;
+  int rendered = 0;
   for (int frame = 0; frame < options.frames; ++frame) {
+    if (files::interrupted()) break;  // SIGINT, SIGTERM: at a frame boundary, every PNG whole
+    rendered = frame + 1;
     if (frame == nextSwitch) {
       nextSwitch = frame + 2 + int(pick(7));
       ++switches;
@@ -255,8 +257,8 @@ int runSoak(App& app) {
                 warmUp + 1, memory.size(), warmUp, lo / 1024, hi / 1024, rise / 1024,
                 gpu ? (std::to_string(gpuUsedRise / 1024) + " MiB").c_str() : "n/a", kFlatKiB / 1024);
   }
-  std::printf("satdof soak: %d frames, %d switches (%d refused with a reason), %d mismatches, memory %s\n",
-              options.frames, switches, refused, failures,
+  std::printf("satdof soak: %d frames%s, %d switches (%d refused with a reason), %d mismatches, memory %s\n",
+              rendered, rendered < options.frames ? " (stopped early)" : "", switches, refused, failures,
               !judged ? ("not judged (" + std::to_string(memory.size()) + " checks; a trend needs " +
                          std::to_string(kTrendChecks) + " after a warm-up of a quarter)").c_str()
               : flat  ? "flat"

@@ -1,9 +1,11 @@
 // app/ui/race_panel.cpp — the race section: a button that starts a race of the backend's
 // kernels on the current frame (tools/race_runner.h; the app runs a few timed runs per
-// frame), its progress, and the result as one bar per entry (bandwidth, the fastest the
-// full bar; the copy of the same size in its line and each row's tooltip), the current
-// choice highlighted, differing results in red. A click on a row makes it the app's choice.
-// A race that starts opens the section and scrolls the panel to it (kept there while it runs).
+// frame), its progress (the bar, and what runs now in words that wrap, never cut), a Stop
+// button that ends it and gives the user's own choices back, and the result as one bar per
+// entry (bandwidth, the fastest the full bar; the copy of the same size in its line and
+// each row's tooltip), the current choice highlighted, differing results in red. A click on
+// a row makes it the app's choice. A race that starts opens the section and scrolls the
+// panel to it (kept there while it runs).
 #include <imgui.h>
 
 #include <algorithm>
@@ -98,10 +100,18 @@ void race(UiState& s) {
   }
   if (!race) return;
   if (running) {
-    ImGui::ProgressBar(race->progress(), ImVec2(-FLT_MIN, 0), race->status().c_str());
+    // The bar carries the share alone; what runs is a line of its own that wraps, so that a
+    // long combination's name is never cut at the bar's end.
+    const std::string percent = printed("%.0f%%", 100.0 * double(race->progress()));
+    ImGui::ProgressBar(race->progress(), ImVec2(-FLT_MIN, 0), percent.c_str());
     widgets::tooltip("a few timed runs per frame; the frame shows each choice while it runs");
+    if (ImGui::Button("Stop")) race->requestStop();
+    widgets::tooltip("Ends the race now and gives back the SAT format and choices from before it");
   }
   ImGui::PushTextWrapPos(0.0f);
+  if (running) ImGui::TextUnformatted(race->status().c_str());
+  if (race->stopped())
+    ImGui::TextDisabled("%s; the choices from before it are back", race->status().c_str());
   if (race->copyMs())
     ImGui::TextDisabled("bars: GB/s, the fastest the full bar; a copy of the same size: %.1f GB/s (%s)",
                         race->copyGbps(), race->copyMethod().c_str());
