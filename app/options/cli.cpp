@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <sstream>
 
 #include "content/content.h"
@@ -148,6 +149,25 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
     return app.add_option("--" + name, live[name], help);
   };
 
+  // A subcommand's whole numbers, read by the same readInteger as the main options (no hex,
+  // no empty value, one message for a value out of range).
+  struct IntegerFlag {
+    CLI::Option* option = nullptr;
+    std::string text;
+    int lo = 0, hi = 0;
+    int* target = nullptr;
+  };
+  std::vector<std::unique_ptr<IntegerFlag>> integers;  // stable addresses: CLI11 writes the text
+  auto integer = [&](CLI::App* sub, const std::string& name, int& target, int lo, int hi, const std::string& help) {
+    auto flag = std::make_unique<IntegerFlag>();
+    flag->lo = lo;
+    flag->hi = hi;
+    flag->target = &target;
+    flag->option = sub->add_option("--" + name, flag->text, help);
+    integers.push_back(std::move(flag));
+  };
+  int soakSeed = int(o.soakSeed);
+
   app.add_flag("--headless", o.headless, "Render without a window (EGL); write PNGs to --out");
   std::string frames;
   app.add_option("--frames", frames, "Render N frames, then exit (window mode too)");
@@ -204,10 +224,8 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
                    "The lens truth's aperture: disc (a round lens) or square (the box's shape) [the shape of the "
                    "--aperture scored: square for box alone, else disc]")
       ->check(CLI::IsMember({"disc", "square"}));
-  quality
-      ->add_option("--lens-renders", o.qualityMaxRenders,
-                   "At most N renders for a lens truth (doubled from 32 until N against 2N is over 50 dB) [4096]")
-      ->check(CLI::Range(2, 1 << 20));
+  integer(quality, "lens-renders", o.qualityMaxRenders, 2, 1 << 20,
+          "At most N renders for a lens truth (doubled from 32 until N against 2N is over 50 dB) [4096]");
   quality->fallthrough()
       ->callback([&o] {
         o.quality = true;
@@ -251,8 +269,8 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
                                   "Headless: --frames frames switching every registry entry at random; memory and "
                                   "fresh-render checks every --check-every frames; exit 1 on a mismatch or growth");
   soak->fallthrough();
-  soak->add_option("--seed", o.soakSeed, "Random seed [1]");
-  soak->add_option("--check-every", o.soakCheckEvery, "Frames between checks [1000]")->check(CLI::Range(1, 1000000));
+  integer(soak, "seed", soakSeed, 0, 999999999, "Random seed [1]");
+  integer(soak, "check-every", o.soakCheckEvery, 1, 1000000, "Frames between checks [1000]");
   soak->callback([&o] {
     o.soak = true;
     o.headless = true;
@@ -265,7 +283,7 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
                                   "the same size; exit 1 when a result differs");
   race->fallthrough();
   race->add_option("--csv", o.raceCsv, "Also write stage,algorithm,variant,format,ms,gbps,pct_copy,same_bytes");
-  race->add_option("--repeats", o.raceRepeats, "Timed runs per entry [15]")->check(CLI::Range(1, 10000));
+  integer(race, "repeats", o.raceRepeats, 1, 10000, "Timed runs per entry [15]");
   race->callback([&o] {
     o.race = true;
     o.headless = true;
@@ -275,8 +293,8 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
                                    "Window: --frames random window sizes (1x1, very wide, very tall, minimised), then "
                                    "the starting size; its image must equal a fresh start's, memory flat");
   storm->fallthrough();
-  storm->add_option("--seed", o.soakSeed, "Random seed [1]");
-  storm->add_option("--max-side", o.stormMaxSide, "Largest side in pixels [2048]")->check(CLI::Range(8, 16384));
+  integer(storm, "seed", soakSeed, 0, 999999999, "Random seed [1]");
+  integer(storm, "max-side", o.stormMaxSide, 8, 16384, "Largest side in pixels [2048]");
   storm->callback([&o] { o.resizeStorm = true; });
 
   auto* bench = app.add_subcommand("bench", "Benchmark a kernel family (CUDA)");
@@ -286,9 +304,8 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
     sub->add_option("--json", o.bench.jsonPath, "Also write the results as JSON");
     sub->add_option("--csv", o.bench.csvPath, "Also write the results as CSV");
     sub->add_option("--variant", o.bench.variants, "Only these variants (repeatable)");
-    sub->add_option("--warmup", o.bench.warmup, "Untimed runs first [5]")->check(CLI::Range(0, 1000));
-    sub->add_option("--repeats", o.bench.repeats, "Timed runs; the median is reported [30]")
-        ->check(CLI::Range(1, 100000));
+    integer(sub, "warmup", o.bench.warmup, 0, 1000, "Untimed runs first [5]");
+    integer(sub, "repeats", o.bench.repeats, 1, 100000, "Timed runs; the median is reported [30]");
     sub->add_flag("--quick", o.bench.quick, "Small sizes only");
     sub->callback([&o, family] { o.bench.family = family; });
   }
@@ -301,7 +318,17 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
     auto check = [](const std::string& flag, std::optional<std::string> error) {
       if (error) throw CLI::ValidationError("--" + flag, *error);
     };
+    // One tool a run: `soak race` would run the soak alone.
+    if (const auto used = app.get_subcommands(); used.size() > 1) {
+      std::string names;
+      for (const CLI::App* sub : used) names += (names.empty() ? "" : " and ") + sub->get_name();
+      throw CLI::ValidationError(names, "one tool a run: name one of them");
+    }
     if (given("frames")) check("frames", readInteger(frames, 1, 1000000, o.frames));
+    for (const auto& flag : integers)
+      if (flag->option->count() > 0)
+        check(flag->option->get_lnames().front(), readInteger(flag->text, flag->lo, flag->hi, *flag->target));
+    o.soakSeed = unsigned(soakSeed);
     if (given("ui-scale")) check("ui-scale", readNumber(uiScale, 1.0f, 4.0f, o.uiScale));
     if (given("size")) {
       std::string error;
