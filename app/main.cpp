@@ -8,6 +8,7 @@
 // written whole, and exit with 128 + the signal (130, 143).
 #include <cstdio>
 #include <exception>
+#include <new>
 #include <string>
 
 #include "app.h"
@@ -85,6 +86,9 @@ int main(int argc, char** argv) {
   } catch (const BackendUnavailable& e) {
     std::fprintf(stderr, "satdof: %s\n", e.what());
     return kExitBackendUnavailable;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "satdof: out of memory (a smaller --size, or fewer frames kept, may fit)\n");
+    return kExitFailure;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "satdof: %s\n", e.what());
     return kExitFailure;
