@@ -2,7 +2,7 @@
 // that allocated them (shared object + offset), written to $MHOOK_OUT.NNN on SIGUSR1 (or when
 // the process calls mhook_dump(), found with dlsym). Build: gcc -O2 -shared -fPIC -o mhook.so
 // scripts/malloc-by-caller.c -ldl -lpthread; run: MHOOK_OUT=/tmp/d LD_PRELOAD=./mhook.so satdof ...
-// docs/measurements/llvmpipe-soak-band-binning-pool.txt shows what it found.
+// docs/PERFORMANCE.md, "Soak", says what it found.
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <signal.h>

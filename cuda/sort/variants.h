@@ -29,7 +29,7 @@ inline constexpr int kRadixItems = 12;
 inline constexpr int kRadixMinBlocks = 4;
 // `onesweep`: 8-bit digits (4 passes for 32 bits), one thread per digit (256) in the
 // look-back. Items per thread, measured at 2^24 pairs on the H200 (2026-12-01,
-// docs/measurements/h200-bench-sort.txt): 14 -> 0.80 ms, 18 -> 0.74 ms (80 registers,
+// docs/PERFORMANCE.md, "Stream compaction and radix sort"): 14 -> 0.80 ms, 18 -> 0.74 ms (80 registers,
 // 3 blocks per SM), 22 -> 0.77 ms (103 registers, 2 blocks per SM), 22 held to 3 blocks
 // per SM -> 0.75 ms (spills). A tile of 4608 keys leaves a digit's run ~18 keys long on
 // average. The histogram pass: 256 threads, 8 keys each per chunk, 8 blocks per SM at most.
