@@ -245,7 +245,7 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
   app.add_option("--ui-scale", uiScale,
                  "Window mode: scale the panel and labels, 1..4 (HiDPI) [the window's content scale]");
   app.add_option("--screenshot", o.screenshot, "Window mode: save the last frame shown as PNG");
-  app.add_option("--script", o.script, "Window mode: run the actions in FILE (see README: Scripts)");
+  app.add_option("--script", o.script, "Window mode: run the actions in FILE (see docs/USING.md: Scripts)");
   app.add_flag("--no-settings", o.noSettings, "Neither read nor write the settings file");
   app.add_flag("--isolate-stages", o.isolateStages,
                "Wait for each stage before the next, so each stage's time is its own");

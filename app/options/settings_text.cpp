@@ -13,7 +13,7 @@ namespace satdof {
 namespace {
 
 constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
-constexpr std::string_view kHeader = "# satdof settings (key=value; see README: Settings)";
+constexpr std::string_view kHeader = "# satdof settings (key=value; see docs/USING.md: Settings)";
 
 bool blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
