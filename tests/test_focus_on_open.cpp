@@ -48,6 +48,16 @@ void writeScaledScene(const fs::path& path, float s) {
   g.write(path);
 }
 
+// A 4x1 grey photo whose float depth map holds 2, 3, 4 and 10 m.
+content::ContentRequest writeFourPixelPhoto(const fs::path& dir) {
+  content_files::writePng8(dir / "p.png", 4, 1, 3, std::vector<std::uint8_t>(4 * 3, 128));
+  content_files::writeExr(dir / "p_depth.exr", 4, 1, {2.0f, 3.0f, 4.0f, 10.0f});
+  content::ContentRequest r;
+  r.photo = dir / "p.png";
+  r.depth = dir / "p_depth.exr";
+  return r;
+}
+
 TEST_F(FocusOnOpen, AGltfFocusesOnTheSurfaceUnderTheCentreAtEveryScale) {
   for (const float s : {0.01f, 1.0f, 1000.0f}) {
     const fs::path file = dir / ("scene_" + std::to_string(int(s * 100)) + ".glb");
@@ -84,13 +94,7 @@ TEST_F(FocusOnOpen, APhotoFocusesAtItsMedianWithARangeFromItsOwnDepths) {
   // A 4x1 float depth map: 2, 3, 4, 10 m. Median (the upper middle of an even count or
   // the mean of the two, whichever the loader documents) between 3 and 4; the range the
   // larger distance from it to 2 or 10.
-  const std::vector<std::uint8_t> rgb(4 * 3, 128);
-  content_files::writePng8(dir / "p.png", 4, 1, 3, rgb);
-  content_files::writeExr(dir / "p_depth.exr", 4, 1, {2.0f, 3.0f, 4.0f, 10.0f});
-  content::ContentRequest r;
-  r.photo = dir / "p.png";
-  r.depth = dir / "p_depth.exr";
-  const content::Content c = content::loadContent(r);
+  const content::Content c = content::loadContent(writeFourPixelPhoto(dir));
   ASSERT_TRUE(c.photo);
   EXPECT_FLOAT_EQ(c.focalDistance, c.photo->median);
   EXPECT_GE(c.photo->median, 3.0f);
@@ -100,12 +104,7 @@ TEST_F(FocusOnOpen, APhotoFocusesAtItsMedianWithARangeFromItsOwnDepths) {
 
 TEST_F(FocusOnOpen, EachContentBringsItsOwnRange) {
   writeScaledScene(dir / "big.glb", 1000.0f);
-  const std::vector<std::uint8_t> rgb(4 * 3, 128);
-  content_files::writePng8(dir / "p.png", 4, 1, 3, rgb);
-  content_files::writeExr(dir / "p_depth.exr", 4, 1, {2.0f, 3.0f, 4.0f, 10.0f});
-  content::ContentRequest photo;
-  photo.photo = dir / "p.png";
-  photo.depth = dir / "p_depth.exr";
+  const content::ContentRequest photo = writeFourPixelPhoto(dir);
   const float gltfRange = content::loadContent({(dir / "big.glb").string(), {}, {}, {}}).focalRange;
   const float photoRange = content::loadContent(photo).focalRange;
   const float builtInRange = content::loadContent({"teapots", {}, {}, {}}).focalRange;
