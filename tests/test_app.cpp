@@ -867,6 +867,27 @@ TEST(App, WindowUnderXvfbRendersAndExits) {
   expectNotBlank(png);
 }
 
+// `satdof bench` where no CUDA device answers (this machine, CI): one plain line, no build
+// path, and the exit code of a backend that is not there (3). Where a device runs it, the
+// bench's own tests are scripts/gpu-check's.
+TEST(App, BenchWithoutACudaDeviceIsOneLineAndExit3) {
+  const RunResult r = run("bench scan --quick --repeats 1 --warmup 0");
+  if (r.exitCode == 0) GTEST_SKIP() << "a CUDA device runs the bench here";
+  EXPECT_EQ(r.exitCode, 3) << r.out << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(r.err.rfind("satdof: bench needs ", 0), 0u) << r.err;
+  EXPECT_EQ(r.err.find(".cpp"), std::string::npos) << r.err;
+}
+
+// A flag with no effect in a headless run says so; a window-only one is refused there.
+TEST(App, NoSettingsInAHeadlessRunSaysItHasNoEffect) {
+  const RunResult r = run("--headless --backend cpu --frames 1 --size 32x18 --save none --no-settings");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("--no-settings has no effect here: a headless run never reads or writes the settings file"),
+            std::string::npos)
+      << r.out;
+}
+
 // ---- Files the run cannot write, and runs stopped by a signal.
 
 // A tmpfs of `bytes` mounted at `at` for a test's life (mounting needs root: CI runs as

@@ -228,10 +228,12 @@ std::vector<Case> cases() {
                  return std::string("--headless --backend cpu --frames 1 --size 64x36 --out ") +
                         (d / "case" / std::string(300, 'x')).string();
                }});
-  // ---- Numbers: one parser for every option, subcommands' too; one tool a run
+  // ---- Numbers: one parser for every option, subcommands' too; one tool a run; window-only
+  // flags in a headless run
   for (const char* args : {"race --repeats 0x10", "soak --seed ''", "soak --seed 99999999999999999999",
                            "soak --check-every 1e3", "resize-storm --max-side 0x20", "--frames 99999999999 --headless",
-                           "--size 99999x2 --headless", "bench scan --repeats ''", "soak race --frames 2", "race quality"})
+                           "--size 99999x2 --headless", "bench scan --repeats ''", "soak race --frames 2", "race quality",
+                           "--headless --render-scale 0.5", "--headless --ui-scale 2", "--headless --no-vsync"})
     c.push_back({std::string("numbers: ") + args, [args](const fs::path& d) {
                    return std::string(args) + " --backend cpu --out " + (d / "case/out").string();
                  }});
