@@ -63,6 +63,7 @@ App::App(const Options& options, const std::map<std::string, std::string>& uiSet
   scene_ = scene::SceneState(content->scene ? std::move(*content->scene) : scene::Scene{});
   contentSummary_ = content->summary;
   sayShowing();
+  for (const std::string& w : content->warnings) contentSummary_.push_back("warning: " + w);  // (main printed them)
   reference::DofParams& params = settings_.dof.params;
   // A file's content opens at its own focus (content.h); only the command line overrides it.
   // A built-in scene keeps the settings file's choices too.
@@ -74,6 +75,7 @@ App::App(const Options& options, const std::map<std::string, std::string>& uiSet
   if (const char* why = reference::whyNotACamera(params)) throw UsageError(std::string("camera: ") + why);
   sayFocus();
   focus_.setAutofocus(options_.autofocus);
+  focus_.setReach(content->depthSpan);
 
   settings_.filter = options_.filter;
   settings_.view = options_.view;
@@ -208,11 +210,16 @@ void App::setContent(content::Content c) {
   contentSummary_ = c.summary;
   contentProblem_.clear();
   focus_.cancel();
+  focus_.setReach(c.depthSpan);
   settings_.dof.params.focalDistance = c.focalDistance;
   startOptions_.focalDistance = c.focalDistance;  // R goes back to the new content's focus
   settings_.dof.params.focalRange = startOptions_.focalRange = c.focalRange;  // dropped content: its own
   sayShowing();
   sayFocus();
+  for (const std::string& w : c.warnings) {  // once each, on stderr and in the panel's Scene section
+    std::fprintf(stderr, "satdof: warning: %s\n", w.c_str());
+    contentSummary_.push_back("warning: " + w);
+  }
 }
 
 bool App::chosenByUser(const LiveOption& option) const {
@@ -465,9 +472,10 @@ int App::run() {
     } else if (files::interrupted()) {
       break;  // at a frame boundary: every PNG written so far is whole
     }
-    // A script's frames are 1/30 s apart whatever the machine's speed, so that `wait N`
-    // means the same everywhere (a focus pull takes 9 frames).
-    const float step = script_ ? 1.0f / 30.0f : seconds;
+    // A script's frames, and headless ones, are 1/30 s apart whatever the machine's speed,
+    // so that `wait N` means the same everywhere (a focus pull takes 9 frames) and the same
+    // headless command writes the same images.
+    const float step = script_ || options_.headless ? 1.0f / 30.0f : seconds;
     if (options_.animate) scene_.animate(step);
     updateFocus(step);
     try {

@@ -197,6 +197,7 @@ void App::presentWindow() {
   state.autofocus = focus_.autofocus();
   state.hoverDepth = hoverDepth_;
   state.focusAnimating = focus_.animating();
+  state.depthSpan = focus_.reach();
   state.animate = options_.animate;
   state.msaa = options_.msaa;
   state.renderScale = options_.renderScale;

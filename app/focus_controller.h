@@ -6,14 +6,19 @@
 //   animation  the focal distance moves to its target over kAnimationSeconds (smoothstep
 //              in time), so a new focus is a pull, not a jump
 //
+//   reach      the distances the content holds, in its units (content/depth_span.h): the
+//              span the panel's focus controls cover
+//
 // It knows no GL: the app reads the depth at probePixel() (passes/depth_probe.h) and hands
 // it back with onDepth(), a frame or two later.
 #pragma once
 
 #include <optional>
 #include <string_view>
+#include <utility>
 
 #include "basic_types.h"
+#include "content/depth_span.h"
 
 namespace satdof {
 
@@ -41,6 +46,9 @@ class FocusController {
   void update(float seconds, float& focalDistance);
   bool animating() const { return animating_; }
   std::optional<Pixel> point() const { return point_; }
+  // The content's distances (set when content opens).
+  void setReach(content::DepthSpan span) { reach_ = std::move(span); }
+  const content::DepthSpan& reach() const { return reach_; }
 
  private:
   Autofocus mode_ = Autofocus::Off;
@@ -48,6 +56,7 @@ class FocusController {
   std::optional<Pixel> point_;    // Point mode's pixel
   bool animating_ = false;
   float from_ = 0, to_ = 0, elapsed_ = 0;
+  content::DepthSpan reach_;
 };
 
 }  // namespace satdof

@@ -57,6 +57,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "satdof: %s\n", e.what());
       return kExitUsage;
     }
+    for (const std::string& w : content.warnings) std::fprintf(stderr, "satdof: warning: %s\n", w.c_str());
     // Headless, a photo is rendered at its own size unless --size says otherwise.
     if (content.photo && runsHeadless(options) && !options.given.count("size"))
       options.size = {content.photo->colour.width, content.photo->colour.height};

@@ -1,5 +1,6 @@
 // shaders/scene.frag — scene pass: Lambert + a Blinn-Phong highlight, optional texture (the
-// built-in checker, a glTF base colour map); the material terms of scene::Instance.
+// built-in checker, a glTF base colour map, its uv transformed), plus emission (a glTF
+// emissive colour, optionally textured); the material terms of scene::Instance.
 // Output 0: colour (RGBA8). Output 1: linear view depth in scene units (R32F), which
 // the DoF pass turns into a circle of confusion. Compiled twice: scene_layer.glsl names
 // the first layer or the second (depth peeling, for the see-through DoF), so that the
@@ -23,8 +24,12 @@ layout(location = 8) uniform float uDiffuse;        // weight of the lit diffuse
 layout(location = 9) uniform vec3 uSpecular;        // highlight colour
 layout(location = 10) uniform float uShininess;     // highlight exponent
 layout(location = 12) uniform float uPeelFrom;     // the second layer's nearest depth
+layout(location = 13) uniform mat3 uUvTransform;    // (locations 13-15) the textures' uv
+layout(location = 16) uniform vec3 uEmission;       // linear, added to the shaded colour
+layout(location = 17) uniform int uEmissionTextured;  // 1: the emission modulated by uEmissionTexture
 layout(binding = 0) uniform sampler2D uTexture;
 layout(binding = 1) uniform sampler2D uFirstDistance;  // the first layer's, resolved
+layout(binding = 2) uniform sampler2D uEmissionTexture;
 
 layout(location = 0) out vec4 outColour;
 layout(location = 1) out float outDistance;
@@ -45,7 +50,10 @@ void main() {
   if (!gl_FrontFacing) n = -n;
   vec3 l = normalize(uLightDirection);
   vec3 albedo = uAlbedo;
-  if (uTextured == 1) albedo *= texture(uTexture, vIn.uv).rgb;
+  vec2 uv = (uUvTransform * vec3(vIn.uv, 1.0)).xy;  // the identity: vIn.uv exactly
+  if (uTextured == 1) albedo *= texture(uTexture, uv).rgb;
+  vec3 emission = uEmission;
+  if (uEmissionTextured == 1) emission *= texture(uEmissionTexture, uv).rgb;
 
   // Specular in view space: the eye is at the origin.
   vec3 nv = normalize(mat3(uViewForLight) * n);
@@ -55,6 +63,7 @@ void main() {
   float highlight = pow(max(dot(nv, h), 0.0), uShininess) * float(diffuse > 0.0);
   vec3 ambient = 0.18 * albedo * (0.6 + 0.4 * n.y);
   vec3 c = uEmissive == 1 ? albedo : ambient + albedo * (diffuse * uDiffuse) * 0.85 + uSpecular * highlight;
+  c += emission;  // zero but for a glTF emissive material
   outColour = vec4(pow(clamp(c, 0.0, 1.0), vec3(1.0 / 2.2)), 1.0);
   outDistance = distance;
 }

@@ -22,6 +22,9 @@ target_link_libraries(test_app_input PRIVATE satdof_app)
 # The user's content (glTF scenes, RGB-D photos), files made by the test (content_files.h).
 satdof_app_test(test_app_content test_app_content.cpp)
 target_link_libraries(test_app_content PRIVATE satdof_content_files)
+# The scene's own units, repeatable headless runs, a sensor's depth map in units per metre.
+satdof_app_test(test_app_units test_app_units.cpp)
+target_link_libraries(test_app_units PRIVATE satdof_content_files)
 # Hostile and careless files of every class, through the real binary.
 satdof_app_test(test_hostile_inputs test_hostile_inputs.cpp)
 target_link_libraries(test_hostile_inputs PRIVATE satdof_content_files)

@@ -99,9 +99,6 @@ TEST_F(ContentFiles, BadPhotosAreOneLineNamingTheFile) {
   bad[5] = std::nanf("");
   bad[9] = -1.0f;
   content_files::writeExr(dir / "nan.exr", 16, 8, bad);
-  std::vector<float> negative(16 * 8, 3.0f);
-  negative[17] = -2.0f;
-  content_files::writeExr(dir / "negative.exr", 16, 8, negative);
   content_files::writeExr(dir / "metres.exr", 16, 8, std::vector<float>(16 * 8, 3.0f));
   const DepthMapping plain;
   struct Case {
@@ -117,8 +114,6 @@ TEST_F(ContentFiles, BadPhotosAreOneLineNamingTheFile) {
       {dir / "ok.png", dir / "huge.png", plain, "huge.png", "is 30000x30000"},
       {dir / "ok.png", dir / "text.png", plain, "text.png", "is not a depth image"},
       {dir / "ok.png", dir / "small_depth.png", plain, "small_depth.png", "is 8x8, the photo 'ok.png' 16x8"},
-      {dir / "ok.png", dir / "nan.exr", plain, "nan.exr", "2 of its depths are not finite and positive (the first, at x 5, y 0, is NaN)"},
-      {dir / "ok.png", dir / "negative.exr", plain, "negative.exr", "at x 1, y 1, is negative"},
       {dir / "ok.png", dir / "metres.exr", {DepthEncoding::Metric, 1, 5, true}, "metres.exr", "--depth-range applies to a normalised map"},
       {dir / "nan.exr", dir / "ok_depth.png", plain, "nan.exr", "colour photo must be a PNG or JPEG"},
   };

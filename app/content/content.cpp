@@ -2,6 +2,8 @@
 #include "content/content.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <cstdio>
 #include <span>
 
@@ -36,6 +38,31 @@ std::string withThousands(std::size_t n) {
     s.push_back(digits[i]);
   }
   return s;
+}
+
+std::string percent(double share) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", 100.0 * share);
+  return text;
+}
+
+// The nearest and farthest view depth of the bounds' corners from the camera: the
+// distances the scene spans, in its units. A camera inside the bounds sees from its near
+// plane; one that sees none of them, around the focus.
+DepthSpan boundsSpan(const scene::Camera& camera, const scene::Bounds& b, float focus) {
+  float nearest = std::numeric_limits<float>::infinity(), farthest = -nearest;
+  for (int k = 0; k < 8; ++k) {
+    const glm::vec3 corner((k & 1) ? b.hi.x : b.lo.x, (k & 2) ? b.hi.y : b.lo.y, (k & 4) ? b.hi.z : b.lo.z);
+    const float d = camera.viewDepth(corner);
+    nearest = std::min(nearest, d);
+    farthest = std::max(farthest, d);
+  }
+  nearest = std::max(nearest, camera.nearPlane);
+  if (!(farthest > nearest) || !std::isfinite(farthest)) {
+    nearest = focus / 10.0f;
+    farthest = focus * 10.0f;
+  }
+  return {nearest, farthest, "units"};
 }
 
 // The depth-map suffixes a photo's depth is looked for by, and a photo's extensions.
@@ -79,9 +106,13 @@ Content loadContent(const ContentRequest& request) {
     const Photo& p = *c.photo;
     c.focalDistance = p.median;
     c.focalRange = std::max({p.median - p.nearest, p.farthest - p.median, 1e-3f * p.median});
+    c.depthSpan = {p.nearest, p.farthest, "m", p.holeCount, p.holeShare()};
     c.summary = {"photo " + c.name + ", " + std::to_string(p.colour.width) + "x" + std::to_string(p.colour.height),
                  "depth " + request.depth.filename().string() + " (" + p.depthDescription + ")",
                  "distances " + number(p.nearest) + ".." + number(p.farthest) + " m, median " + number(p.median) + " m"};
+    if (p.holeCount > 0)
+      c.summary.push_back("holes " + withThousands(p.holeCount) + " pixels (" + percent(p.holeShare()) +
+                          " %): no reading, filled from the surfaces around them");
     return c;
   }
   if (isSceneFile(request.scene)) {
@@ -91,9 +122,11 @@ Content loadContent(const ContentRequest& request) {
     const auto centre = scene::viewDepthAtCentre(g.scene);
     c.focalDistance = centre ? *centre : g.focalDistance;
     c.focalRange = std::max(glm::length(g.bounds.size()), 1e-3f * c.focalDistance);
+    c.depthSpan = boundsSpan(g.scene.camera, g.bounds, c.focalDistance);
     c.summary = {"glTF " + c.name, withThousands(g.triangles) + " triangles, " + std::to_string(g.scene.instances.size()) +
                                        " instances of " + std::to_string(g.scene.meshes.size()) + " meshes",
                  "bounds " + vec(g.bounds.lo) + " .. " + vec(g.bounds.hi), "camera: " + g.cameraNote};
+    c.warnings = std::move(g.warnings);
     c.scene = std::move(g.scene);
     return c;
   }

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "content/depth_span.h"
 #include "content/photo.h"
 #include "scene/scene.h"
 
@@ -43,7 +44,14 @@ struct Content {
   // content dropped on the window always opens at its own.
   float focalDistance = 1;
   float focalRange = 6;               // the linear camera's distance to full blur
+  // The distances it holds, in its units (depth_span.h): a photo's nearest and farthest
+  // depth read, in metres, and its holes; a glTF's bounds' nearest and farthest view depth
+  // from its camera (its near plane where the camera is inside them), in its own units;
+  // a built-in scene's: not known (the panel's declared ranges), in metres.
+  DepthSpan depthSpan;
   std::vector<std::string> summary;   // the panel's lines: file, triangles, bounds, size, depth
+  std::vector<std::string> warnings;  // what the file holds that is not drawn, one line each
+                                      // naming the file (gltf_scene.h); printed once, shown
 };
 
 // True for a --scene value that names a file rather than a built-in scene (.gltf, .glb).

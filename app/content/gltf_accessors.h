@@ -1,5 +1,7 @@
 // app/content/gltf_accessors.h — a glTF model's accessors read into floats and indices, of
-// any component type (a normalised integer scaled to [0, 1], or [-1, 1] when signed). Every
+// any component type (a normalised integer scaled to [0, 1], or [-1, 1] when signed: c / 127
+// and c / 32767, -128 and -32768 read as -1; KHR_mesh_quantization's attributes), float
+// accessors sparse or not (zeros where a sparse one has no bufferView). Every
 // element read lies inside its bufferView and that inside its buffer, checked in arithmetic
 // that cannot wrap: the file's counts, offsets and strides are any numbers up to 2^64. The
 // values read by all accessors together are at most kMaxValuesRead (gltf_scene.h), as
@@ -38,7 +40,10 @@ class AccessorReader {
 
   [[noreturn]] void fail(int accessorIndex, const std::string& why) const;
   const tinygltf::Accessor& accessor(int index) const;
+  void checkComponents(int index, const tinygltf::Accessor& a, int components) const;
+  void take(std::size_t count, int components) const;  // against kMaxValuesRead
   View view(int index, int components) const;
+  void applySparse(int index, const tinygltf::Accessor& a, int components, std::vector<float>& out) const;
 
   const tinygltf::Model& model_;
   std::filesystem::path file_;

@@ -21,6 +21,8 @@
 #include <utility>
 
 #include "content/content_error.h"
+#include "content/gltf_compressed.h"
+#include "content/gltf_extensions.h"
 #include "content/image_files.h"
 #include "parse.h"
 
@@ -60,15 +62,35 @@ std::string readRegular(const fs::path& path, int flags, std::vector<std::uint8_
 }
 
 // ---- The load's context, shared by the file and image callbacks.
+// A uri that is missing or unreadable: a buffer's ends the load, an image's is a warning
+// (tinygltf goes on without the image, and its material shows its base colour). A uri
+// refused for where it leads, or what it is, ends the load either way.
+constexpr const char* kNoSuchFile = "no such file in the glTF's folder";
+
+bool missingOrUnreadable(const std::string& why) {
+  return why == kNoSuchFile || why == "no such file" || why == "is empty" || why == "is larger than 1 GiB" ||
+         why.starts_with("cannot be read") || why.starts_with("is a data: uri of a kind not read");
+}
+
 struct LoadContext {
   fs::path file;                       // the glTF, as named
   fs::path folder;                     // its folder, canonical: every uri resolves inside it
   std::string prefix;                  // the folder as tinygltf joins a uri to it ("/a/b/")
-  std::optional<std::string> problem;  // the first uri refused, or image not decoded
+  std::optional<std::string> problem;  // the first uri refused
+  std::optional<std::string> fatal;    // the first uri refused for where it leads or what it is
+  std::vector<std::string> warnings;   // images missing or not decoded (when the load succeeds)
   std::string lastUri;                 // the uri last read (for tinygltf's size mismatch)
 
   void refuse(const std::string& uri, const std::string& why) {
-    if (!problem) problem = std::string(kUnreadable) + "uri " + quotedPath(uri) + ": " + why;
+    const std::string line = std::string(kUnreadable) + "uri " + quotedPath(uri) + ": " + why;
+    if (!problem) problem = line;
+    if (!missingOrUnreadable(why)) {
+      if (!fatal) fatal = line;
+    } else {  // only an image's can be left out: a buffer's fails the load
+      warnOnce(warnings, quotedPath(file) + ": image " + quotedPath(uri) + ": " +
+                             (why == kNoSuchFile ? std::string("no such file") : why) +
+                             "; the material's base colour is used");
+    }
   }
 };
 
@@ -102,7 +124,7 @@ std::string resolveUri(const LoadContext& c, const std::string& uri, fs::path& r
   if (resolved == c.folder) return "is a folder, not a file";
   if (!inside(c.folder, resolved)) return "leads out of the glTF's folder";
   const fs::file_status status = fs::status(resolved, ec);  // stat(2): nothing is opened
-  if (ec || !fs::exists(status)) return "no such file in the glTF's folder";
+  if (ec || !fs::exists(status)) return kNoSuchFile;
   if (fs::is_directory(status)) return "is a folder, not a file";
   if (!fs::is_regular_file(status)) return "is not a regular file";
   return "";
@@ -154,7 +176,8 @@ void setImage(tinygltf::Image& image, ColourImage decoded) {
 
 // tinygltf's image callback. An image in a bufferView is left for decodeViewImages: its
 // bytes here are the view's, unchecked (they may lie outside the buffer); none is touched.
-bool decodeImage(tinygltf::Image* image, const int index, std::string* err, std::string*, int, int,
+// One that does not decode is left empty (its material shows its base colour), with a warning.
+bool decodeImage(tinygltf::Image* image, const int index, std::string*, std::string*, int, int,
                  const unsigned char* bytes, int size, void* user) {
   if (image->bufferView != -1) return true;
   auto& c = *static_cast<LoadContext*>(user);
@@ -162,12 +185,11 @@ bool decodeImage(tinygltf::Image* image, const int index, std::string* err, std:
   const std::string name = named ? image->uri : "image " + std::to_string(index);
   try {
     setImage(*image, decodeColourImage(name, bytes, std::size_t(std::max(size, 0))));
-    return true;
   } catch (const ContentError& e) {
-    if (!c.problem) c.problem = std::string("its ") + e.what();
-    if (err) *err += e.what();
-    return false;
+    warnOnce(c.warnings, quotedPath(c.file) + ": " + (named ? "image " : "its ") + e.what() +
+                             "; the material's base colour is used");
   }
+  return true;
 }
 
 // ---- Before the parser: the JSON's nesting, strings (and their escapes) skipped.
@@ -275,8 +297,9 @@ std::string loaderProblem(const LoadContext& c, const std::string& err, const st
   return line.empty() ? "the loader gives no reason" : line;
 }
 
-// Images in bufferViews, decoded once their view is inside its buffer.
-void decodeViewImages(const fs::path& file, tinygltf::Model& model) {
+// Images in bufferViews, decoded once their view is inside its buffer (one outside it ends
+// the load; one that does not decode is a warning, as an image file's).
+void decodeViewImages(const fs::path& file, tinygltf::Model& model, std::vector<std::string>& warnings) {
   for (std::size_t i = 0; i < model.images.size(); ++i) {
     tinygltf::Image& image = model.images[i];
     if (image.bufferView == -1) continue;
@@ -285,9 +308,26 @@ void decodeViewImages(const fs::path& file, tinygltf::Model& model) {
     try {
       setImage(image, decodeColourImage(name, bytes.data, bytes.size));
     } catch (const ContentError& e) {
-      throw ContentError(file, std::string("its ") + e.what());
+      warnOnce(warnings, quotedPath(file) + ": its " + e.what() + "; the material's base colour is used");
     }
   }
+}
+
+// A .glb with its JSON chunk replaced by `json` (padded with spaces), its BIN chunk kept.
+std::vector<std::uint8_t> withJsonChunk(const std::vector<std::uint8_t>& glb, std::size_t jsonLength, std::size_t length,
+                                        std::string json) {
+  while (json.size() % 4) json += ' ';
+  const std::size_t rest = length - 20 - jsonLength;  // the chunks after JSON (checkGlb: inside `length`)
+  std::vector<std::uint8_t> out(20 + json.size() + rest);
+  const auto le32 = [&](std::size_t at, std::size_t v) {
+    for (int b = 0; b < 4; ++b) out[at + std::size_t(b)] = std::uint8_t(v >> (8 * b));
+  };
+  std::memcpy(out.data(), glb.data(), 20);
+  le32(8, out.size());
+  le32(12, json.size());
+  std::memcpy(out.data() + 20, json.data(), json.size());
+  if (rest) std::memcpy(out.data() + 20 + json.size(), glb.data() + 20 + jsonLength, rest);
+  return out;
 }
 
 }  // namespace
@@ -314,8 +354,8 @@ ByteSpan bufferViewBytes(const tinygltf::Model& model, int index, const fs::path
   return {data.data() + v.byteOffset, v.byteLength};
 }
 
-tinygltf::Model loadGltfModel(const fs::path& path) {
-  const std::vector<std::uint8_t> bytes = readRegularFile(path);
+tinygltf::Model loadGltfModel(const fs::path& path, std::vector<std::string>& warnings) {
+  std::vector<std::uint8_t> bytes = readRegularFile(path);
   LoadContext c;
   c.file = path;
   std::error_code ec;
@@ -333,6 +373,12 @@ tinygltf::Model loadGltfModel(const fs::path& path) {
     length = glb.length;
   }
   checkJsonNesting(path, bytes.data() + jsonOffset, jsonLength, jsonOffset);
+  if (auto filled = withCompressionPlaceholders({reinterpret_cast<const char*>(bytes.data() + jsonOffset), jsonLength})) {
+    if (binary) bytes = withJsonChunk(bytes, jsonLength, length, std::move(*filled));
+    else bytes.assign(filled->begin(), filled->end());
+    jsonLength = binary ? std::size_t(le32(&bytes[12])) : bytes.size();
+    length = bytes.size();
+  }
 
   tinygltf::Model model;
   tinygltf::TinyGLTF loader;
@@ -349,11 +395,15 @@ tinygltf::Model loadGltfModel(const fs::path& path) {
   } catch (const std::exception&) {
     throw ContentError(path, std::string(kUnreadable) + "it states sizes too large to hold in memory");
   }
-  if (c.problem) throw ContentError(path, *c.problem);
+  if (c.fatal) throw ContentError(path, *c.fatal);
+  if (!ok && c.problem) throw ContentError(path, *c.problem);
   if (!ok)
     throw ContentError(path, kUnreadable + loaderProblem(c, err, bytes.data() + jsonOffset, jsonLength, jsonOffset));
-  decodeViewImages(path, model);
+  checkExtensions(model, path, warnings);
+  decodeViewImages(path, model, c.warnings);
+  decodeCompressed(model, path);
   for (std::size_t i = 0; i < model.bufferViews.size(); ++i) bufferViewBytes(model, int(i), path, "");
+  for (const std::string& w : c.warnings) warnOnce(warnings, w);
   return model;
 }
 

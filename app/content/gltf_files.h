@@ -9,7 +9,11 @@
 //                 absolute path, no scheme but data:, nothing whose real path (symlinks
 //                 resolved) leaves the folder, only regular files; never the working folder
 //   its images    decoded by image_files.h; an image in a bufferView only once that view is
-//                 checked against its buffer (tinygltf hands the decoder the view unchecked)
+//                 checked against its buffer (tinygltf hands the decoder the view unchecked);
+//                 an image missing, unreadable or not decodable is left out with a warning
+//                 (its material shows its base colour), not refused
+//   extensions    refused when required and not read, else warned (gltf_extensions.h);
+//                 compressed geometry decoded into new buffers (gltf_compressed.h)
 //   its views     every bufferView inside its buffer, in arithmetic that cannot wrap
 // Every refusal is a ContentError (content_error.h) naming the file and, for a uri, the uri.
 #pragma once
@@ -30,8 +34,9 @@ inline constexpr std::size_t kMaxJsonDepth = 256;
 std::vector<std::uint8_t> readRegularFile(const std::filesystem::path& path);
 
 // The model of a .gltf or .glb file (a .glb by its extension or its "glTF" magic), its
-// images decoded to RGBA8 (component 4, bits 8). Throws ContentError.
-tinygltf::Model loadGltfModel(const std::filesystem::path& path);
+// images decoded to RGBA8 (component 4, bits 8), its compressed geometry decoded; what it
+// leaves out added to `warnings` (one line each kind). Throws ContentError.
+tinygltf::Model loadGltfModel(const std::filesystem::path& path, std::vector<std::string>& warnings);
 
 // The bytes of bufferView `index` (all of them inside its buffer), or a ContentError naming
 // `file` and `user` ("accessor 3", "its image 0") when there is no such view or buffer.

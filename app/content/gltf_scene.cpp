@@ -20,6 +20,7 @@
 
 #include "content/content_error.h"
 #include "content/gltf_accessors.h"
+#include "content/gltf_extensions.h"
 #include "content/gltf_files.h"
 
 namespace satdof::content {
@@ -130,8 +131,8 @@ glm::mat4 localTransform(const tinygltf::Node& node) {
 // ---- The node tree -> instances.
 class Builder {
  public:
-  Builder(const tinygltf::Model& model, const std::filesystem::path& file)
-      : model_(model), file_(file), reader_(model, file), onPath_(model.nodes.size(), false) {}
+  Builder(const tinygltf::Model& model, const std::filesystem::path& file, std::vector<std::string>& warnings)
+      : model_(model), file_(file), reader_(model, file), onPath_(model.nodes.size(), false), warnings_(warnings) {}
 
   // A node and its subtree. A node may be reached by many paths (a DAG): every path places
   // it again, so the visits and instances are counted against their limits; a node that is
@@ -195,12 +196,24 @@ class Builder {
     glm::vec3 base(1.0f);
     float metallic = 1.0f, roughness = 1.0f;  // glTF's defaults
     if (materialIndex >= 0 && std::size_t(materialIndex) < model_.materials.size()) {
-      const tinygltf::PbrMetallicRoughness& pbr = model_.materials[std::size_t(materialIndex)].pbrMetallicRoughness;
+      const tinygltf::Material& material = model_.materials[std::size_t(materialIndex)];
+      const tinygltf::PbrMetallicRoughness& pbr = material.pbrMetallicRoughness;
       if (pbr.baseColorFactor.size() >= 3)
         base = {float(pbr.baseColorFactor[0]), float(pbr.baseColorFactor[1]), float(pbr.baseColorFactor[2])};
       metallic = std::clamp(float(pbr.metallicFactor), 0.0f, 1.0f);
       roughness = std::clamp(float(pbr.roughnessFactor), 0.0f, 1.0f);
-      instance.texture = texture(pbr.baseColorTexture.index);
+      // The textures read the first uv set, through the base colour's transform (the
+      // emissive texture's own where the base colour has none).
+      const TextureUv baseUv = textureUv(pbr.baseColorTexture), emissiveUv = textureUv(material.emissiveTexture);
+      instance.texture = firstUvSet(baseUv, "base colour") ? texture(pbr.baseColorTexture.index) : -1;
+      instance.emission = emissionOf(material);
+      if (instance.emission != glm::vec3(0.0f) && firstUvSet(emissiveUv, "emissive"))
+        instance.emissiveTexture = texture(material.emissiveTexture.index);
+      instance.uvTransform = instance.texture >= 0 || instance.emissiveTexture < 0 ? baseUv.transform : emissiveUv.transform;
+      if (instance.texture >= 0 && instance.emissiveTexture >= 0 && baseUv.transform != emissiveUv.transform)
+        warnOnce(warnings_, quotedPath(file_) + ": a material's emissive texture has a KHR_texture_transform of its own, "
+                                                "which is not read: the base colour texture's is used");
+      instance.emissive = isUnlit(material);  // drawn at its colour, as the built-in lamps
     } else {
       metallic = 0.0f;  // no material: the spec's default material is a dull white dielectric
     }
@@ -208,6 +221,14 @@ class Builder {
     instance.diffuse = 1.0f - metallic;
     instance.specular = glm::mix(glm::vec3(0.35f), base, metallic) * (1.0f - 0.75f * roughness);
     instance.shininess = 4.0f + 252.0f * (1.0f - roughness) * (1.0f - roughness);
+  }
+
+  // Whether a texture reference reads the first uv set (the only one read); a warning if not.
+  bool firstUvSet(const TextureUv& uv, const char* which) {
+    if (uv.texCoord == 0) return true;
+    warnOnce(warnings_, quotedPath(file_) + ": a material's " + which + " texture reads uv set " +
+                            std::to_string(uv.texCoord) + ", which is not read: it is left out");
+    return false;
   }
 
   // A glTF texture's image as a scene texture (each image uploaded once); -1 when none.
@@ -231,6 +252,7 @@ class Builder {
   std::map<int, int> textures_;                // image -> scene texture
   std::vector<bool> onPath_;                   // the nodes from a root to the one visited
   std::size_t visits_ = 0;
+  std::vector<std::string>& warnings_;
 };
 
 scene::Bounds worldBounds(const scene::Scene& s) {
@@ -316,8 +338,9 @@ std::string placeCamera(const tinygltf::Model& model, const std::optional<glm::m
 }
 
 GltfScene readScene(const std::filesystem::path& path) {
-  const tinygltf::Model model = loadGltfModel(path);
-  Builder builder(model, path);
+  GltfScene out;
+  const tinygltf::Model model = loadGltfModel(path, out.warnings);
+  Builder builder(model, path, out.warnings);
   if (!model.scenes.empty()) {
     const int s = model.defaultScene >= 0 && std::size_t(model.defaultScene) < model.scenes.size() ? model.defaultScene : 0;
     for (int root : model.scenes[std::size_t(s)].nodes) builder.visit(root, glm::mat4(1.0f), 0);
@@ -332,7 +355,6 @@ GltfScene readScene(const std::filesystem::path& path) {
   if (builder.triangles == 0)
     throw ContentError(path, model.meshes.empty() ? "has no mesh: nothing to draw"
                                                   : "has no triangles in its scene: nothing to draw");
-  GltfScene out;
   out.scene = std::move(builder.scene);
   out.triangles = builder.triangles;
   out.bounds = worldBounds(out.scene);

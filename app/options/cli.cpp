@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -136,6 +137,15 @@ std::optional<std::string> readDepthRange(const std::string& text, content::Dept
   return std::nullopt;
 }
 
+// A number above zero, finite ("0", "-1", "nan" and "1e39" are not).
+std::optional<std::string> readPositive(const std::string& text, float& out) {
+  float v = 0;
+  if (auto e = readNumber(text, -std::numeric_limits<float>::max(), std::numeric_limits<float>::max(), v)) return e;
+  if (!(v > 0.0f)) return quoteForMessage(text) + " is out of range: must be above 0";
+  out = v;
+  return std::nullopt;
+}
+
 }  // namespace
 
 ParseOutcome parseCommandLine(int argc, char** argv) {
@@ -213,6 +223,13 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
                  std::string("NEAR,FAR in metres: the distances a normalised depth map spans (a PNG's, or an inverse "
                              "float map's) [") +
                      content::kDefaultDepthRange + "]");
+  std::string depthScale, depthInvalid;
+  app.add_option("--depth-scale", depthScale,
+                 "UNITS_PER_METRE: the depth map holds distances, value / UNITS_PER_METRE metres (a sensor's 16-bit "
+                 "PNG: 5000 for TUM-style maps, 1000 for millimetres); no --depth-range then");
+  app.add_option("--depth-invalid", depthInvalid,
+                 "VALUE: the depth value of no reading, a hole filled from the surfaces around it, or none [0 with "
+                 "--depth-scale, else none; a float map's NaN, infinite and non-distance values are holes always]");
   auto* quality = app.add_subcommand("quality",
                                      "Headless: every DoF implementation against a lens (the scene rendered over "
                                      "the aperture) and a scattering ground truth on every scene at several focal "
@@ -367,6 +384,23 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
     o.depthMapping.encoding = depthEncoding == "inverse" ? content::DepthEncoding::Inverse : content::DepthEncoding::Metric;
     if (auto why = readDepthRange(depthRange, o.depthMapping)) throw CLI::ValidationError("--depth-range", *why);
     o.depthMapping.rangeGiven = given("depth-range");
+    if (given("depth-scale")) {
+      if (auto why = readPositive(depthScale, o.depthMapping.unitsPerMetre)) throw CLI::ValidationError("--depth-scale", *why);
+      if (given("depth-range"))
+        throw CLI::ValidationError("--depth-scale", "not with --depth-range: a map in units per metre holds its "
+                                                    "distances, there is no range to span (give one of the two)");
+      if (o.depthMapping.encoding == content::DepthEncoding::Inverse)
+        throw CLI::ValidationError("--depth-scale", "applies to a metric map (value / scale = metres), not "
+                                                    "--depth-encoding inverse");
+    }
+    if (given("depth-invalid")) {
+      float value = 0;
+      if (depthInvalid == "none") o.depthMapping.noHoleValue = true;
+      else if (auto why = readNumber(depthInvalid, -std::numeric_limits<float>::max(),
+                                     std::numeric_limits<float>::max(), value))
+        throw CLI::ValidationError("--depth-invalid", *why + " (or none)");
+      else o.depthMapping.holeValue = value;
+    }
     if (o.focalDistance)  // the focus a thin lens can reach (the camera's own rule, coc.h)
       if (const char* why = reference::whyNotACamera(dofParamsOf(o, *o.focalDistance)))
         throw CLI::ValidationError("--" + std::string(opt::focal.name), why);

@@ -85,7 +85,7 @@ std::optional<std::string> checkContent(const Options& o) {
   if (!photo && !o.depth.empty()) return std::string("--depth: needs --photo IMAGE (the photo it belongs to)");
   if (photo && given(o, "scene")) return std::string("--scene: not with --photo (one content at a time)");
   // A window applies them to photos dropped on it too.
-  for (const char* flag : {"depth-encoding", "depth-range"})
+  for (const char* flag : {"depth-encoding", "depth-range", "depth-scale", "depth-invalid"})
     if (given(o, flag) && !photo && runsHeadless(o))
       return "--" + std::string(flag) + ": applies only to a --photo (or, in a window, to photos dropped on it)";
   const std::string what = photo ? "a photo" : "a glTF scene";

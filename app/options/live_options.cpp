@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <limits>
 
 #include "dof/dof_implementation.h"
 #include "parse.h"
@@ -138,6 +139,16 @@ std::optional<std::string> readCompareField(CompareFields& fields, std::string_v
 
 std::string formatRange(float lo, float hi) { return formatNumber(lo) + ".." + formatNumber(hi); }
 
+// A distance in the scene's units: above 0 and finite (parseNumber refuses nan, inf and
+// what a float cannot hold, "1e39"). Declared with no range (lo == hi): its help says so.
+std::optional<std::string> readDistance(std::string_view text, float& out) {
+  float v = 0;
+  if (auto e = readNumber(text, -std::numeric_limits<float>::max(), std::numeric_limits<float>::max(), v)) return e;
+  if (!(v > 0.0f)) return quoteForMessage(text) + " is out of range: must be above 0";
+  out = v;
+  return std::nullopt;
+}
+
 // A number of Options in [self.lo, self.hi].
 template <float Options::*Field>
 constexpr LiveOption number(std::string_view name, std::string_view help, float lo, float hi,
@@ -195,23 +206,28 @@ std::string registryListing(const std::string& defaultName, const Names& entries
 
 namespace opt {
 
+// Distances follow the content's units (a millimetre model focuses at 1600): any positive,
+// finite value. The panel's ranges are a built-in scene's; other content sets its own
+// (content/depth_span.h).
 constinit const LiveOption focal{
-    "focal", "Focal distance in scene units (scene: the scene's suggestion)", 0.01f, 1000.0f, "scene",
-    [](const LiveOption& self, Options& o, std::string_view v) -> std::optional<std::string> {
+    "focal", "Focal distance in scene units, any above 0 (scene: the scene's suggestion)", 0.0f, 0.0f, "scene",
+    [](const LiveOption&, Options& o, std::string_view v) -> std::optional<std::string> {
       if (v == "scene") {
         o.focalDistance.reset();
         return std::nullopt;
       }
       float f = 0;
-      if (auto e = readNumber(v, self.lo, self.hi, f)) return e;
+      if (auto e = readDistance(v, f)) return e;
       o.focalDistance = f;
       return std::nullopt;
     },
     [](const Options& o) { return o.focalDistance ? formatNumber(*o.focalDistance) : std::string("scene"); },
     true, AppliesTo::Always, {0.2f, 60.0f, true, "%.2f", "focus (m)"}};
-constinit const LiveOption focalRange = number<&Options::focalRange>(
-    "focal-range", "Linear camera: distance from focus at which blur is maximal", 0.01f, 1000.0f, "6",
-    AppliesTo::LinearCamera, {0.1f, 40.0f, false, "%.2f", "focal range"});
+constinit const LiveOption focalRange{
+    "focal-range", "Linear camera: distance from focus at which blur is maximal, in scene units, any above 0", 0.0f,
+    0.0f, "6", [](const LiveOption&, Options& o, std::string_view v) { return readDistance(v, o.focalRange); },
+    [](const Options& o) { return formatNumber(o.focalRange); }, true, AppliesTo::LinearCamera,
+    {0.1f, 40.0f, false, "%.2f", "focal range"}};
 constinit const LiveOption maxBlur = number<&Options::maxBlur>(
     "max-blur", "Largest blur radius in pixels", 0.0f, 256.0f, "12", AppliesTo::Always, {0.0f, 64.0f, false, "%.1f", "max blur (px)"});
 constinit const LiveOption camera{

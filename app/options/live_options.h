@@ -53,7 +53,8 @@ struct LiveOption {
   using Get = std::string (*)(const Options& o);
   std::string_view name;  // --name, the script's `set name`, the settings file's key, the panel's label
   std::string_view help;  // one line; describe() adds the range, the listing and the default
-  float lo = 0, hi = 0;   // a number's range (lo == hi: not a number); `set` checks it
+  float lo = 0, hi = 0;   // a number's range (lo == hi: none to state: not a number, or a
+                          // distance in the content's units, any above 0); `set` checks it
   std::string_view defaultValue;  // read into every fresh Options; shown in --help (empty: none)
   Set set = nullptr;
   Get get = nullptr;

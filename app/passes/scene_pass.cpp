@@ -224,6 +224,11 @@ void ScenePass::drawInstances(const scene::Scene& scene, const glm::mat4& view, 
     glUniform1f(8, instance.diffuse);
     glUniform3fv(9, 1, glm::value_ptr(instance.specular));
     glUniform1f(10, instance.shininess);
+    glUniformMatrix3fv(13, 1, GL_FALSE, glm::value_ptr(instance.uvTransform));
+    glUniform3fv(16, 1, glm::value_ptr(instance.emission));
+    const bool emissionTextured = instance.emissiveTexture >= 0;
+    glUniform1i(17, emissionTextured ? 1 : 0);
+    if (emissionTextured) glBindTextureUnit(2, textures_.at(std::size_t(instance.emissiveTexture)).get());
     glBindVertexArray(m.layout.get());
     glDrawElements(GL_TRIANGLES, m.indexCount, GL_UNSIGNED_INT, nullptr);
   }

@@ -26,8 +26,9 @@ struct Texture {
 };
 
 // The shading (shaders/scene.frag): ambient 0.18 * albedo, Lambert diffuse * 0.85 * diffuse,
-// a Blinn-Phong highlight of colour `specular` and exponent `shininess`. The defaults are
-// the built-in scenes' look; glTF materials map onto the same terms (content/gltf_scene.h).
+// a Blinn-Phong highlight of colour `specular` and exponent `shininess`, plus `emission`. The
+// defaults are the built-in scenes' look; glTF materials map onto the same terms
+// (content/gltf_scene.h).
 struct Instance {
   int mesh = 0;                 // index into Scene::meshes
   glm::mat4 model{1.0f};        // object -> world
@@ -39,6 +40,10 @@ struct Instance {
   float shininess = 48.0f;      // highlight exponent
   bool subject = false;         // what presets orbit and the focus suggestion picks (teapots)
   bool turns = false;           // the animation turns it about its vertical axis (teapots)
+  // A glTF material's extras; the defaults leave the built-in scenes as they are.
+  glm::mat3 uvTransform{1.0f};  // the textures' uv: (uvTransform * (uv, 1)).xy (KHR_texture_transform)
+  glm::vec3 emission{0.0f};     // linear RGB added to the shaded colour (emissive factor x strength)
+  int emissiveTexture = -1;     // index into Scene::textures, multiplies the emission (-1: none)
 };
 
 struct Scene {

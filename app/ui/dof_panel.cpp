@@ -2,19 +2,40 @@
 // out with the reason where the backend cannot run it) and the focus model's settings.
 // This file is the home of the DoF model's controls: the aperture (box or disc), the
 // linear model and the camera model (thin lens: focal length, f-number, sensor), the
-// circle-of-confusion view; the
+// circle-of-confusion view. The focal distance's and range's sliders span the content's
+// own distances, in its units (content/depth_span.h); the
 // DoF work extends it (see the marked spot below).
 #include <imgui.h>
 
 #include <algorithm>
 #include <string>
 
+#include "content/depth_span.h"
 #include "options/live_options.h"
 #include "satdof/sat_format.h"
 #include "ui/ui.h"
 #include "ui/widgets.h"
 
 namespace satdof::panels {
+namespace {
+
+// A distance's slider over the content's own distances (content/depth_span.h), labelled
+// with its unit; the declared range where the content has none (a built-in scene). It
+// always reaches the value it shows, wherever that was set.
+void distanceSlider(const LiveOption& option, const char* name, float* value, const content::DepthSpan& span,
+                    content::SliderSpan (*slider)(const content::DepthSpan&)) {
+  if (!span.known()) {
+    widgets::optionSlider(option, value);
+    return;
+  }
+  const content::SliderSpan r = content::reaching(slider(span), *value);
+  const std::string help(option.help), id = "##" + std::string(option.name), format = content::sliderFormat(r.hi, span.unit);
+  widgets::label((std::string(name) + " (" + span.unit + ")").c_str(), help.c_str());
+  ImGui::SliderFloat(id.c_str(), value, r.lo, r.hi, format.c_str(), ImGuiSliderFlags_Logarithmic);
+  widgets::tooltip(help.c_str());
+}
+
+}  // namespace
 
 void drawDofSection(UiState& s) {
   if (!widgets::header("Depth of field", "DoF", ImGuiTreeNodeFlags_DefaultOpen)) return;
@@ -61,9 +82,9 @@ void drawDofSection(UiState& s) {
   widgets::radio("thin lens", &model, 1);
   widgets::tooltip("a real lens: focal length, f-number and sensor width set the blur");
   p.model = model == 1 ? reference::CocModel::ThinLens : reference::CocModel::Linear;
-  widgets::optionSlider(opt::focal, &p.focalDistance);
+  distanceSlider(opt::focal, "focus", &p.focalDistance, s.depthSpan, content::focalSlider);
   if (p.model == reference::CocModel::Linear) {
-    widgets::optionSlider(opt::focalRange, &p.focalRange);
+    distanceSlider(opt::focalRange, "focal range", &p.focalRange, s.depthSpan, content::focalRangeSlider);
   } else {
     widgets::optionSlider(opt::focalLength, &p.focalLengthMm);
     widgets::optionSlider(opt::fNumber, &p.fNumber);

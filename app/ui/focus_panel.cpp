@@ -1,5 +1,6 @@
 // app/ui/focus_panel.cpp — the focus section: how to focus (click, autofocus), the depth
-// under the cursor, and the focus overlay (the view that tints the focal plane).
+// under the cursor, the content's depths (their span, a photo's filled holes) and the focus
+// overlay (the view that tints the focal plane).
 #include <imgui.h>
 
 #include "ui/ui.h"
@@ -17,6 +18,17 @@ void focus(UiState& s) {
     ImGui::TextDisabled("depth under cursor: (move over the image)");
   widgets::tooltip("The linear view depth of the pixel under the mouse, scene units");
   ImGui::Text("focal distance: %.2f%s", s.dof->params.focalDistance, s.focusAnimating ? " (pulling)" : "");
+  if (s.depthSpan.known()) {
+    ImGui::Text("content depths: %.3g..%.3g %s", double(s.depthSpan.nearest), double(s.depthSpan.farthest),
+                s.depthSpan.unit.c_str());
+    widgets::tooltip("The nearest and farthest distance of what is shown: the focus sliders span them");
+  }
+  if (s.depthSpan.holes > 0) {
+    ImGui::TextColored({1.0f, 0.75f, 0.3f, 1.0f}, "depth holes: %zu px (%.1f %%), filled", s.depthSpan.holes,
+                       100.0 * double(s.depthSpan.holeShare));
+    widgets::tooltip("Pixels the depth map has no reading for (a sensor's 0, NaN): each takes the depth of the "
+                     "surfaces around it of its own colour, so it blurs as they do and makes no bokeh");
+  }
   ImGui::PopTextWrapPos();
   widgets::label("autofocus", "Keep a point in focus while the camera moves");
   int mode = int(s.autofocus);

@@ -65,6 +65,7 @@ struct UiState {
   Autofocus autofocus = Autofocus::Off;  // a panel may change it
   std::optional<float> hoverDepth;       // depth under the cursor (nullopt: not over the image)
   bool focusAnimating = false;
+  content::DepthSpan depthSpan;          // the content's distances: the focus sliders' reach
   // Scene: what is shown (content/content.h), why a drop was refused (empty: it was not).
   std::span<const std::string> contentSummary;  // App::contentSummary_, for this frame
   std::string contentProblem;
