@@ -280,6 +280,25 @@ TEST_F(ImageSafety, FifosDevicesAndFoldersAreRefusedAtOnce) {
   EXPECT_FALSE(looksLikeImage(dir / "missing.png"));
 }
 
+// An empty IDAT chunk before the image data (legal, and holding nothing) once made stb_image
+// copy into its not yet allocated buffer (memcpy to null: UBSan's finding in the fuzzer);
+// it is dropped before decoding, and the photo and depth map read their values.
+TEST_F(ImageSafety, AnEmptyDataChunkBeforeTheDataIsHarmless) {
+  const std::string raw = '\0' + bytes({10, 20, 30, 40, 50, 60});  // 2x1 RGB, filter 0
+  uLongf zSize = compressBound(uLong(raw.size()));
+  std::string z(zSize, '\0');
+  compress2(reinterpret_cast<Bytef*>(z.data()), &zSize, reinterpret_cast<const Bytef*>(raw.data()), uLong(raw.size()), 6);
+  z.resize(zSize);
+  std::string png = "\x89PNG\r\n\x1a\n";
+  content_files::appendChunk(png, "IHDR", content_files::ihdr(2, 1, 8, 2));
+  content_files::appendChunk(png, "IDAT", "");
+  content_files::appendChunk(png, "IDAT", z);
+  content_files::appendChunk(png, "IDAT", "");
+  content_files::appendChunk(png, "IEND", "");
+  EXPECT_EQ(readColourImage(write("empty_idat.png", png)).rgba, (std::vector<std::uint8_t>{10, 20, 30, 255, 40, 50, 60, 255}));
+  EXPECT_EQ(readDepthImage(dir / "empty_idat.png").values.size(), 2u);
+}
+
 TEST_F(ImageSafety, TheReadmesFormatsStillReadTheirValues) {
   // Colour: 8-bit RGB PNG exactly, 16-bit RGB PNG as its high bytes, a JPEG closely.
   content_files::writePng8(dir / "rgb.png", 3, 2, 3, {10, 20, 30, 40, 50, 60, 70, 80, 90, 1, 2, 3, 4, 5, 6, 7, 8, 9});

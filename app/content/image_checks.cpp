@@ -144,4 +144,20 @@ void checkBeforeDecoding(const std::filesystem::path& name, const std::uint8_t* 
   checkJpegTables(name, bytes, size);
 }
 
+std::vector<std::uint8_t> withoutEmptyPngData(const std::uint8_t* b, std::size_t n) {
+  if (n < 8 || std::memcmp(b, "\x89PNG\r\n\x1a\n", 8) != 0) return {};
+  auto emptyData = [&](std::size_t i) { return bigEndian32(b + i) == 0 && std::memcmp(b + i + 4, "IDAT", 4) == 0; };
+  bool any = false;
+  for (std::size_t i = 8; i + 12 <= n && !any; i += 12 + std::size_t(bigEndian32(b + i))) any = emptyData(i);
+  if (!any) return {};
+  std::vector<std::uint8_t> out(b, b + 8);
+  std::size_t i = 8;
+  for (; i + 12 <= n; i += 12 + std::size_t(bigEndian32(b + i))) {
+    if (!emptyData(i)) out.insert(out.end(), b + i, b + i + 12 + std::size_t(bigEndian32(b + i)));
+    if (std::memcmp(b + i + 4, "IEND", 4) == 0) return out;
+  }
+  out.insert(out.end(), b + std::min(i, n), b + n);  // a tail too short for a chunk, as it was
+  return out;
+}
+
 }  // namespace satdof::content

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <vector>
 
 namespace satdof::content {
 
@@ -28,5 +29,12 @@ SniffedImage sniffImage(const std::uint8_t* bytes, std::size_t size);
 // over 1 GiB, a stated size over the limits (checkImageSize), a PNG chunk longer than the
 // file, a JPEG Huffman table of more than 256 codes.
 void checkBeforeDecoding(const std::filesystem::path& name, const std::uint8_t* bytes, std::size_t size);
+
+// stb_image copies each IDAT chunk into a buffer it allocates for the first chunk with data:
+// an empty IDAT before that makes it memcpy to a null pointer (undefined behaviour, though
+// nothing is copied). Empty IDAT chunks hold nothing: this returns the PNG without them, or
+// an empty vector where it has none (then the bytes are decoded as they are). Call it after
+// checkBeforeDecoding, which has checked that every chunk fits in the file.
+std::vector<std::uint8_t> withoutEmptyPngData(const std::uint8_t* bytes, std::size_t size);
 
 }  // namespace satdof::content

@@ -190,6 +190,8 @@ ColourImage decodeColour(const std::filesystem::path& name, const std::uint8_t* 
   if (kind.format != ImageFormat::Png && kind.format != ImageFormat::Jpeg)
     throw ContentError(name, std::string("is ") + kind.what + "; " + role + " " + kColourFormats);
   checkBeforeDecoding(name, bytes, size);
+  const std::vector<std::uint8_t> cleaned = withoutEmptyPngData(bytes, size);  // (image_checks.h)
+  if (!cleaned.empty()) bytes = cleaned.data(), size = cleaned.size();
   int w = 0, h = 0, channels = 0;
   if (!stbi_info_from_memory(bytes, int(size), &w, &h, &channels))
     throw ContentError(name, std::string("is a broken ") + (kind.format == ImageFormat::Png ? "PNG" : "JPEG") +
@@ -318,13 +320,15 @@ DepthSamples decodeExrDepth(const std::filesystem::path& path, const std::vector
 }  // namespace
 
 DepthSamples readDepthImage(const std::filesystem::path& path) {
-  const std::vector<std::uint8_t> bytes = readFileBytes(path);
+  std::vector<std::uint8_t> bytes = readFileBytes(path);
   const SniffedImage kind = sniffImage(bytes.data(), bytes.size());
   if (kind.format == ImageFormat::Exr) return decodeExrDepth(path, bytes);
   if (kind.format != ImageFormat::Png)
     throw ContentError(path, std::string("is ") + (std::string_view(kind.what) == kUnknownImage ? "not a depth image this build reads" : kind.what) +
                                  "; " + kDepthFormats);
   checkBeforeDecoding(path, bytes.data(), bytes.size());
+  if (std::vector<std::uint8_t> cleaned = withoutEmptyPngData(bytes.data(), bytes.size()); !cleaned.empty())
+    bytes = std::move(cleaned);  // (image_checks.h)
   const int size = int(bytes.size());
   int w = 0, h = 0, channels = 0;
   if (!stbi_info_from_memory(bytes.data(), size, &w, &h, &channels))
