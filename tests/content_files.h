@@ -221,6 +221,26 @@ inline std::string base64(const std::string& bytes) {
   return out;
 }
 
+// A .glb of `json` and `bin`, each padded to 4 bytes; no BIN chunk when `bin` is empty.
+inline std::string glb(std::string json, std::string bin) {
+  while (json.size() % 4) json += ' ';
+  while (bin.size() % 4) bin += '\0';
+  std::string out;
+  auto le32 = [&](std::size_t v) {
+    for (int s = 0; s < 32; s += 8) out += char((v >> s) & 0xff);
+  };
+  out += "glTF";
+  le32(2);
+  le32(12 + 8 + json.size() + (bin.empty() ? 0 : 8 + bin.size()));
+  le32(json.size());
+  out += "JSON" + json;
+  if (!bin.empty()) {
+    le32(bin.size());
+    out += std::string("BIN\0", 4) + bin;
+  }
+  return out;
+}
+
 struct GltfBuilder {
   std::string bin;  // the buffer
   std::vector<std::string> views, accessors, meshes, materials, nodes, images, textures, cameras;
@@ -336,28 +356,7 @@ struct GltfBuilder {
 
   // .gltf (the buffer as a base64 data URI) or .glb, by the extension.
   void write(const fs::path& path) const {
-    if (path.extension() == ".glb") {
-      std::string j = json("");
-      while (j.size() % 4) j += ' ';
-      std::string b = bin;
-      while (b.size() % 4) b += '\0';
-      std::string glb;
-      auto le32 = [&](std::uint32_t v) {
-        for (int s = 0; s < 32; s += 8) glb += char((v >> s) & 0xff);
-      };
-      glb += "glTF";
-      le32(2);
-      le32(std::uint32_t(12 + 8 + j.size() + 8 + b.size()));
-      le32(std::uint32_t(j.size()));
-      glb += "JSON";
-      glb += j;
-      le32(std::uint32_t(b.size()));
-      glb += std::string("BIN\0", 4);
-      glb += b;
-      writeBytes(path, glb);
-    } else {
-      writeBytes(path, json("data:application/octet-stream;base64," + base64(bin)));
-    }
+    writeBytes(path, path.extension() == ".glb" ? glb(json(""), bin) : json("data:application/octet-stream;base64," + base64(bin)));
   }
 };
 

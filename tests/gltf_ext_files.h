@@ -20,24 +20,6 @@ namespace gltf_ext_files {
 namespace fs = std::filesystem;
 using content_files::GltfBuilder;
 
-// A .glb of `json` and `bin`, each padded to 4 bytes.
-inline std::string glbOf(std::string json, std::string bin) {
-  while (json.size() % 4) json += ' ';
-  while (bin.size() % 4) bin += '\0';
-  std::string out;
-  auto le32 = [&](std::size_t v) {
-    for (int s = 0; s < 32; s += 8) out += char((v >> s) & 0xff);
-  };
-  out += "glTF";
-  le32(2);
-  le32(12 + 8 + json.size() + 8 + bin.size());
-  le32(json.size());
-  out += "JSON" + json;
-  le32(bin.size());
-  out += std::string("BIN\0", 4) + bin;
-  return out;
-}
-
 // The builder's document with `top` (",\"extensionsUsed\":[...]") added to its top-level
 // members and `buffers` (",{...}") after its buffer; .glb or .gltf (base64 buffer) by name.
 inline void write(const GltfBuilder& g, const fs::path& path, const std::string& top, const std::string& buffers = "") {
@@ -47,7 +29,7 @@ inline void write(const GltfBuilder& g, const fs::path& path, const std::string&
   j.insert(j.find('}', list) + 1, buffers);
   j.pop_back();
   j += top + "}";
-  content_files::writeBytes(path, glb ? glbOf(j, g.bin) : j);
+  content_files::writeBytes(path, glb ? content_files::glb(j, g.bin) : j);
 }
 
 // A raw accessor over view `v`; returns its index.

@@ -49,25 +49,7 @@ struct Triangle {
   }
 };
 
-// A .glb of `json` and `bin` (each padded to 4 bytes).
-std::string glb(std::string json, std::string bin) {
-  while (json.size() % 4) json += ' ';
-  while (bin.size() % 4) bin += '\0';
-  std::string out;
-  auto le32 = [&](std::size_t v) {
-    for (int s = 0; s < 32; s += 8) out += char((v >> s) & 0xff);
-  };
-  out += "glTF";
-  le32(2);
-  le32(12 + 8 + json.size() + (bin.empty() ? 0 : 8 + bin.size()));
-  le32(json.size());
-  out += "JSON" + json;
-  if (!bin.empty()) {
-    le32(bin.size());
-    out += std::string("BIN\0", 4) + bin;
-  }
-  return out;
-}
+using content_files::glb;
 
 class GltfSafety : public ::testing::Test {
  protected:
