@@ -1,6 +1,6 @@
 // app/app.cpp — see app.h: set-up and the frame. The window side (input, presenting) is
 // in app_window.cpp; what the keys, the panel and the script ask for in app_actions.cpp.
-#include "app.h"
+#include "app/app.h"
 
 #include <glad/gl.h>
 #include <GLFW/glfw3.h>
@@ -12,17 +12,17 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "content/content_error.h"
-#include "files/interrupt.h"
-#include "gl/debug.h"
-#include "gl/program.h"
-#include "image_io.h"
+#include "engine/content/content_error.h"
+#include "engine/files/interrupt.h"
+#include "engine/gl/debug.h"
+#include "engine/gl/program.h"
+#include "engine/image/image_io.h"
 #include "satdof/reference/layered_dof.h"
-#include "options/cli_checks.h"
-#include "options/live_options.h"
-#include "scene/scenes.h"
-#include "tools/race_runner.h"
-#include "ui/ui.h"
+#include "settings/cli_checks.h"
+#include "settings/live_options.h"
+#include "engine/scene/scenes.h"
+#include "qa/race_runner.h"
+#include "app/ui/ui.h"
 
 namespace satdof {
 

@@ -1,5 +1,5 @@
 // app/app.h — the shell: owns the GL context, the scene, configuration A's pipeline (and
-// B's while a view compares: pipeline/pipeline.h, one type for both), the passes that are
+// B's while a view compares: engine/pipeline/pipeline.h, one type for both), the passes that are
 // no configuration's (scene, view, depth probe), and in window mode the panel, the input
 // and the script. It runs frames:
 //   scene (GL, into A's targets) -> A: filter + SAT + DoF + bokeh -> [B: the same on a copy
@@ -10,7 +10,7 @@
 // docked panel, input, presenting); app_actions.cpp: what the keys, the panel and the
 // script ask for (options set by name, screenshots, reset, presets, verify);
 // backend_fallback.cpp: a backend that fails mid-run handed over to the next.
-// The tools (tools/tools.h: quality, precision, soak, resize-storm) drive the app's
+// The tools (qa/tools.h: quality, precision, soak, resize-storm) drive the app's
 // pipelines from outside through the public interface below.
 #pragma once
 
@@ -23,28 +23,28 @@
 #include <utility>
 #include <vector>
 
-#include "options/cli.h"
-#include "content/content.h"
-#include "context/context.h"
-#include "focus_controller.h"
-#include "image_text.h"
-#include "input.h"
-#include "passes/depth_probe.h"
-#include "passes/photo_pass.h"
-#include "passes/scene_pass.h"
-#include "passes/view_pass.h"
-#include "pipeline/comparison.h"
-#include "pipeline/pipeline.h"
-#include "precision_monitor.h"
-#include "scene/scene_state.h"
-#include "script_runner.h"
-#include "verify.h"
+#include "settings/cli.h"
+#include "engine/content/content.h"
+#include "engine/context/context.h"
+#include "engine/focus/focus_controller.h"
+#include "app/image_text.h"
+#include "app/input.h"
+#include "engine/passes/depth_probe.h"
+#include "engine/passes/photo_pass.h"
+#include "engine/passes/scene_pass.h"
+#include "engine/passes/view_pass.h"
+#include "engine/pipeline/comparison.h"
+#include "engine/pipeline/pipeline.h"
+#include "qa/precision_monitor.h"
+#include "engine/scene/scene_state.h"
+#include "app/script_runner.h"
+#include "qa/verify.h"
 
 namespace satdof {
 
 class Ui;
-struct LiveOption;  // options/live_options.h
-class Race;  // tools/race_runner.h
+struct LiveOption;  // settings/live_options.h
+class Race;  // qa/race_runner.h
 struct RaceDeleter {  // (defined with Race: app.cpp need not see it)
   void operator()(Race* race) const;
 };
@@ -59,7 +59,7 @@ struct ScanNote {
 };
 
 // The settings every frame reads, as the user (command line, settings file, script, keys,
-// panel) left them. The live options (options/live_options.h) read and write these.
+// panel) left them. The live options (settings/live_options.h) read and write these.
 struct FrameSettings {
   DofSettings dof;
   FilterSettings filter;
@@ -71,7 +71,7 @@ class App final : private ScriptHost {
  public:
   // Throws std::runtime_error (one-line reason), UsageError or BackendUnavailable.
   // `uiSettings`: the settings file's ui.* entries. `content`: what the frame shows
-  // (content/content.h, read before any window); none: the built-in scene --scene names.
+  // (engine/content/content.h, read before any window); none: the built-in scene --scene names.
   App(const Options& options, const std::map<std::string, std::string>& uiSettings = {},
       std::optional<content::Content> content = std::nullopt);
   ~App() override;
@@ -80,7 +80,7 @@ class App final : private ScriptHost {
   Options currentOptions() const;
   std::map<std::string, std::string> uiSettings() const;
 
-  // ---- What the tools drive (tools/tools.h).
+  // ---- What the tools drive (qa/tools.h).
   const Options& options() const { return options_; }
   Context& context() { return *context_; }
   Pipeline& pipeline() { return *pipeline_; }
@@ -219,7 +219,7 @@ class App final : private ScriptHost {
   std::vector<std::string> pendingScreenshots_;
   bool quit_ = false;
   bool verifyRequested_ = false;
-  int layoutCutSaid_ = 0;  // the panel's cut controls last said (ui/widgets.h)
+  int layoutCutSaid_ = 0;  // the panel's cut controls last said (app/ui/widgets.h)
   VerifyVerdict verify_;  // the last verify's lines, stale once they no longer describe the frame
   std::string maxBlurNote_;  // why the max blur was lowered (empty: it was not)
   PrecisionMonitor precision_;  // a float SAT format's error, measured while it is in use

@@ -9,14 +9,14 @@
 #include <set>
 #include <sstream>
 
-#include "app.h"
-#include "files/safe_write.h"
-#include "image_io.h"
-#include "options/cli_checks.h"
-#include "options/live_options.h"
-#include "scene/presets.h"
-#include "options/settings_store.h"
-#include "ui/ui.h"
+#include "app/app.h"
+#include "engine/files/safe_write.h"
+#include "engine/image/image_io.h"
+#include "settings/cli_checks.h"
+#include "settings/live_options.h"
+#include "engine/scene/presets.h"
+#include "settings/settings_store.h"
+#include "app/ui/ui.h"
 
 namespace satdof {
 

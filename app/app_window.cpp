@@ -12,11 +12,11 @@
 #include <tuple>
 #include <utility>
 
-#include "app.h"
-#include "content/content_error.h"
-#include "options/live_options.h"
-#include "tools/race_runner.h"
-#include "ui/ui.h"
+#include "app/app.h"
+#include "engine/content/content_error.h"
+#include "settings/live_options.h"
+#include "qa/race_runner.h"
+#include "app/ui/ui.h"
 
 namespace satdof {
 namespace {

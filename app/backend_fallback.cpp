@@ -7,7 +7,7 @@
 
 #include <cstdio>
 
-#include "app.h"
+#include "app/app.h"
 
 namespace satdof {
 

@@ -1,5 +1,5 @@
 // app/image_text.cpp — see image_text.h.
-#include "image_text.h"
+#include "app/image_text.h"
 
 #include <imgui.h>
 
@@ -10,7 +10,7 @@
 namespace satdof {
 namespace {
 
-// The window's label style (ui/overlay.cpp): yellow text on black at 170/255, 4 px padding.
+// The window's label style (app/ui/overlay.cpp): yellow text on black at 170/255, 4 px padding.
 constexpr std::uint8_t kText[3] = {255, 235, 120};
 constexpr int kBoxAlpha = 170, kPad = 4, kMargin = 10;
 

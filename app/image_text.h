@@ -2,14 +2,14 @@
 // writes: the window's own font (Dear ImGui's default, ProggyClean at 13 px, rasterised by
 // its font atlas alone, no context and no GL), scaled by whole pixels, in the window's
 // label style (yellow on a dark box). drawCompareCaption lays the split and difference
-// views' labels out as the window's overlay does (ui/overlay.cpp).
+// views' labels out as the window's overlay does (app/ui/overlay.cpp).
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <string_view>
 
-#include "pipeline/comparison.h"
+#include "engine/pipeline/comparison.h"
 #include "satdof/reference/image.h"
 
 struct ImFont;

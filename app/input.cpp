@@ -1,5 +1,5 @@
 // app/input.cpp — see input.h.
-#include "input.h"
+#include "app/input.h"
 
 #include <GLFW/glfw3.h>
 

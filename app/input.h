@@ -23,8 +23,8 @@
 #include <string_view>
 #include <vector>
 
-#include "context/context.h"
-#include "focus_controller.h"
+#include "engine/context/context.h"
+#include "engine/focus/focus_controller.h"
 
 struct GLFWwindow;
 
@@ -48,7 +48,7 @@ struct InputActions {
   float panX = 0, panY = 0;
   float zoom = 0;                   // wheel notches
   std::optional<float> divider;     // new split divider, fraction of the width
-  std::vector<std::string> dropped;  // files dropped on the window (content/content.h)
+  std::vector<std::string> dropped;  // files dropped on the window (engine/content/content.h)
 };
 
 // What the input needs to know about the frame it is read for.

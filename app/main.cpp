@@ -11,18 +11,18 @@
 #include <new>
 #include <string>
 
-#include "app.h"
-#include "content/content.h"
-#include "content/content_error.h"
-#include "files/interrupt.h"
+#include "app/app.h"
+#include "engine/content/content.h"
+#include "engine/content/content_error.h"
+#include "engine/files/interrupt.h"
 #if SATDOF_HAVE_BENCH
 #include "bench.h"
 #endif
-#include "gl/program.h"
-#include "options/cli.h"
-#include "options/cli_checks.h"
-#include "options/settings_store.h"
-#include "tools/tools.h"
+#include "engine/gl/program.h"
+#include "settings/cli.h"
+#include "settings/cli_checks.h"
+#include "settings/settings_store.h"
+#include "qa/tools.h"
 
 int main(int argc, char** argv) {
   using namespace satdof;
@@ -61,9 +61,9 @@ int main(int argc, char** argv) {
     // Headless, a photo is rendered at its own size unless --size says otherwise.
     if (content.photo && runsHeadless(options) && !options.given.count("size"))
       options.size = {content.photo->colour.width, content.photo->colour.height};
-    // Before any GL: the soak's software-GL setting (tools/tools.h).
+    // Before any GL: the soak's software-GL setting (qa/tools.h).
     if (options.soak) prepareSoakEnvironment();
-    // From here SIGINT and SIGTERM end the run at a frame boundary (files/interrupt.h): a
+    // From here SIGINT and SIGTERM end the run at a frame boundary (engine/files/interrupt.h): a
     // file being written is finished, and the exit code says which signal ended it.
     files::installInterruptHandlers();
     App app(options, ui, std::move(content));

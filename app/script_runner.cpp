@@ -1,13 +1,13 @@
 // app/script_runner.cpp — see script_runner.h.
-#include "script_runner.h"
+#include "app/script_runner.h"
 
-#include "options/cli_checks.h"
+#include "settings/cli_checks.h"
 
 #include <fstream>
 #include <sstream>
 
-#include "options/live_options.h"
-#include "scene/presets.h"
+#include "settings/live_options.h"
+#include "engine/scene/presets.h"
 
 namespace satdof {
 namespace {

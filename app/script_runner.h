@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "options/cli.h"
-#include "focus_controller.h"
-#include "input.h"
-#include "script.h"
+#include "settings/cli.h"
+#include "engine/focus/focus_controller.h"
+#include "app/input.h"
+#include "settings/script.h"
 
 namespace satdof {
 

@@ -12,7 +12,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "files/safe_write.h"
+#include "engine/files/safe_write.h"
 #include "satdof/device_buffer.h"
 
 namespace satdof::bench {

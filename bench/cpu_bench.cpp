@@ -44,7 +44,7 @@
 #include <vector>
 
 #include "cpu_ceilings.h"
-#include "files/safe_write.h"
+#include "engine/files/safe_write.h"
 #include "satdof/reference/conv.h"
 #include "satdof/reference/parallel.h"
 #include "satdof/reference/sat.h"

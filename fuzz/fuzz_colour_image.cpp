@@ -1,5 +1,5 @@
 // fuzz/fuzz_colour_image.cpp — a colour image (a photo, a glTF's texture) decoded from
-// arbitrary bytes by decodeColourImage (app/content/image_files.h), the JPEG and PNG
+// arbitrary bytes by decodeColourImage (engine/content/image_files.h), the JPEG and PNG
 // decoders alone: a refused image gives one ContentError line naming it; an accepted one
 // starts like a PNG or a JPEG, has its size within the limits and 4 bytes a pixel.
 #include <cstddef>
@@ -7,8 +7,8 @@
 #include <cstring>
 #include <string>
 
-#include "content/content_error.h"
-#include "content/image_files.h"
+#include "engine/content/content_error.h"
+#include "engine/content/image_files.h"
 #include "fuzz_check.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -1,4 +1,4 @@
-// fuzz/fuzz_compare_fields.cpp — splitCompareFields (app/pipeline/compare_fields.h: the
+// fuzz/fuzz_compare_fields.cpp — splitCompareFields (engine/pipeline/compare_fields.h: the
 // key=name list of --compare-b, `set compare-b` and the settings file) on arbitrary
 // bytes. A success has one item per comma-separated part, each key once and without '=';
 // the fields it sets (an empty name gives the field back to A) read back from
@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "fuzz_check.h"
-#include "pipeline/compare_fields.h"
+#include "engine/pipeline/compare_fields.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

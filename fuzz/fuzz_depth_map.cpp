@@ -1,4 +1,4 @@
-// fuzz/fuzz_depth_map.cpp — the images of an RGB-D photo (app/content/image_files.h) on
+// fuzz/fuzz_depth_map.cpp — the images of an RGB-D photo (engine/content/image_files.h) on
 // arbitrary bytes: the first byte picks a depth map read from a .png or an .exr file, or a
 // colour image decoded from memory (a glTF's embedded image). A refused image gives one
 // ContentError line naming it; an accepted one has its size within the limits and as
@@ -9,8 +9,8 @@
 #include <cstring>
 #include <string>
 
-#include "content/content_error.h"
-#include "content/image_files.h"
+#include "engine/content/content_error.h"
+#include "engine/content/image_files.h"
 #include "fuzz_check.h"
 #include "fuzz_content_file.h"
 

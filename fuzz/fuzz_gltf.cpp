@@ -1,4 +1,4 @@
-// fuzz/fuzz_gltf.cpp — loadGltfScene (app/content/gltf_scene.h) on fuzzer bytes, by the
+// fuzz/fuzz_gltf.cpp — loadGltfScene (engine/content/gltf_scene.h) on fuzzer bytes, by the
 // first byte (mod 3):
 //   0  the bytes as a .glb          1  the bytes as a .gltf
 //   2  a .gltf (or .glb) generated from the bytes, so that mutations reach the loader's
@@ -30,8 +30,8 @@
 #include <string_view>
 #include <vector>
 
-#include "content/content_error.h"
-#include "content/gltf_scene.h"
+#include "engine/content/content_error.h"
+#include "engine/content/gltf_scene.h"
 #include "fuzz_check.h"
 
 namespace {

@@ -1,4 +1,4 @@
-// fuzz/fuzz_script.cpp — parseScript (app/script.h) on arbitrary bytes. A success has one
+// fuzz/fuzz_script.cpp — parseScript (settings/script.h) on arbitrary bytes. A success has one
 // command per non-blank, non-comment line, each with its 1-based line number, in order,
 // and numbers in range; a failure names the line ("line N: ...").
 #include <cstddef>
@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "fuzz_check.h"
-#include "script.h"
+#include "settings/script.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

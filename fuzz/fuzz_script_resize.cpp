@@ -1,4 +1,4 @@
-// fuzz/fuzz_script_resize.cpp — a script's `resize W H` line (app/script.h) with arbitrary
+// fuzz/fuzz_script_resize.cpp — a script's `resize W H` line (settings/script.h) with arbitrary
 // bytes after "resize " on its one line. A success is one Resize command whose sides are
 // in [1, kMaxScriptWindowSide] and read back from their decimal text; a failure names the
 // line and the command in one line.
@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "fuzz_check.h"
-#include "script.h"
+#include "settings/script.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view tail(reinterpret_cast<const char*>(data), size);

@@ -1,4 +1,4 @@
-// fuzz/fuzz_settings.cpp — parseSettings and updateSettings (app/options/settings_text.h: the
+// fuzz/fuzz_settings.cpp — parseSettings and updateSettings (settings/settings_text.h: the
 // settings file's key=value lines) on arbitrary bytes. The entries have non-empty keys, each
 // once, trimmed, none a comment, in line order; each problem names a line of the text in
 // one line; what formatSettings writes reads back as the same entries. A save of new values
@@ -13,7 +13,7 @@
 #include <string_view>
 
 #include "fuzz_check.h"
-#include "options/settings_text.h"
+#include "settings/settings_text.h"
 
 namespace {
 

@@ -13,7 +13,7 @@
 #include <string_view>
 
 #include "fuzz_check.h"
-#include "gl/shader_source.h"
+#include "engine/gl/shader_source.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view input(reinterpret_cast<const char*>(data), size);

@@ -1,4 +1,4 @@
-// shaders/photo.comp — an RGB-D photo into the frame's targets (app/passes/photo_pass.h):
+// shaders/photo.comp — an RGB-D photo into the frame's targets (engine/passes/photo_pass.h):
 // its colour into the scene colour, its distances (metres) into the linear depth, the same
 // two images the scene pass draws. At the photo's own size every texel is copied as it is;
 // at another size the photo is fitted in, centred (bars of the window's background, at the

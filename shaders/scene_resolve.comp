@@ -1,5 +1,5 @@
 // shaders/scene_resolve.comp — resolves the multisampled scene into the frame's targets
-// (app/passes/scene_pass.h): colour is the mean of the samples; linear depth is the
+// (engine/passes/scene_pass.h): colour is the mean of the samples; linear depth is the
 // nearest sample's, so a silhouette pixel gets the depth of the surface in front rather
 // than a mean of two surfaces (a depth where nothing is, which the DoF would blur wrongly).
 // A compute shader, not a full-screen triangle: on GPUs with few graphics-capable SMs

@@ -1,4 +1,4 @@
-// shaders/view.frag — the views besides the final image (app/passes/view_pass.h).
+// shaders/view.frag — the views besides the final image (engine/passes/view_pass.h).
 //   mode 0: A alone (the scene colour, or a convolution output);
 //   mode 1: A left of the divider, B right of it, a line between;
 //   mode 2: |A - B| per channel, amplified by uGain, and the largest difference in the

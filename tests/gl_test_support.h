@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "context/context.h"
+#include "engine/context/context.h"
 #include "skip_support.h"
 
 namespace satdof::test {

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "app_run_support.h"
-#include "scene/scene.h"
+#include "engine/scene/scene.h"
 #include "window_test_support.h"
 
 namespace {

@@ -17,11 +17,11 @@
 
 #include "app_run_support.h"
 #include "window_test_support.h"
-#include "backends/compute_backend.h"
-#include "dof/dof_implementation.h"
-#include "passes/view_pass.h"
+#include "engine/backends/compute_backend.h"
+#include "engine/dof/dof_implementation.h"
+#include "engine/passes/view_pass.h"
 #include "satdof/sat_format.h"
-#include "scene/scene.h"
+#include "engine/scene/scene.h"
 
 namespace {
 
@@ -613,7 +613,7 @@ TEST(AppCompare, ScriptSwitchesTheComparisonAndSettingsKeepIt) {
 
 // HiDPI: at a content scale of 2 (--ui-scale 2) in a small window the panel still takes at
 // most a third and none of its open sections' controls is cut at its edge (the app says
-// so when one is: ui/widgets.h's LayoutCheck); the labels on the image are twice as tall
+// so when one is: app/ui/widgets.h's LayoutCheck); the labels on the image are twice as tall
 // and stay on the image (moved inwards from a divider near the panel, never over it).
 TEST(AppWindow, HiDpiScaleKeepsThePanelAThirdAndTheLabelsOnTheImage) {
   SATDOF_SKIP_WITHOUT_XVFB();

@@ -1,5 +1,5 @@
 // tests/test_bokeh_gl.cpp — the bokeh sprite list of the backends that run on a GL
-// context (the gl-compute backend's compute shaders, backends/gl_bokeh.h; the cpu
+// context (the gl-compute backend's compute shaders, engine/backends/gl_bokeh.h; the cpu
 // backend's reference, uploaded) against the reference (satdof/reference/bokeh.h), read
 // back from the frame's GL buffers the shared draw reads: every sprite's bytes, the
 // draw-indirect command in the slot asked for, and the count before the cap. A tiny scene
@@ -16,11 +16,11 @@
 #include <string>
 #include <vector>
 
-#include "backends/compute_backend.h"
+#include "engine/backends/compute_backend.h"
 #include "bokeh_test_support.h"
-#include "frame/frame_targets.h"
+#include "engine/frame/frame_targets.h"
 #include "gl_test_support.h"
-#include "passes/backend_pass.h"
+#include "engine/passes/backend_pass.h"
 #include "satdof/reference/bokeh.h"
 #include "test_support.h"
 

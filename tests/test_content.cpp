@@ -1,4 +1,4 @@
-// tests/test_content.cpp — the user's content read from files (app/content/), no GL: an
+// tests/test_content.cpp — the user's content read from files (engine/content/), no GL: an
 // RGB-D photo's depth in every encoding becomes the distances it was made from, rows
 // flipped as GL stores them; a glTF file's node tree, materials, texture and camera become
 // the scene the scene pass draws; files dropped on the window find their depth maps; and
@@ -13,11 +13,11 @@
 #include <filesystem>
 #include <string>
 
-#include "content/content.h"
-#include "content/content_error.h"
-#include "content/gltf_scene.h"
-#include "content/image_files.h"
-#include "content/photo.h"
+#include "engine/content/content.h"
+#include "engine/content/content_error.h"
+#include "engine/content/gltf_scene.h"
+#include "engine/content/image_files.h"
+#include "engine/content/photo.h"
 #include "content_files.h"
 
 namespace {

@@ -1,4 +1,4 @@
-// tests/test_depth_maps.cpp — depth maps from real sensors (content/photo.h, depth_holes.h),
+// tests/test_depth_maps.cpp — depth maps from real sensors (engine/content/photo.h, depth_holes.h),
 // no GL: a TUM-style 16-bit map in units per metre (5000: 10000 is 2 m) with holes (0, no
 // reading) beside a colour edge between two planes at 2 m and 5 m; each hole takes the
 // depth of the plane of its own colour, the photo refocuses as the same capture without
@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "content/content.h"
-#include "content/content_error.h"
-#include "content/depth_holes.h"
-#include "content/photo.h"
+#include "engine/content/content.h"
+#include "engine/content/content_error.h"
+#include "engine/content/depth_holes.h"
+#include "engine/content/photo.h"
 #include "content_files.h"
 #include "satdof/reference/dof.h"
 

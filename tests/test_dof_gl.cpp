@@ -15,12 +15,12 @@
 #include <unistd.h>
 #include <random>
 
-#include "context/context.h"
-#include "gl/program.h"
-#include "image_io.h"
-#include "dof/dof_implementation.h"
-#include "frame/frame_targets.h"
-#include "passes/backend_pass.h"
+#include "engine/context/context.h"
+#include "engine/gl/program.h"
+#include "engine/image/image_io.h"
+#include "engine/dof/dof_implementation.h"
+#include "engine/frame/frame_targets.h"
+#include "engine/passes/backend_pass.h"
 #include "satdof/reference/dof.h"
 #include "satdof/reference/layered_dof.h"
 #include "satdof/reference/lens_truth.h"

@@ -1,4 +1,4 @@
-// tests/test_focus_on_open.cpp — content opens in focus on what it shows (content/content.h):
+// tests/test_focus_on_open.cpp — content opens in focus on what it shows (engine/content/content.h):
 // a glTF on the surface under the image's centre, at any scale; a photo at its median with a
 // range from its own depths; each content's range its own, not the one before it. The
 // expected depths come from the files' geometry, written here, not from the ray cast.
@@ -12,9 +12,9 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "content/content.h"
+#include "engine/content/content.h"
 #include "content_files.h"
-#include "scene/raycast.h"
+#include "engine/scene/raycast.h"
 
 namespace fs = std::filesystem;
 

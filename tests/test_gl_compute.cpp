@@ -1,4 +1,4 @@
-// tests/test_gl_compute.cpp — the gl-compute backend (app/backends/gl_compute_backend.cpp)
+// tests/test_gl_compute.cpp — the gl-compute backend (engine/backends/gl_compute_backend.cpp)
 // on a headless EGL context (Mesa's llvmpipe in CI, NVIDIA's EGL on a GPU machine):
 //   * every SAT algorithm it offers (with the default scan variant) writes exactly the
 //     reference's bytes into the SAT buffer through a whole frame, in every SAT format, on
@@ -27,11 +27,11 @@
 
 #include <unistd.h>
 
-#include "backends/compute_backend.h"
-#include "frame/frame_targets.h"
-#include "gl/program.h"
-#include "image_io.h"
-#include "passes/backend_pass.h"
+#include "engine/backends/compute_backend.h"
+#include "engine/frame/frame_targets.h"
+#include "engine/gl/program.h"
+#include "engine/image/image_io.h"
+#include "engine/passes/backend_pass.h"
 #include "satdof/reference/sat.h"
 #include "test_support.h"
 

@@ -1,4 +1,4 @@
-// tests/test_gl_scan.cpp — the gl-compute backend's SAT passes (app/backends/gl_scan_sat.h)
+// tests/test_gl_scan.cpp — the gl-compute backend's SAT passes (engine/backends/gl_scan_sat.h)
 // on a headless EGL context (Mesa's llvmpipe in CI, NVIDIA's EGL on a GPU machine):
 //   * every SAT algorithm x every scan variant x every SAT format writes exactly the
 //     reference's bytes (satdof/reference/sat.h) over a poisoned table, on fresh random
@@ -20,9 +20,9 @@
 #include <tuple>
 #include <vector>
 
-#include "backends/compute_backend.h"
-#include "backends/gl_scan_sat.h"
-#include "gl/program.h"
+#include "engine/backends/compute_backend.h"
+#include "engine/backends/gl_scan_sat.h"
+#include "engine/gl/program.h"
 #include "gl_test_support.h"
 #include "satdof/reference/sat.h"
 #include "test_support.h"

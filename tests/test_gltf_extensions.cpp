@@ -1,5 +1,5 @@
 // tests/test_gltf_extensions.cpp — what real exporters write, read by the glTF loader
-// (app/content/gltf_scene.h, gltf_extensions.h, gltf_compressed.h), each file made here:
+// (engine/content/gltf_scene.h, gltf_extensions.h, gltf_compressed.h), each file made here:
 //   * a texture image missing or not an image: one warning line naming it, the material's
 //     base colour drawn; an extension used and not read: one line however often it appears;
 //     one required and not read: refused, naming it; skins, animations, morph targets, lines,
@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
-#include "content/content_error.h"
-#include "content/gltf_scene.h"
+#include "engine/content/content_error.h"
+#include "engine/content/gltf_scene.h"
 #include "gltf_ext_files.h"
 
 namespace {

@@ -1,4 +1,4 @@
-// tests/test_gltf_safety.cpp — hostile glTF files (app/content/gltf_scene.h) end in one
+// tests/test_gltf_safety.cpp — hostile glTF files (engine/content/gltf_scene.h) end in one
 // ContentError line naming the problem, quickly, reading nothing outside the glTF's folder:
 // accessor counts, strides and offsets that overflow or wrap, an image bufferView past its
 // buffer, JSON nested hundreds of thousands deep, uris that climb out of the folder (../,
@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "content/content_error.h"
-#include "content/gltf_scene.h"
+#include "engine/content/content_error.h"
+#include "engine/content/gltf_scene.h"
 #include "content_files.h"
 
 namespace {

@@ -1,4 +1,4 @@
-// tests/test_image_safety.cpp — the images the user's content may hold (app/content/
+// tests/test_image_safety.cpp — the images the user's content may hold (engine/content/
 // image_files.h) are the formats the README names, known by their bytes: a colour photo or
 // texture a PNG or JPEG, a depth map an 8- or 16-bit PNG or a half / float OpenEXR. Every
 // other format, and the broken files other decoders hang, over-read or crash on (a
@@ -24,8 +24,8 @@
 #include <string>
 #include <vector>
 
-#include "content/content_error.h"
-#include "content/image_files.h"
+#include "engine/content/content_error.h"
+#include "engine/content/image_files.h"
 #include "content_files.h"
 
 namespace {

@@ -1,4 +1,4 @@
-// tests/test_lens_truth_gl.cpp — the accumulation-buffer lens truth (passes/lens_truth.h)
+// tests/test_lens_truth_gl.cpp — the accumulation-buffer lens truth (engine/passes/lens_truth.h)
 // on a headless EGL context (Mesa's llvmpipe in CI), at 160x90:
 //   * a flat wall on the focal plane comes out as the scene pass drew it;
 //   * a small lamp off the focal plane spreads over a disc of the thin-lens model's radius
@@ -12,12 +12,12 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "frame/frame_targets.h"
-#include "gl/program.h"
-#include "image_io.h"
-#include "passes/lens_truth.h"
-#include "passes/scene_pass.h"
-#include "profiling/profiler.h"
+#include "engine/frame/frame_targets.h"
+#include "engine/gl/program.h"
+#include "engine/image/image_io.h"
+#include "engine/passes/lens_truth.h"
+#include "engine/passes/scene_pass.h"
+#include "engine/profiling/profiler.h"
 #include "satdof/reference/dof_ground_truth.h"
 #include "gl_test_support.h"
 

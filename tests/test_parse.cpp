@@ -1,6 +1,6 @@
 // tests/test_parse.cpp — the pure text parsers: render sizes, numbers and weight lists
-// (app/parse.h) with their exact messages, --script files (app/script.h), and the shader #include expansion
-// (app/gl/shader_source.h) over an in-memory set of files: aliases, #line markers,
+// (engine/text/parse.h) with their exact messages, --script files (settings/script.h), and the shader #include expansion
+// (engine/gl/shader_source.h) over an in-memory set of files: aliases, #line markers,
 // cycles, depth and size limits. Inputs that broke the code, found by the fuzzers in
 // fuzz/ or while writing them, are kept as regressions (section "regressions").
 #include <gtest/gtest.h>
@@ -11,10 +11,10 @@
 #include <utility>
 #include <vector>
 
-#include "gl/shader_source.h"
-#include "parse.h"
-#include "pipeline/compare_fields.h"
-#include "script.h"
+#include "engine/gl/shader_source.h"
+#include "engine/text/parse.h"
+#include "engine/pipeline/compare_fields.h"
+#include "settings/script.h"
 
 using satdof::Extent;
 namespace gl = satdof::gl;

@@ -1,10 +1,10 @@
-// tests/test_pipeline_config.cpp — a pipeline configuration (app/pipeline/pipeline_config.h):
+// tests/test_pipeline_config.cpp — a pipeline configuration (engine/pipeline/pipeline_config.h):
 // configuration B resolved from A and the fields set for it, against B's own backend, and
 // the labels that name what sets the two apart.
 #include <gtest/gtest.h>
 
-#include "backends/compute_backend.h"
-#include "pipeline/pipeline_config.h"
+#include "engine/backends/compute_backend.h"
+#include "engine/pipeline/pipeline_config.h"
 
 // B resolved against its own backend: a field it sets wins; A's choice where B's backend
 // offers that name; else the backend's own choice for its GL (and its first convolution). The label

@@ -20,14 +20,14 @@
 
 #include "app_run_support.h"
 
-#if __has_include("app.h")  // test_race links satdof_app (tests/app_tests.cmake)
+#if __has_include("app/app.h")  // test_race links satdof_app (tests/app_tests.cmake)
 #include <memory>
 
-#include "app.h"
-#include "content/content.h"
-#include "options/cli.h"
-#include "options/settings_store.h"
-#include "tools/race_runner.h"
+#include "app/app.h"
+#include "engine/content/content.h"
+#include "settings/cli.h"
+#include "settings/settings_store.h"
+#include "qa/race_runner.h"
 #define SATDOF_RACE_IN_PROCESS 1
 #endif
 

@@ -1,10 +1,10 @@
-// tests/test_safe_write.cpp — files/safe_write.h: a file is written whole or not at all.
+// tests/test_safe_write.cpp — engine/files/safe_write.h: a file is written whole or not at all.
 // writeFileAtomically on a folder in the way, a missing folder, a folder that takes no file
 // (a read-only mount: root passes permission bits), a full file system (a 64 KiB tmpfs:
 // mounting needs root, else the case skips): each fails in one line naming the path, and
 // leaves neither a temporary file nor a partial file under the final name (an old file
 // there stays as it was). whyNotWritable answers the same cases before any writing, and
-// creates nothing. files/interrupt.h: SIGINT and SIGTERM become the exit codes 130, 143.
+// creates nothing. engine/files/interrupt.h: SIGINT and SIGTERM become the exit codes 130, 143.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -21,8 +21,8 @@
 #include <unistd.h>
 #include <vector>
 
-#include "files/interrupt.h"
-#include "files/safe_write.h"
+#include "engine/files/interrupt.h"
+#include "engine/files/safe_write.h"
 
 namespace {
 

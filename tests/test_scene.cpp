@@ -11,9 +11,9 @@
 
 #include <glm/glm.hpp>
 
-#include "scene/camera.h"
-#include "scene/mesh.h"
-#include "scene/scene.h"
+#include "engine/scene/camera.h"
+#include "engine/scene/mesh.h"
+#include "engine/scene/scene.h"
 
 namespace satdof::scene {
 namespace {

@@ -1,5 +1,5 @@
-// tests/test_settings.cpp — the live options (app/options/live_options.h) and the settings file
-// (app/settings_store.h): each option's value reads back as it was written, messages say
+// tests/test_settings.cpp — the live options (settings/live_options.h) and the settings file
+// (settings/settings_store.h): each option's value reads back as it was written, messages say
 // what is wrong in words, the declarations (one per option: defaults, ranges, where each
 // applies), the file's format and its errors, the command line winning over the file, a
 // refused or misfitting value dropped alone, backend options kept per backend.
@@ -23,10 +23,10 @@
 #include <sstream>
 #include <vector>
 
-#include "backends/compute_backend.h"
-#include "pipeline/pipeline_config.h"  // CompareFields, read by compare-b
-#include "options/live_options.h"
-#include "options/settings_store.h"
+#include "engine/backends/compute_backend.h"
+#include "engine/pipeline/pipeline_config.h"  // CompareFields, read by compare-b
+#include "settings/live_options.h"
+#include "settings/settings_store.h"
 
 namespace fs = std::filesystem;
 using satdof::Options;

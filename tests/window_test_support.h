@@ -8,7 +8,7 @@
 
 #include <algorithm>
 
-#include "scene/scene.h"
+#include "engine/scene/scene.h"
 
 namespace {
 

@@ -3,10 +3,10 @@
 // there were (three frames late) and the time of each of the pass's steps.
 #include <imgui.h>
 
-#include "frame/frame_targets.h"
-#include "options/live_options.h"
-#include "ui/ui.h"
-#include "ui/widgets.h"
+#include "engine/frame/frame_targets.h"
+#include "settings/live_options.h"
+#include "app/ui/ui.h"
+#include "app/ui/widgets.h"
 
 namespace satdof::panels {
 

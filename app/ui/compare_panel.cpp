@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "satdof/sat_format.h"
-#include "ui/ui.h"
-#include "ui/widgets.h"
+#include "app/ui/ui.h"
+#include "app/ui/widgets.h"
 
 namespace satdof::panels {
 namespace {

@@ -3,23 +3,23 @@
 // This file is the home of the DoF model's controls: the aperture (box or disc), the
 // linear model and the camera model (thin lens: focal length, f-number, sensor), the
 // circle-of-confusion view. The focal distance's and range's sliders span the content's
-// own distances, in its units (content/depth_span.h); the
+// own distances, in its units (engine/content/depth_span.h); the
 // DoF work extends it (see the marked spot below).
 #include <imgui.h>
 
 #include <algorithm>
 #include <string>
 
-#include "content/depth_span.h"
-#include "options/live_options.h"
+#include "engine/content/depth_span.h"
+#include "settings/live_options.h"
 #include "satdof/sat_format.h"
-#include "ui/ui.h"
-#include "ui/widgets.h"
+#include "app/ui/ui.h"
+#include "app/ui/widgets.h"
 
 namespace satdof::panels {
 namespace {
 
-// A distance's slider over the content's own distances (content/depth_span.h), labelled
+// A distance's slider over the content's own distances (engine/content/depth_span.h), labelled
 // with its unit; the declared range where the content has none (a built-in scene). It
 // always reaches the value it shows, wherever that was set.
 void distanceSlider(const LiveOption& option, const char* name, float* value, const content::DepthSpan& span,

@@ -7,9 +7,9 @@
 #include <map>
 #include <string>
 
-#include "profiling/profiler.h"
-#include "ui/ui.h"
-#include "ui/widgets.h"
+#include "engine/profiling/profiler.h"
+#include "app/ui/ui.h"
+#include "app/ui/widgets.h"
 
 namespace satdof::panels {
 namespace {

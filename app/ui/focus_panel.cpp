@@ -3,8 +3,8 @@
 // overlay (the view that tints the focal plane).
 #include <imgui.h>
 
-#include "ui/ui.h"
-#include "ui/widgets.h"
+#include "app/ui/ui.h"
+#include "app/ui/widgets.h"
 
 namespace satdof::panels {
 

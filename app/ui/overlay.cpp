@@ -10,8 +10,8 @@
 #include <cstdio>
 #include <string>
 
-#include "input.h"
-#include "ui/ui.h"
+#include "app/input.h"
+#include "app/ui/ui.h"
 
 namespace satdof::panels {
 namespace {

@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "options/live_options.h"
-#include "scene/presets.h"
-#include "ui/ui.h"
-#include "ui/widgets.h"
+#include "settings/live_options.h"
+#include "engine/scene/presets.h"
+#include "app/ui/ui.h"
+#include "app/ui/widgets.h"
 
 namespace satdof::panels {
 namespace {

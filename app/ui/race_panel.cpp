@@ -1,5 +1,5 @@
 // app/ui/race_panel.cpp — the race section: a button that starts a race of the backend's
-// kernels on the current frame (tools/race_runner.h; the app runs a few timed runs per
+// kernels on the current frame (qa/race_runner.h; the app runs a few timed runs per
 // frame), its progress (the bar, and what runs now in words that wrap, never cut), a Stop
 // button that ends it and gives the user's own choices back, and the result as one bar per
 // entry (bandwidth, the fastest the full bar; the copy of the same size in its line and
@@ -12,9 +12,9 @@
 #include <cstdio>
 #include <string>
 
-#include "tools/race_runner.h"
-#include "ui/ui.h"
-#include "ui/widgets.h"
+#include "qa/race_runner.h"
+#include "app/ui/ui.h"
+#include "app/ui/widgets.h"
 
 namespace satdof::panels {
 namespace {

@@ -5,8 +5,8 @@
 #include <imgui.h>
 
 #include "satdof/sat_format.h"
-#include "ui/ui.h"
-#include "ui/widgets.h"
+#include "app/ui/ui.h"
+#include "app/ui/widgets.h"
 
 namespace satdof::panels {
 

@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <string>
 
-#include "ui/ui.h"
-#include "ui/widgets.h"
+#include "app/ui/ui.h"
+#include "app/ui/widgets.h"
 
 namespace satdof::panels {
 namespace {

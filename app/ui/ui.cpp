@@ -3,7 +3,7 @@
 // image into the rest of the window), resizable by its left edge, never wider than a third of the window (a narrow window gets a narrow panel
 // whose rows put labels above their controls, and at a HiDPI scale a smaller font, down
 // to 1x), scrolling only when its open sections do not fit. H hides it; its width and visibility are kept in the settings file.
-#include "ui/ui.h"
+#include "app/ui/ui.h"
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>

@@ -20,22 +20,22 @@
 #include <string>
 #include <vector>
 
-#include "backends/compute_backend.h"
-#include "pipeline/pipeline_config.h"
-#include "dof/dof_implementation.h"
-#include "focus_controller.h"
-#include "passes/bokeh_pass.h"
-#include "frame/filter_settings.h"
-#include "passes/view_pass.h"
-#include "profiling/profiler.h"
-#include "ui/widgets.h"
-#include "verify.h"
+#include "engine/backends/compute_backend.h"
+#include "engine/pipeline/pipeline_config.h"
+#include "engine/dof/dof_implementation.h"
+#include "engine/focus/focus_controller.h"
+#include "engine/passes/bokeh_pass.h"
+#include "engine/frame/filter_settings.h"
+#include "engine/passes/view_pass.h"
+#include "engine/profiling/profiler.h"
+#include "app/ui/widgets.h"
+#include "qa/verify.h"
 
 struct GLFWwindow;
 
 namespace satdof {
 
-class Race;  // tools/race_runner.h
+class Race;  // qa/race_runner.h
 
 // What the panels show and edit. The app owns it; panels change it in place and the app
 // applies changes before the next frame.
@@ -66,7 +66,7 @@ struct UiState {
   std::optional<float> hoverDepth;       // depth under the cursor (nullopt: not over the image)
   bool focusAnimating = false;
   content::DepthSpan depthSpan;          // the content's distances: the focus sliders' reach
-  // Scene: what is shown (content/content.h), why a drop was refused (empty: it was not).
+  // Scene: what is shown (engine/content/content.h), why a drop was refused (empty: it was not).
   std::span<const std::string> contentSummary;  // App::contentSummary_, for this frame
   std::string contentProblem;
   bool photo = false;    // a photo: no presets, nothing turns, nothing to anti-alias

@@ -1,12 +1,12 @@
 // app/ui/widgets.cpp — see widgets.h.
-#include "ui/widgets.h"
+#include "app/ui/widgets.h"
 
 #include <imgui.h>
 
 #include <cmath>
 #include <string>
 
-#include "options/live_options.h"
+#include "settings/live_options.h"
 
 namespace satdof::widgets {
 

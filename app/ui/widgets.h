@@ -38,7 +38,7 @@ void label(const char* text, const char* tip);
 // counts the item in the LayoutCheck when it is cut.
 void tooltip(const char* tip);
 
-// A live option's slider (options/live_options.h): its label, its help as the tooltip, its
+// A live option's slider (settings/live_options.h): its label, its help as the tooltip, its
 // panel range and format, from the one declaration. `hi` narrows the range (a SAT format's
 // bound on the blur); NaN: the declared one.
 bool optionSlider(const LiveOption& option, float* value, float hi = std::numeric_limits<float>::quiet_NaN());

@@ -1,5 +1,5 @@
 // satdof/reference/lens_truth.h — the parts of the accumulation-buffer ground truth that
-// need no GL (the renders themselves: app/passes/lens_truth.h).
+// need no GL (the renders themselves: engine/passes/lens_truth.h).
 //
 // A thin lens of aperture radius A focused at view depth S1 is the average of pinhole
 // renders from eyes spread over the aperture, each frustum sheared so that the plane at

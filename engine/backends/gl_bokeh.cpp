@@ -1,0 +1,135 @@
+// engine/backends/gl_bokeh.cpp — see gl_bokeh.h.
+#include "engine/backends/gl_bokeh.h"
+
+#include "engine/dof/coc_uniforms.h"
+#include "engine/gl/program.h"
+
+namespace satdof {
+namespace {
+
+constexpr int kTile = 16;     // the 2D passes' work group edge
+constexpr int kGroup = 256;   // the 1D passes' work group
+constexpr int kDigitBits = 2;  // bokeh_digits.comp's one-hot lanes: 4 digits
+
+GLuint groups(int n, int per) { return GLuint((n + per - 1) / per); }
+
+void setExtent(GLuint program, const char* name, Extent e) { gl::uniform2i(program, name, e.width, e.height); }
+
+}  // namespace
+
+GlBokeh::GlBokeh(const std::filesystem::path& dir)
+    : flags_(gl::loadProgram(dir, {{GL_COMPUTE_SHADER, "compute/bokeh_flags.comp"}})),
+      compact_(gl::loadProgram(dir, {{GL_COMPUTE_SHADER, "compute/bokeh_compact.comp"}})),
+      digits_(gl::loadProgram(dir, {{GL_COMPUTE_SHADER, "compute/bokeh_digits.comp"}})),
+      split_(gl::loadProgram(dir, {{GL_COMPUTE_SHADER, "compute/bokeh_split.comp"}})),
+      emit_(gl::loadProgram(dir, {{GL_COMPUTE_SHADER, "compute/bokeh_emit.comp"}})) {}
+
+void GlBokeh::attach(const Targets& t) {
+  targets_ = t;
+  const Extent f = flagExtent(t.extent), s = sortExtent();
+  flagTexture_ = gl::createTexture2D(GL_RGBA8, f.width, f.height);
+  flagSat_ = gl::createBuffer(GLsizeiptr(std::size_t(f.width) * f.height * 16), nullptr, 0);
+  if (!digitTexture_) {  // independent of the frame's size
+    digitTexture_ = gl::createTexture2D(GL_RGBA8, s.width, s.height);
+    digitSat_ = gl::createBuffer(GLsizeiptr(std::size_t(s.width) * s.height * 16), nullptr, 0);
+    counts_ = gl::createBuffer(2 * sizeof(std::uint32_t), nullptr, 0);
+    for (int i = 0; i < 2; ++i) {
+      keys_[i] = gl::createBuffer(GLsizeiptr(kMaxBokehSprites) * 4, nullptr, 0);
+      values_[i] = gl::createBuffer(GLsizeiptr(kMaxBokehSprites) * 4, nullptr, 0);
+    }
+  }
+}
+
+void GlBokeh::detach() {
+  targets_ = {};
+  flagTexture_.reset();
+  flagSat_.reset();
+}
+
+void GlBokeh::run(GLuint colour, const BokehRequest& r, const SatOfTexture& sat, Profiler& profiler) {
+  const Targets& t = targets_;
+  const Extent frame = t.extent, flags = flagExtent(frame);
+  const std::uint32_t cap = r.select.maxSprites;
+  // Only the rows of the digit texture the cap needs are scanned.
+  const Extent sort{kSortWidth, int((cap + kSortWidth - 1) / kSortWidth)};
+  auto bindLists = [&](int in, int out) {
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, keys_[in].get());
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, values_[in].get());
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, keys_[out].get());
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 5, values_[out].get());
+  };
+  glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 4, -1, "bokeh");
+  {
+    auto timed = profiler.section(profiler.gl(), "bokeh select", "glsl");
+    const GLuint p = flags_.get();
+    setCocUniforms(p, r.ramp, frame);
+    setExtent(p, "uTableSize", flags);
+    gl::uniform1ui(p, "uThreshold", r.select.threshold);
+    gl::uniform1i(p, "uMinRadius", r.select.minRadius);
+    glBindTextureUnit(0, colour);
+    glBindTextureUnit(1, t.depth);
+    glBindImageTexture(0, flagTexture_.get(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+    glDispatchCompute(groups(flags.width, kTile), groups(flags.height, kTile), 1);
+    glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT);
+    sat(flagTexture_.get(), flags, flagSat_.get());
+
+    const GLuint c = compact_.get();
+    setExtent(c, "uTableSize", flags);
+    gl::uniform1i(c, "uWidth", frame.width);
+    gl::uniform1ui(c, "uCap", cap);
+    glUseProgram(c);
+    glBindTextureUnit(0, flagTexture_.get());
+    glBindTextureUnit(1, t.depth);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, flagSat_.get());
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, counts_.get());
+    bindLists(1, 0);
+    glDispatchCompute(groups(flags.width, kTile), groups(flags.height, kTile), 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+  }
+  int current = 0;  // the list the last pass wrote
+  {
+    auto timed = profiler.section(profiler.gl(), "bokeh sort", "glsl");
+    for (GLuint p : {digits_.get(), split_.get()}) setExtent(p, "uTableSize", sort);
+    for (std::uint32_t shift = 0; shift < 32; shift += kDigitBits) {
+      gl::uniform1ui(digits_.get(), "uShift", shift);
+      gl::uniform1ui(split_.get(), "uShift", shift);
+      glUseProgram(digits_.get());
+      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, counts_.get());
+      bindLists(current, 1 - current);
+      glBindImageTexture(0, digitTexture_.get(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+      glDispatchCompute(groups(sort.width * sort.height, kGroup), 1, 1);
+      glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT);
+      sat(digitTexture_.get(), sort, digitSat_.get());
+      glUseProgram(split_.get());
+      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, digitSat_.get());
+      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, counts_.get());
+      bindLists(current, 1 - current);
+      glDispatchCompute(groups(int(cap), kGroup), 1, 1);
+      glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+      current = 1 - current;
+    }
+  }
+  {
+    auto timed = profiler.section(profiler.gl(), "bokeh sprites", "glsl");
+    const GLuint e = emit_.get();
+    setCocUniforms(e, r.ramp, frame);
+    gl::uniform1ui(e, "uCommand", std::uint32_t(r.slot * kBokehCommandBytes / 4));
+    glUseProgram(e);
+    glBindTextureUnit(0, colour);
+    glBindTextureUnit(1, t.depth);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, counts_.get());
+    bindLists(current, 1 - current);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 6, t.bokehSprites);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 7, t.bokehCommands);
+    glDispatchCompute(groups(int(cap), kGroup), 1, 1);
+  }
+  // The draw reads the sprites and the command; the ring copies the command.
+  glMemoryBarrier(GL_ALL_BARRIER_BITS);
+  glUseProgram(0);
+  for (GLuint unit : {0u, 1u}) glBindTextureUnit(unit, 0);
+  glBindImageTexture(0, 0, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+  for (GLuint b = 0; b < 8; ++b) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, b, 0);
+  glPopDebugGroup();
+}
+
+}  // namespace satdof

@@ -1,0 +1,90 @@
+// engine/backends/registry.cpp — the compute backends, in the order `auto` tries them, and
+// the choice between them, explained in one line.
+#include <array>
+
+#include "satdof/registry.h"
+#include "engine/backends/compute_backend.h"
+
+namespace satdof {
+
+bool BackendOption::has(std::string_view name) const {
+  for (const Choice& c : choices)
+    if (c.name == name) return true;
+  return false;
+}
+
+// gl_compute_backend.cpp (declared here: the one place that lists the backends).
+std::vector<BackendOption> glComputeBackendOptions();
+std::vector<FilterImplementation> glComputeFilterImplementations();
+std::unique_ptr<ComputeBackend> createGlComputeBackend(const Context&, const BackendSelections&, std::string&);
+
+namespace {
+
+const std::array kBackends{
+    ComputeBackendInfo{"cuda", "CUDA", "CUDA-GL interop: filter and SAT on the GPU, no host round trip",
+                       cudaBackendOptions, cudaFilterImplementations, createCudaBackend, cudaWhyNotOnThisMachine},
+    ComputeBackendInfo{"gl-compute", "GL-compute", "GLSL compute shaders: filter and SAT on any GL 4.3+ GPU, no CUDA",
+                       glComputeBackendOptions, glComputeFilterImplementations, createGlComputeBackend},
+    ComputeBackendInfo{"cpu", "CPU", "read back, the reference library, upload (works everywhere)",
+                       cpuBackendOptions, cpuFilterImplementations, createCpuBackend},
+};
+
+// What `auto` passes over although it could run: gl-compute on a software GL, where
+// the cpu backend is faster (measured on Mesa's llvmpipe, 2 shared cores, 3840x2160,
+// medians: the GLSL SAT 3.4 s a frame, the reference's 26 ms; docs/PERFORMANCE.md).
+// `--backend gl-compute` still runs there.
+std::optional<std::string> autoPassesOver(const ComputeBackendInfo& info, const Context& context) {
+  if (info.name != "gl-compute" || !context.softwareRenderer()) return std::nullopt;
+  return "GL runs in software here (" + context.renderer +
+         "), where the cpu backend is faster than GL compute shaders (--backend gl-compute to use them anyway)";
+}
+
+}  // namespace
+
+std::span<const ComputeBackendInfo> computeBackends() { return kBackends; }
+
+const ComputeBackendInfo* findComputeBackend(std::string_view name) { return findByName<ComputeBackendInfo>(kBackends, name); }
+
+BackendChoice chooseComputeBackend(std::string_view requested, const Context& context,
+                                   const BackendSelections& selections) {
+  std::string whyNots;  // why each earlier backend could not run, for the one line
+  for (const ComputeBackendInfo& info : kBackends) {
+    if (requested != "auto" && requested != info.name) continue;
+    std::string whyNot;
+    if (auto skip = requested == "auto" ? autoPassesOver(info, context) : std::nullopt) {
+      whyNots += (whyNots.empty() ? "" : "; ") + *skip;
+      continue;
+    }
+    if (auto backend = info.create(context, selections, whyNot)) {
+      // Why the earlier ones could not run, then what this one says of itself.
+      std::string why = whyNots + (!whyNots.empty() && !whyNot.empty() ? "; " : "") + whyNot;
+      if (why.empty()) why = "requested with --backend " + std::string(info.name);
+      return {std::move(backend), std::string(info.label) + " backend: " + why};
+    }
+    if (requested != "auto")
+      throw BackendUnavailable("--backend " + std::string(info.name) + " is not possible here: " + whyNot);
+    whyNots += (whyNots.empty() ? "" : "; ") + whyNot;
+  }
+  throw BackendUnavailable("no backend named '" + std::string(requested) + "' in this build");
+}
+
+std::optional<BackendChoice> chooseBackendAfter(std::string_view failed, const Context& context,
+                                                const BackendSelections& selections) {
+  bool after = false;
+  std::string whyNots;
+  for (const ComputeBackendInfo& info : kBackends) {
+    if (!after) {
+      after = info.name == failed;
+      continue;
+    }
+    std::string whyNot;
+    if (auto skip = autoPassesOver(info, context)) whyNot = *skip;
+    else if (auto backend = info.create(context, selections, whyNot))
+      return BackendChoice{std::move(backend), std::string(info.label) + " backend" +
+                                                   (whyNots.empty() ? "" : " (" + whyNots + ")")};
+    whyNots += (whyNots.empty() ? "" : "; ") + whyNot;
+  }
+  return std::nullopt;
+}
+
+}  // namespace satdof

@@ -1,0 +1,86 @@
+// engine/pipeline/comparison.cpp — see comparison.h.
+#include "engine/pipeline/comparison.h"
+
+#include <cstdio>
+#include <tuple>
+
+namespace satdof {
+
+void Comparison::reset() {
+  b_.reset();
+  problem_.clear();
+  tried_.reset();
+}
+
+PipelineConfig Comparison::configB(const PipelineConfig& a) const { return b_ ? config_ : resolveCompare(a, fields); }
+
+reference::Aperture Comparison::apertureB() const {
+  const auto it = fields.find("aperture");
+  if (it == fields.end()) return apertureA;
+  return it->second == reference::apertureName(reference::Aperture::Disc) ? reference::Aperture::Disc
+                                                                          : reference::Aperture::Box;
+}
+
+std::pair<std::string, std::string> Comparison::labels(const PipelineConfig& a, bool filtering) const {
+  const PipelineConfig b = configB(a);
+  std::string labelA = "A: " + compareLabel(a, b, filtering), labelB = "B: " + compareLabel(b, a, filtering);
+  if (apertureB() != apertureA) {
+    labelA += std::string(" \u00b7 ") + reference::apertureName(apertureA);
+    labelB += std::string(" \u00b7 ") + reference::apertureName(apertureB());
+  }
+  return {labelA, labelB};
+}
+
+CompareCaption Comparison::caption(const PipelineConfig& a, bool filtering, const std::string& bFilterProblem) const {
+  CompareCaption c;
+  std::tie(c.labelA, c.labelB) = labels(a, filtering);
+  if (!problem_.empty()) c.notes.push_back(problem_);
+  if (filtering && !bFilterProblem.empty()) c.notes.push_back("B not filtering: " + bFilterProblem);
+  return c;
+}
+
+void Comparison::build(const PipelineConfig& b, const Context& context, const std::filesystem::path& shaderDir,
+                       Extent extent, const TableMemory& tables) {
+  b_ = buildPipeline(b, context, shaderDir, extent, tables);
+  config_ = b;
+}
+
+void Comparison::update(bool comparing, const Pipeline& a, const std::string& aConv, float maxRadius,
+                        const Context& context, const std::filesystem::path& shaderDir, bool filtering) {
+  if (!comparing) {
+    reset();
+    return;
+  }
+  const Extent extent = a.extent();
+  const PipelineConfig configA = a.config(aConv);
+  const PipelineConfig b = resolveCompare(configA, fields);
+  // A's max blur applies to B too: B's format must sum its boxes exactly (uint21x3).
+  if (const SatFormatInfo* format = findSatFormat(b.satFormat))
+    if (auto why = whyNotMaxBlur(*format, maxRadius)) {
+      b_.reset();
+      tried_.reset();
+      problem_ = "B cannot run: " + *why;
+      return;
+    }
+  if (b_ && config_ == b && b_->extent() == extent) return;
+  if (tried_ && tried_->first == b && tried_->second == extent) return;  // refused already
+  tried_.emplace(b, extent);
+  try {
+    if (b_ && config_ == b) {
+      b_->reallocate(extent, b_->targets().satFormat);
+    } else {
+      b_.reset();  // the old B's memory first
+      build(b, context, shaderDir, extent, a.tableMemory());
+    }
+    problem_.clear();
+    tried_.reset();
+    const auto [labelA, labelB] = labels(configA, filtering);
+    std::printf("satdof: comparing %s with %s\n", labelA.c_str(), labelB.c_str());
+  } catch (const std::exception& e) {
+    b_.reset();
+    problem_ = std::string("B cannot run: ") + e.what();
+    std::fprintf(stderr, "satdof: %s\n", problem_.c_str());
+  }
+}
+
+}  // namespace satdof

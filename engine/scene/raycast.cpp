@@ -1,0 +1,95 @@
+// engine/scene/raycast.cpp — see raycast.h. Möller-Trumbore in each instance's object space
+// (the ray carried there by the inverse model matrix, so that t is the same parameter),
+// after a slab test against the mesh's bounds.
+#include "engine/scene/raycast.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+namespace satdof::scene {
+
+namespace {
+
+// Whether origin + t dir meets the box for some t in (0, tMax).
+bool hitsBox(const Bounds& b, glm::vec3 origin, glm::vec3 dir, float tMax) {
+  float t0 = 0.0f, t1 = tMax;
+  for (int a = 0; a < 3; ++a) {
+    if (std::abs(dir[a]) < 1e-30f) {
+      if (origin[a] < b.lo[a] || origin[a] > b.hi[a]) return false;
+      continue;
+    }
+    float near = (b.lo[a] - origin[a]) / dir[a], far = (b.hi[a] - origin[a]) / dir[a];
+    if (near > far) std::swap(near, far);
+    t0 = std::max(t0, near);
+    t1 = std::min(t1, far);
+    if (t0 > t1) return false;
+  }
+  return true;
+}
+
+// Möller-Trumbore, both faces: t of the hit, or a negative number.
+float hitTriangle(glm::vec3 o, glm::vec3 d, glm::vec3 a, glm::vec3 b, glm::vec3 c) {
+  const glm::vec3 e1 = b - a, e2 = c - a;
+  const glm::vec3 p = glm::cross(d, e2);
+  const float det = glm::dot(e1, p);
+  if (std::abs(det) < 1e-30f) return -1.0f;
+  const float inv = 1.0f / det;
+  const glm::vec3 s = o - a;
+  const float u = glm::dot(s, p) * inv;
+  if (u < 0.0f || u > 1.0f) return -1.0f;
+  const glm::vec3 q = glm::cross(s, e1);
+  const float v = glm::dot(d, q) * inv;
+  if (v < 0.0f || u + v > 1.0f) return -1.0f;
+  return glm::dot(e2, q) * inv;
+}
+
+}  // namespace
+
+std::optional<float> firstHit(const Scene& scene, glm::vec3 origin, glm::vec3 direction, std::size_t maxTriangles) {
+  std::vector<Bounds> meshBounds;
+  meshBounds.reserve(scene.meshes.size());
+  for (const Mesh& m : scene.meshes) meshBounds.push_back(computeBounds(m));
+  float best = std::numeric_limits<float>::infinity();
+  std::size_t tested = 0;
+  for (const Instance& instance : scene.instances) {
+    const glm::mat4 toObject = glm::inverse(instance.model);
+    const glm::vec3 o(toObject * glm::vec4(origin, 1.0f));
+    const glm::vec3 d(toObject * glm::vec4(direction, 0.0f));  // t keeps its meaning
+    if (!std::isfinite(o.x + o.y + o.z + d.x + d.y + d.z)) continue;
+    if (!hitsBox(meshBounds[std::size_t(instance.mesh)], o, d, best)) continue;
+    const Mesh& mesh = scene.meshes[std::size_t(instance.mesh)];
+    for (std::size_t i = 0; i + 2 < mesh.indices.size(); i += 3) {
+      if (++tested > maxTriangles) return std::isfinite(best) ? std::optional(best) : std::nullopt;
+      const float t = hitTriangle(o, d, mesh.vertices[mesh.indices[i]].position, mesh.vertices[mesh.indices[i + 1]].position,
+                                  mesh.vertices[mesh.indices[i + 2]].position);
+      if (t > 0.0f && t < best) best = t;
+    }
+  }
+  return std::isfinite(best) ? std::optional(best) : std::nullopt;
+}
+
+std::optional<float> viewDepthAtCentre(const Scene& scene) {
+  const Camera& cam = scene.camera;
+  const glm::vec3 eye = cam.position(), forward = cam.forward();
+  const glm::vec3 right = glm::normalize(glm::cross(forward, glm::vec3(0.0f, 1.0f, 0.0f)));
+  const glm::vec3 up = glm::cross(right, forward);
+  // The centre first, then rings at 1/80, 1/40 and 1/20 of the vertical field of view
+  // (8 directions each): the first ring with a hit gives the nearest of its hits.
+  const float halfHeight = std::tan(0.5f * cam.fovY);
+  for (const float ring : {0.0f, 1.0f / 80.0f, 1.0f / 40.0f, 1.0f / 20.0f}) {
+    std::optional<float> nearest;
+    const int steps = ring == 0.0f ? 1 : 8;
+    for (int k = 0; k < steps; ++k) {
+      const float angle = 6.2831853f * float(k) / float(steps);
+      const glm::vec3 dir = forward + 2.0f * halfHeight * ring * (std::cos(angle) * right + std::sin(angle) * up);
+      // With the forward component 1, t along dir is the view depth itself.
+      if (const auto t = firstHit(scene, eye, dir); t && t > cam.nearPlane && (!nearest || *t < *nearest)) nearest = t;
+    }
+    if (nearest) return nearest;
+  }
+  return std::nullopt;
+}
+
+}  // namespace satdof::scene
