@@ -21,7 +21,6 @@
 #include "engine/files/safe_write.h"
 #include "settings/cli_checks.h"
 #include "settings/live_options.h"
-#include "engine/text/parse.h"
 
 namespace satdof {
 
