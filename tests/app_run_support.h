@@ -53,6 +53,12 @@ inline std::string slurp(const fs::path& p) {
 inline RunResult run(const std::string& args, const std::string& prefix = "") {
   const fs::path dir = fs::temp_directory_path() / ("satdof_test_" + std::to_string(::getpid()));
   fs::create_directories(dir);
+  // Mesa makes only the last folder of $XDG_CACHE_HOME/mesa_shader_cache and says so on
+  // stderr when the cache folder is missing (a fresh build folder): make it first.
+  if (const char* cache = std::getenv("XDG_CACHE_HOME"); cache && *cache) {
+    std::error_code made;
+    fs::create_directories(cache, made);
+  }
   // A settings folder of the run's own (a prefix may name another, which then wins): a
   // window run never reads or writes the user's settings. Removed with the output after.
   const std::string cmd = "XDG_CONFIG_HOME=" + (dir / "config").string() + " " + prefix + kBinary + " " + args +
