@@ -299,6 +299,34 @@ TEST_F(ImageSafety, AnEmptyDataChunkBeforeTheDataIsHarmless) {
   EXPECT_EQ(readDepthImage(dir / "empty_idat.png").values.size(), 2u);
 }
 
+// A JPEG whose DC differences add up past what stb_image's int product with a 16-bit
+// quantiser holds (two blocks of +32767 each, quantiser 65535): the fuzzer's finding in
+// Debian's stb_image 2.27 (upstream 2.28 refuses such files). The decoders are built with
+// -fwrapv (engine/content/stb_decoders.h), so it decodes to a wrong grey instead of UB:
+// under the sanitizers' build, UB would abort the child and show as "crashed".
+TEST_F(ImageSafety, AJpegWhoseDcOverflowsDecodesWithoutUndefinedBehaviour) {
+  auto segment = [](int marker, const std::string& payload) {
+    const std::size_t n = payload.size() + 2;
+    return bytes({0xFF, marker, int(n >> 8), int(n & 0xFF)}) + payload;
+  };
+  std::string quantiser = bytes({0x10, 0xFF, 0xFF});  // 16-bit table 0: DC 65535, AC 1
+  for (int i = 1; i < 64; ++i) quantiser += bytes({0, 1});
+  const std::string oneCode = bytes({1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});  // one code of length 1
+  // Per block: DC code 0 (category 15), 15 one-bits (+32767), AC code 0 (end of block).
+  // Two blocks: 0 111111111111111 0 0 111111111111111 0, then one-bits to the byte.
+  const std::string scan = bytes({0x7F, 0xFF, 0x00, 0x3F, 0xFF, 0x00, 0xBF});  // 0xFF stuffed with 0x00
+  const std::string jpeg = bytes({0xFF, 0xD8}) + segment(0xDB, quantiser) +
+                           segment(0xC0, bytes({8, 0, 8, 0, 16, 1, 1, 0x11, 0})) +
+                           segment(0xC4, bytes({0x00}) + oneCode + bytes({15}) + bytes({0x10}) + oneCode + bytes({0})) +
+                           segment(0xDA, bytes({1, 1, 0x00, 0, 63, 0})) + scan + bytes({0xFF, 0xD9});
+  const fs::path path = write("dc_overflow.jpg", jpeg);
+  EXPECT_EQ(outcomeOf([&] {
+              const ColourImage image = readColourImage(path);
+              return std::to_string(image.width) + "x" + std::to_string(image.height);
+            }),
+            "returned: 16x8");
+}
+
 TEST_F(ImageSafety, TheReadmesFormatsStillReadTheirValues) {
   // Colour: 8-bit RGB PNG exactly, 16-bit RGB PNG as its high bytes, a JPEG closely.
   content_files::writePng8(dir / "rgb.png", 3, 2, 3, {10, 20, 30, 40, 50, 60, 70, 80, 90, 1, 2, 3, 4, 5, 6, 7, 8, 9});

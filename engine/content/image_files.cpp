@@ -1,8 +1,8 @@
 // engine/content/image_files.cpp — see image_files.h. A file is read through one descriptor,
 // opened only when it is a regular file; its first bytes say what it is (image_checks.h),
-// and only a PNG, a JPEG or an OpenEXR reaches a decoder. stb_image is compiled here with
-// its PNG and JPEG decoders alone (its other formats' decoders have known hangs and
-// over-reads on broken files, and no place in what the user may give); tinyexr (Debian's
+// and only a PNG, a JPEG or an OpenEXR reaches a decoder. stb_image's PNG and JPEG
+// decoders alone are compiled (stb_decoders.h; its other formats' decoders have known hangs
+// and over-reads on broken files, and no place in what the user may give); tinyexr (Debian's
 // libtinyexr) reads OpenEXR; both from the file's bytes in memory. What either would abort
 // on, over-allocate for or write past its tables on is refused first (image_checks.h and
 // the OpenEXR header checks below).
@@ -25,24 +25,9 @@
 
 #include "engine/content/content_error.h"
 #include "engine/content/image_checks.h"
+#include "engine/content/stb_decoders.h"
 #include "engine/text/parse.h"
 
-// The decoders: static functions of this file, so nothing else in the program (Debian's
-// libstb, which tinygltf and the PNG writer link) binds to them or they to it.
-#define STB_IMAGE_IMPLEMENTATION
-#define STB_IMAGE_STATIC
-#define STBI_ONLY_PNG
-#define STBI_ONLY_JPEG
-#define STBI_NO_STDIO
-#define STBI_NO_LINEAR
-#define STBI_NO_HDR
-#define STBI_MAX_DIMENSIONS 16384  // kMaxImageSide: a decoder refuses a larger side itself too
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#include <stb/stb_image.h>
-#pragma GCC diagnostic pop
-static_assert(STBI_MAX_DIMENSIONS == satdof::content::kMaxImageSide);
 
 namespace satdof::content {
 
@@ -173,15 +158,6 @@ namespace {
 
 // ---- PNG and JPEG, by stb_image, each checked first.
 
-struct StbFree {
-  void operator()(void* p) const { stbi_image_free(p); }
-};
-
-std::string stbReason() {
-  const char* why = stbi_failure_reason();
-  return why ? why : "unknown";
-}
-
 // `role` says what the image is read as ("a colour photo"), for the message that refuses
 // another format.
 ColourImage decodeColour(const std::filesystem::path& name, const std::uint8_t* bytes, std::size_t size,
@@ -193,12 +169,12 @@ ColourImage decodeColour(const std::filesystem::path& name, const std::uint8_t* 
   const std::vector<std::uint8_t> cleaned = withoutEmptyPngData(bytes, size);  // (image_checks.h)
   if (!cleaned.empty()) bytes = cleaned.data(), size = cleaned.size();
   int w = 0, h = 0, channels = 0;
-  if (!stbi_info_from_memory(bytes, int(size), &w, &h, &channels))
+  if (!stb::info(bytes, int(size), w, h, channels))
     throw ContentError(name, std::string("is a broken ") + (kind.format == ImageFormat::Png ? "PNG" : "JPEG") +
-                                 " image: " + stbReason());
+                                 " image: " + stb::reason());
   checkImageSize(name, w, h);
-  std::unique_ptr<stbi_uc, StbFree> pixels(stbi_load_from_memory(bytes, int(size), &w, &h, &channels, 4));
-  if (!pixels) throw ContentError(name, "cannot be decoded: " + stbReason());
+  const stb::Pixels<std::uint8_t> pixels = stb::load8(bytes, int(size), w, h, 4);
+  if (!pixels) throw ContentError(name, "cannot be decoded: " + stb::reason());
   checkImageSize(name, w, h);
   ColourImage image{w, h, {}};
   image.rgba.assign(pixels.get(), pixels.get() + std::size_t(w) * std::size_t(h) * 4);
@@ -331,22 +307,21 @@ DepthSamples readDepthImage(const std::filesystem::path& path) {
     bytes = std::move(cleaned);  // (image_checks.h)
   const int size = int(bytes.size());
   int w = 0, h = 0, channels = 0;
-  if (!stbi_info_from_memory(bytes.data(), size, &w, &h, &channels))
-    throw ContentError(path, "is a broken PNG image: " + stbReason());
+  if (!stb::info(bytes.data(), size, w, h, channels))
+    throw ContentError(path, "is a broken PNG image: " + stb::reason());
   checkImageSize(path, w, h);
   // One channel: a grey map as it is, the luminance of a colour one. A sample's bits as the
   // file holds them (below 8, scaled up to 8 by the decoder).
   DepthSamples d;
   d.format = "PNG";
-  auto take = [&](auto* pixels, int bits) {
-    if (!pixels) throw ContentError(path, "cannot be decoded: " + stbReason());
-    std::unique_ptr<std::remove_pointer_t<decltype(pixels)>, StbFree> owned(pixels);
+  auto take = [&](const auto& pixels, int bits) {
+    if (!pixels) throw ContentError(path, "cannot be decoded: " + stb::reason());
     checkImageSize(path, w, h);
     d.width = w, d.height = h, d.bits = bits;
-    d.values.assign(pixels, pixels + std::size_t(w) * std::size_t(h));
+    d.values.assign(pixels.get(), pixels.get() + std::size_t(w) * std::size_t(h));
   };
-  if (stbi_is_16_bit_from_memory(bytes.data(), size)) take(stbi_load_16_from_memory(bytes.data(), size, &w, &h, &channels, 1), 16);
-  else take(stbi_load_from_memory(bytes.data(), size, &w, &h, &channels, 1), 8);
+  if (stb::is16Bit(bytes.data(), size)) take(stb::load16(bytes.data(), size, w, h, 1), 16);
+  else take(stb::load8(bytes.data(), size, w, h, 1), 8);
   return d;
 }
 
