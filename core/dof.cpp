@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "satdof/reference/fp_environment.h"
+
 namespace satdof::reference {
 
 const char* whyNotACamera(const DofParams& p) {
@@ -17,6 +19,7 @@ const char* whyNotACamera(const DofParams& p) {
 }
 
 CocRamp cocRamp(const DofParams& p, int imageWidth) {
+  const RoundToNearest rounding;  // the ramp every backend's frame reads, the same in any process
   CocRamp k;
   k.focus = p.focalDistance;
   k.maxRadius = std::max(0, int(std::floor(p.maxRadius + 0.5f)));
@@ -38,6 +41,7 @@ CocRamp cocRamp(const DofParams& p, int imageWidth) {
 }
 
 ImageRgba8 depthOfField(const Sat& sat, const ImageR32F& depth, const DofParams& params, bool showCoc) {
+  const RoundToNearest rounding;  // the GPUs' rounding for the radii and the float box means
   ImageRgba8 out(sat.width, sat.height);
   const CocRamp ramp = cocRamp(params, sat.width);
   const SatView table = satView(sat);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "satdof/reference/fp_environment.h"
 #include "satdof/reference/lens_truth.h"
 
 namespace satdof::reference {
@@ -250,6 +251,7 @@ ImageRgba8 composeLayers(const Sat& colourSat, const ImageR32F& depth, const Coc
 
 ImageRgba8 layeredDepthOfField(const ImageRgba8& colour, const ImageR32F& depth, const DofParams& params,
                                SatFormat format, const BehindLayer* behind, bool linear) {
+  const RoundToNearest rounding;  // the GPUs' rounding (satdof/reference/fp_environment.h)
   const CocRamp ramp = cocRamp(params, colour.width);
   const LayerSplit split = splitLayers(colour, depth, ramp, behind, linear);
   const Sat farSideSat = behind ? computeSat(split.farSide) : Sat{};

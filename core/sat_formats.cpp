@@ -6,17 +6,25 @@
 // Here each entry is the exact integer sum (int64), rounded once to the nearest float,
 // so the format is a function of the image alone and every backend can match it bit
 // for bit; the precision a float table loses shows in formatBoxMean(), not in the build.
+// That rounding is to nearest whatever the calling thread's rounding mode (which a driver
+// or library in the process may have changed; satdof/reference/fp_environment.h): the
+// conversion instruction where the thread rounds to nearest, else nearestFloat's integers.
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
+#include "satdof/reference/fp_environment.h"
 #include "satdof/reference/sat.h"
 #include "satdof/reference/uint21x3.h"
 
 namespace satdof::reference {
 namespace {
 
-// Rows of int64 sums of (pixel - offset), rounded to float as they are produced.
+// Rows of int64 sums of (pixel - offset), rounded to float as they are produced: by the
+// conversion instruction where it rounds to nearest (the usual state, and faster), else
+// by nearestFloat's integers; the same bits either way.
 Sat roundedSat(const ImageRgba8& image, SatFormat format, std::array<std::uint32_t, 4> offset) {
+  const bool hardwareRounds = roundsToNearest();
   Sat sat;
   sat.width = image.width;
   sat.height = image.height;
@@ -31,10 +39,8 @@ Sat roundedSat(const ImageRgba8& image, SatFormat format, std::array<std::uint32
         run[c] += std::int64_t(px[c]) - std::int64_t(offset[c]);
         std::int64_t& s = above[std::size_t(x) * 4 + c];
         s += run[c];
-        const float f = static_cast<float>(s);  // round to nearest, once
-        std::uint32_t bits;
-        std::memcpy(&bits, &f, 4);
-        sat.values[(std::size_t(y) * image.width + x) * 4 + c] = bits;
+        const float f = hardwareRounds ? static_cast<float>(s) : nearestFloat(s);
+        sat.values[(std::size_t(y) * image.width + x) * 4 + c] = std::bit_cast<std::uint32_t>(f);
       }
     }
   }
@@ -73,6 +79,21 @@ float asFloat(std::uint32_t bits) {
 
 }  // namespace
 
+float nearestFloat(std::int64_t v) {
+  // Below 2^24 in magnitude every integer is a float: any rounding mode converts it exactly.
+  if (v > -(std::int64_t(1) << 24) && v < (std::int64_t(1) << 24)) return float(v);
+  const std::uint32_t sign = v < 0 ? 0x80000000u : 0u;
+  const std::uint64_t m = v < 0 ? 0 - std::uint64_t(v) : std::uint64_t(v);  // |v|, INT64_MIN too
+  // |v| in [2^e, 2^(e+1)): keep its top 24 bits, the `drop` below them decide (halves to
+  // the even one). The kept bits carry the implicit one at bit 23, so adding them to the
+  // exponent field of 2^(e-1) gives the float's bits, a round up to 2^(e+1) included.
+  const int e = 63 - std::countl_zero(m), drop = e - 23;
+  const std::uint64_t kept = m >> drop, rest = m & ((std::uint64_t(1) << drop) - 1),
+                      half = std::uint64_t(1) << (drop - 1);
+  const std::uint64_t up = std::uint64_t(rest > half) | (std::uint64_t(rest == half) & kept & 1u);
+  return std::bit_cast<float>(sign | ((std::uint32_t(e + 126) << 23) + std::uint32_t(kept + up)));
+}
+
 std::array<std::uint32_t, 4> satOffsets(const ImageRgba8& image) {
   std::array<std::uint64_t, 4> sum{0, 0, 0, 0};
   for (std::size_t i = 0; i < image.pixels.size(); ++i) sum[i % 4] += image.pixels[i];
@@ -92,12 +113,7 @@ Sat computeSat(const ImageRgba8& image, SatFormat format) {
     case SatFormat::Float32Offset: {
       const auto m = satOffsets(image);
       Sat sat = roundedSat(image, format, m);
-      for (std::uint32_t mc : m) {
-        const float f = static_cast<float>(mc);
-        std::uint32_t bits;
-        std::memcpy(&bits, &f, 4);
-        sat.trailer.push_back(bits);
-      }
+      for (std::uint32_t mc : m) sat.trailer.push_back(std::bit_cast<std::uint32_t>(nearestFloat(mc)));
       return sat;
     }
     case SatFormat::Uint21x3:
@@ -128,6 +144,7 @@ double satValue(const Sat& sat, int x, int y, int c) {
 
 std::array<float, 4> formatBoxMean(const Sat& sat, Box box) {
   if (sat.format == SatFormat::Uint32) return boxMean(sat, box);
+  const RoundToNearest rounding;  // the shader's arithmetic
   const Box b = clipBox(box, sat.width, sat.height);
   std::array<float, 4> mean{0, 0, 0, 0};
   if (b.x1 < b.x0 || b.y1 < b.y0) return mean;

@@ -10,7 +10,9 @@ SatSums satAddBox(SatSums sums, ivec2 lo, ivec2 hi, int width) {
 }
 
 // The rounded 8-bit mean, without a division (satdof/reference/box_mean.h): the k with
-// (k - 1/2) * area <= sum < (k + 1/2) * area, each product one rounded multiply.
+// (k - 1/2) * area <= sum < (k + 1/2) * area, each product one rounded multiply. GLSL's
+// division is not correctly rounded (2.5 ulp), so sum / area is only where the search
+// starts: the loops end on the same k from any start.
 uint roundedFloatMean(float sum, float area) {
   float estimate = sum / area + 0.5;
   if (!(estimate < 255.0)) estimate = 255.0;

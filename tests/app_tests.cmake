@@ -16,6 +16,8 @@ satdof_app_test(test_app_window test_app_window.cpp)
 target_link_libraries(test_app_window PRIVATE satdof_app)
 satdof_app_test(test_race test_race.cpp)
 target_link_libraries(test_race PRIVATE satdof_app)  # an in-process race, stopped and ended
+satdof_app_test(test_float_format_frames test_float_format_frames.cpp)  # float formats: every backend's frame
+target_link_libraries(test_float_format_frames PRIVATE satdof_app)
 # The window's input at a slow frame rate (xdotool's synthetic events under Xvfb).
 satdof_app_test(test_app_input test_app_input.cpp)
 target_link_libraries(test_app_input PRIVATE satdof_app)

@@ -34,7 +34,8 @@
 //
 // Every backend produces each format bit for bit (the reference in satdof/reference/sat.h
 // is the definition): sums are formed in exact integer arithmetic and only the entry is
-// rounded, so the GPU and the CPU agree exactly whatever their summation order.
+// rounded, to nearest with ties to even, so the GPU and the CPU agree exactly whatever
+// their summation order (and the host whatever its thread's rounding mode: nearestFloat).
 #pragma once
 
 #include <cstddef>

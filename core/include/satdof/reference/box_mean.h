@@ -13,6 +13,18 @@
 // found by correcting an estimate, each product a single rounded multiply (never fused), so
 // every processor that follows IEEE rounding gets the same byte. A union of boxes (the
 // disc aperture) adds their sums first (SatSums) and rounds once over the total area.
+// Where a GPU could round differently, and why it does not:
+//   fusing     nvcc contracts a * b + c into one FMA by default and GLSL drivers may: every
+//              product and sum here is SATDOF_MUL/ADD/SUB (__fmul_rn... on the device,
+//              `precise` in GLSL, -ffp-contract=off on the host), one rounding each
+//   division   sum / area is only the estimate (GLSL's division is not correctly rounded,
+//              CUDA's is unless --prec-div=false): the loops settle k by the exact
+//              comparisons whatever the estimate, so no byte depends on a quotient
+//   conversion int(estimate) truncates on every processor; float(k) and the areas
+//              (< 2^24) are exact; the entries were rounded to nearest once, when built
+//              (satdof/reference/sat.h's nearestFloat, __ll2float_rn, GLSL floatBits)
+//   host mode  the reference rounds to nearest whatever the thread's mode
+//              (satdof/reference/fp_environment.h), as the GPUs always do
 #pragma once
 
 #include <cstdint>

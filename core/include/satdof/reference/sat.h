@@ -68,6 +68,13 @@ std::size_t minRowsPerThread(unsigned threads, int width);
 //   uint21x3        computeSat(image)'s R, G, B packed by packUint21x3 (two words)
 Sat computeSat(const ImageRgba8& image, SatFormat format);
 
+// The float nearest to v, ties to even (IEEE round-to-nearest), by integer arithmetic
+// alone: every float format's entry is this of its exact integer sum. A static_cast would
+// round in the thread's current rounding mode (MXCSR on x86-64), which any library in the
+// process may leave changed; the GPUs round to nearest whatever the host's state (CUDA's
+// __ll2float_rn, sat_entry_bits.glsl's floatBits), so the reference may not depend on it.
+float nearestFloat(std::int64_t v);
+
 // The per-channel offsets m_c of float32-offset: (sum_c + n/2) / n in integers.
 std::array<std::uint32_t, 4> satOffsets(const ImageRgba8& image);
 
