@@ -11,11 +11,16 @@ BokehList bokehHighlights(const ImageRgba8& colour, const ImageR32F& depth, cons
                           const BokehSettings& settings) {
   BokehList list;
   std::vector<std::uint32_t> selected;
+  const auto linearLuminance = [&](int x, int y) {
+    const std::uint8_t* c = colour.at(x, y);
+    return bokehLinearLuminance(c[0], c[1], c[2]);
+  };
   for (int y = 0; y < colour.height; ++y)
     for (int x = 0; x < colour.width; ++x) {
       const std::uint8_t* c = colour.at(x, y);
       if (bokehLuminance(c[0], c[1], c[2]) <= settings.threshold) continue;
       if (cocRadius(depth.at(x, y), ramp) < settings.minRadius) continue;
+      if (!bokehOutshines(x, y, colour.width, colour.height, settings.contrast, linearLuminance)) continue;
       selected.push_back(std::uint32_t(y) * std::uint32_t(colour.width) + std::uint32_t(x));
     }
   list.found = std::uint32_t(selected.size());

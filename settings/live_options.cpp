@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 
@@ -262,8 +263,20 @@ constinit const LiveOption bokeh{
     [](const LiveOption&, Options& o, std::string_view v) { return onOff(v, "bokeh setting", o.bokeh.enabled); },
     [](const Options& o) { return onOffText(o.bokeh.enabled); }, true, AppliesTo::Always, {}};
 constinit const LiveOption bokehThreshold = bokehInteger<std::uint32_t, &reference::BokehSettings::threshold>(
-    "bokeh-threshold", "Luminance above which an out-of-focus pixel becomes a bokeh sprite", 0, 254, "240",
+    "bokeh-threshold", "Encoded luminance an out-of-focus pixel must pass to be a highlight (it must also pass --bokeh-contrast)", 0, 254, "240",
     {128, 254, false, "%d", "threshold"});
+// Stored in sixteenths (reference::BokehSettings::contrast), so every backend compares integers.
+constinit const LiveOption bokehContrast{
+    "bokeh-contrast", "How many times the light of its surroundings (linear) a highlight must outshine: lamps and glints, not white walls",
+    1.0f, 16.0f, "2",
+    [](const LiveOption& self, Options& o, std::string_view v) -> std::optional<std::string> {
+      float ratio = 0;
+      if (auto e = readNumber(v, self.lo, self.hi, ratio)) return e;
+      o.bokeh.select.contrast = std::uint32_t(std::lround(ratio * float(reference::kBokehContrastOne)));
+      return std::nullopt;
+    },
+    [](const Options& o) { return formatNumber(float(o.bokeh.select.contrast) / float(reference::kBokehContrastOne)); },
+    true, AppliesTo::Bokeh, {1.0f, 8.0f, true, "%.2fx", "contrast"}};
 constinit const LiveOption bokehMinRadius = bokehInteger<int, &reference::BokehSettings::minRadius>(
     "bokeh-min-radius", "Smallest circle of confusion with a sprite", 1, 256, "4");
 constinit const LiveOption bokehMax = bokehInteger<std::uint32_t, &reference::BokehSettings::maxSprites>(
@@ -459,7 +472,7 @@ constinit const LiveOption kPanel{
 // --help's order.
 constexpr std::array kAll = {
     &opt::focal, &opt::focalRange, &opt::maxBlur, &opt::camera, &opt::focalLength, &opt::fNumber, &opt::sensorWidth,
-    &kAutofocus, &kAnimate, &opt::msaa, &opt::renderScale, &kPanel, &opt::bokeh, &opt::bokehThreshold, &opt::bokehMinRadius,
+    &kAutofocus, &kAnimate, &opt::msaa, &opt::renderScale, &kPanel, &opt::bokeh, &opt::bokehThreshold, &opt::bokehContrast, &opt::bokehMinRadius,
     &opt::bokehMax, &kBokehShape, &opt::bokehIntensity, &kSatFormat, &kDof, &opt::aperture, &opt::filter, &kRadius, &kSigma,
     &opt::weights, &kBorder, &kConv, &kCompareB, &kCompare, &opt::view, &kDivider, &kDiffGain};
 

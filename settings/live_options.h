@@ -19,7 +19,7 @@
 //   autofocus, animate, msaa          focus controller and scene
 //   render-scale                      the window's frame size against its image area
 //   panel                             the window's panel: shown or hidden
-//   bokeh, bokeh-threshold, bokeh-min-radius, bokeh-max, bokeh-shape, bokeh-intensity
+//   bokeh, bokeh-threshold, bokeh-contrast, bokeh-min-radius, bokeh-max, bokeh-shape, bokeh-intensity
 //   <backend keys> (scan, sat, ...)   a backend option: declared by the backends
 //                                     (engine/backends/compute_backend.h), checked against every
 //                                     registry here and against the running backend by it
@@ -79,7 +79,7 @@ void applyLiveDefaults(Options& o);
 // The declarations the rest of the app names in code (the panel's widgets, the checks).
 namespace opt {
 extern const LiveOption focal, focalRange, maxBlur, camera, focalLength, fNumber, sensorWidth, msaa, renderScale, bokeh,
-    bokehThreshold, bokehMinRadius, bokehMax, bokehIntensity, filter, weights, view, aperture;
+    bokehThreshold, bokehContrast, bokehMinRadius, bokehMax, bokehIntensity, filter, weights, view, aperture;
 }  // namespace opt
 
 // The depth-of-field parameters the options describe (the focal distance: the option's,

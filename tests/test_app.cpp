@@ -543,7 +543,7 @@ TEST(App, GlComputeBackendGivesTheCpuImage) {
 // run) draw the frame of the cpu backend's reference list, byte for byte, and say the
 // same counts; the sprites are really drawn (the frame differs from --bokeh off).
 TEST(App, BokehFramesAreTheSameOnEveryBackend) {
-  const std::string common = "--headless --frames 5 --size 480x270 --max-blur 16 --bokeh-threshold 150 --bokeh-max 3000 ";
+  const std::string common = "--headless --frames 5 --size 480x270 --max-blur 16 --bokeh-threshold 150 --bokeh-contrast 1 --bokeh-max 3000 ";
   auto counts = [](const std::string& out) {
     const std::size_t at = out.find("bokeh highlights:");
     return at == std::string::npos ? std::string() : out.substr(at, out.find(';', at) - at);

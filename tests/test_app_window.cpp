@@ -517,7 +517,7 @@ TEST(AppScript, VerifyFindsTheFrameIdenticalToTheReference) {
     script += "set sat-format " + std::string(f.name) + "\nwait 2\nkey V\nwait 1\n";
   script += "set aperture disc\nwait 2\nkey V\nwait 1\nset aperture box\n";
   script += "set dof see-through\nwait 2\nkey V\nwait 1\nset dof compute\n";  // the scene's second layer too
-  script += "set bokeh on\nset bokeh-threshold 150\nwait 2\nkey V\nwait 1\nquit\n";
+  script += "set bokeh on\nset bokeh-threshold 150\nset bokeh-contrast 1\nwait 2\nkey V\nwait 1\nquit\n";
   const RunResult r = runScript(dir, script, "--msaa 1", 320, 180);
   ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
   EXPECT_NE(r.out.find("verify: filter A (cpu-separable, separable arithmetic): identical"), std::string::npos) << r.out;

@@ -5,9 +5,9 @@
 // draw-indirect command in the slot asked for, and the count before the cap. A tiny scene
 // worked out by hand (the one of test_bokeh_cuda.cpp), random frames with few distinct
 // depths (ties: the sort must be stable) and sizes off the flag texels and the scan's
-// blocks, the cap, nothing selected and everything selected. The gl-compute backend runs
-// with each SAT algorithm this GL offers (the list runs on its scan); one it cannot run
-// is named with its reason. Outputs are poisoned first.
+// blocks, the cap, nothing selected and as much as the ring allows. The gl-compute
+// backend runs with each SAT algorithm this GL offers (the list runs on its scan); one it
+// cannot run is named with its reason. Outputs are poisoned first.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -110,33 +110,38 @@ TEST_F(BokehGl, TinySceneGivesTheSpritesWorkedOutByHand) {
   }
 }
 
-// Random frames: bright and dark pixels at a few depths (long runs of equal keys, so an
-// unstable sort shows), widths off the four-pixel flag texels, heights and pixel counts
-// across the scan's 512-element blocks; with and without the cap; a threshold nothing
-// passes.
+// Random frames rich in highlights (lamps, glints, white walls, equal light:
+// bokeh_test_support.h) at a few depths (long runs of equal keys, so an unstable sort
+// shows), widths off the four-pixel flag texels and the ring radius's steps, heights and
+// pixel counts across the scan's 512-element blocks; with and without the cap; a low and
+// a high floor, contrasts of 1 and 2; a floor nothing passes.
 TEST_F(BokehGl, RandomFramesGiveTheReferenceList) {
   const std::vector<Config> backends = configs();
   auto rng = satdof::test::freshRng();
   struct Size {
     int width, height;
   };
+  struct Select {
+    std::uint32_t threshold, contrast;
+  };
   for (const Size size : {Size{1, 1}, {5, 3}, {33, 7}, {257, 129}, {513, 70}, {640, 360}}) {
-    ref::ImageRgba8 colour(size.width, size.height);
+    const ref::ImageRgba8 colour = satdof::test::highlightFrame(size.width, size.height, rng);
     ref::ImageR32F depth(size.width, size.height);
-    std::uniform_int_distribution<int> byte(0, 255), coarse(0, 7);
-    for (std::uint8_t& c : colour.pixels) c = std::uint8_t(byte(rng));
+    std::uniform_int_distribution<int> coarse(0, 7);
     for (float& d : depth.pixels) d = 2.0f + 4.0f * float(coarse(rng));
     const ref::CocRamp ramp = linearRamp(10, 8, 16, size.width);
     for (const std::uint32_t cap : {65536u, 100u, 1u}) {
-      for (const std::uint32_t threshold : {150u, 254u}) {
+      for (const Select select : {Select{150, 16}, {240, 32}, {254, 32}}) {
+        const std::uint32_t threshold = select.threshold;
         ref::BokehSettings s;
         s.threshold = threshold;
+        s.contrast = select.contrast;
         s.maxSprites = cap;
         const ref::BokehList want = ref::bokehHighlights(colour, depth, ramp, s);
         for (const Config& backend : backends) {
           SCOPED_TRACE(backend.label() + " " + std::to_string(size.width) + "x" + std::to_string(size.height) +
-                       " cap " + std::to_string(cap) + " threshold " + std::to_string(threshold) + ", " +
-                       std::to_string(want.found) + " found");
+                       " cap " + std::to_string(cap) + " threshold " + std::to_string(threshold) + " contrast " +
+                       std::to_string(select.contrast) + "/16, " + std::to_string(want.found) + " found");
           expectSameList(runBackend(backend, colour, depth, ramp, s, int(cap % satdof::kBokehSlots)), want);
         }
       }
@@ -144,24 +149,30 @@ TEST_F(BokehGl, RandomFramesGiveTheReferenceList) {
   }
 }
 
-// Every pixel a highlight (white, far behind the focus), under the cap and over it, and a
-// black frame: none.
-TEST_F(BokehGl, AllOrNoneSelected) {
+// As many highlights as the ring allows: white points on every fourth pixel of every
+// fourth row of a black frame (203x101: the ring at distance 3 passes between them), far
+// behind the focus, each one a highlight: 51 x 26, under the cap and over it. A white
+// frame (a white surface: none) and a black one: none.
+TEST_F(BokehGl, ManyOrNoneSelected) {
   const std::vector<Config> backends = configs();
-  for (const std::uint8_t value : {std::uint8_t(255), std::uint8_t(0)}) {
+  enum Frame { Points, White, Black };
+  for (const Frame frame : {Points, White, Black}) {
     ref::ImageRgba8 colour(203, 101);
-    std::memset(colour.pixels.data(), value, colour.pixels.size());
+    std::memset(colour.pixels.data(), frame == White ? 255 : 0, colour.pixels.size());
+    if (frame == Points)
+      for (int y = 0; y < 101; y += 4)
+        for (int x = 0; x < 203; x += 4) std::memset(colour.at(x, y), 255, 4);
     ref::ImageR32F depth(203, 101, 40.0f);
     for (int x = 0; x < 203; x += 3) depth.at(x, x % 101) = 30.0f;  // a few nearer ones: an order to sort
     const ref::CocRamp ramp = linearRamp(10, 8, 16, 203);
-    for (const std::uint32_t cap : {65536u, 20000u}) {
+    for (const std::uint32_t cap : {65536u, 1000u}) {
       ref::BokehSettings s;
       s.threshold = 200;
       s.maxSprites = cap;
       const ref::BokehList want = ref::bokehHighlights(colour, depth, ramp, s);
-      EXPECT_EQ(want.found, value ? 203u * 101u : 0u);
+      EXPECT_EQ(want.found, frame == Points ? 51u * 26u : 0u);
       for (const Config& backend : backends) {
-        SCOPED_TRACE(backend.label() + " value " + std::to_string(value) + " cap " + std::to_string(cap));
+        SCOPED_TRACE(backend.label() + " frame " + std::to_string(int(frame)) + " cap " + std::to_string(cap));
         expectSameList(runBackend(backend, colour, depth, ramp, s), want);
       }
     }

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "bokeh_test_support.h"
-#include "gl/program.h"
+#include "engine/gl/program.h"
 #include "gl_test_support.h"
 #include "satdof/reference/bokeh.h"
 #include "test_support.h"

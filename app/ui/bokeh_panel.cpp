@@ -3,6 +3,8 @@
 // there were (three frames late) and the time of each of the pass's steps.
 #include <imgui.h>
 
+#include <cmath>
+
 #include "engine/frame/frame_targets.h"
 #include "settings/live_options.h"
 #include "app/ui/ui.h"
@@ -22,6 +24,9 @@ void bokeh(UiState& s) {
   int threshold = int(b.select.threshold);
   widgets::optionSlider(opt::bokehThreshold, &threshold);
   b.select.threshold = std::uint32_t(threshold);
+  float contrast = float(b.select.contrast) / float(reference::kBokehContrastOne);
+  if (widgets::optionSlider(opt::bokehContrast, &contrast))
+    b.select.contrast = std::uint32_t(std::lround(contrast * float(reference::kBokehContrastOne)));
   widgets::label("min radius (px)", nullptr);
   ImGui::SliderInt("##minradius", &b.select.minRadius, 1, 32);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("pixels blurred less than this stay points (no sprite)");

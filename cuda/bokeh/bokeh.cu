@@ -68,6 +68,15 @@ Layout layout(const BokehArgs& a) {
   return l;
 }
 
+// A pixel's linear luminance (reference::bokehOutshines reads its ring through this).
+struct LinearLuminanceAt {
+  cudaSurfaceObject_t colour;
+  __device__ std::uint32_t operator()(int x, int y) const {
+    const uchar4 c = surf2Dread<uchar4>(colour, x * int(sizeof(uchar4)), y);
+    return reference::bokehLinearLuminance(c.x, c.y, c.z);
+  }
+};
+
 __global__ void scoreKernel(BokehArgs a, std::uint32_t* scores) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= a.width || y >= a.height) return;
@@ -76,7 +85,9 @@ __global__ void scoreKernel(BokehArgs a, std::uint32_t* scores) {
   std::uint32_t score = 0;
   if (lum > a.settings.threshold) {
     const float depth = surf2Dread<float>(a.depth, x * int(sizeof(float)), y);
-    if (reference::cocRadius(depth, a.ramp) >= a.settings.minRadius) score = lum;
+    if (reference::cocRadius(depth, a.ramp) >= a.settings.minRadius &&
+        reference::bokehOutshines(x, y, a.width, a.height, a.settings.contrast, LinearLuminanceAt{a.colour}))
+      score = lum;
   }
   scores[std::size_t(y) * a.width + x] = score;
 }

@@ -65,6 +65,7 @@ void GlBokeh::run(GLuint colour, const BokehRequest& r, const SatOfTexture& sat,
     setCocUniforms(p, r.ramp, frame);
     setExtent(p, "uTableSize", flags);
     gl::uniform1ui(p, "uThreshold", r.select.threshold);
+    gl::uniform1ui(p, "uContrast", r.select.contrast);
     gl::uniform1i(p, "uMinRadius", r.select.minRadius);
     glBindTextureUnit(0, colour);
     glBindTextureUnit(1, t.depth);

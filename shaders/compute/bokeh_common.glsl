@@ -1,6 +1,6 @@
 // shaders/compute/bokeh_common.glsl — what the gl-compute backend's bokeh passes share
-// (satdof/reference/bokeh.h defines the list they build):
-//   * the highlight test (luminance in integers, the circle of confusion of coc.glsl);
+// (satdof/reference/bokeh.h defines the list they build; which pixels are highlights,
+// bokeh_select.glsl):
 //   * the scan: a uint32 SAT of a texture of one-hot flags, built by the backend's own
 //     multi-block scan (sat_scan.comp rows then columns), read back as a 1D exclusive
 //     scan in row-major order: the texels before (x, y) are the whole rows above plus

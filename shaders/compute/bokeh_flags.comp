@@ -3,7 +3,8 @@
 // texel of the flag texture per invocation, holding four consecutive pixels of a row
 // (lane k: pixel 4x + k), 1 where the pixel is a highlight (satdof/reference/bokeh.h:
 // luminance (54 r + 183 g + 19 b) >> 8 above the threshold, circle of confusion of at
-// least the minimum radius). The backend then builds the SAT of this texture.
+// least the minimum radius, outshining its ring in linear light: bokeh_select.glsl). The
+// backend then builds the SAT of this texture.
 layout(local_size_x = 16, local_size_y = 16) in;
 
 layout(binding = 0) uniform sampler2D uColour;  // the image the SAT read (RGBA8)
@@ -14,13 +15,18 @@ layout(binding = 0, rgba8) writeonly uniform image2D uFlags;
 #include "compute/bokeh_common.glsl"
 
 uniform uint uThreshold;
+uniform uint uContrast;  // sixteenths
 uniform int uMinRadius;
+
+uvec3 bokehColourAt(ivec2 p) { return uvec3(round(texelFetch(uColour, p, 0).rgb * 255.0)); }
+
+#include "compute/bokeh_select.glsl"
 
 bool isHighlight(ivec2 p) {
   if (p.x >= uSize.x) return false;
-  const uvec4 c = uvec4(round(texelFetch(uColour, p, 0) * 255.0));
-  if ((54u * c.r + 183u * c.g + 19u * c.b) >> 8u <= uThreshold) return false;
-  return cocRadius(texelFetch(uDepth, p, 0).r) >= uMinRadius;
+  if (bokehLuminance(bokehColourAt(p)) <= uThreshold) return false;
+  if (cocRadius(texelFetch(uDepth, p, 0).r) < uMinRadius) return false;
+  return bokehOutshines(p, uSize, uContrast);
 }
 
 void main() {
