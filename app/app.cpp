@@ -81,6 +81,8 @@ App::App(const Options& options, const std::map<std::string, std::string>& uiSet
   settings_.filter = options_.filter;
   settings_.view = options_.view;
   settings_.bokeh = options_.bokeh;
+  if (settings_.view.mode == ViewMode::Holes)  // what the view will mark, or that it marks nothing
+    std::printf("satdof: holes view: %s\n", describeHoles(content->depthSpan.holes, content->depthSpan.holeShare).c_str());
   if (const char* fault = std::getenv("SATDOF_INJECT_ATTACH_FAILURE")) {
     const std::string f = fault;
     const auto colon = f.find(':');
@@ -373,7 +375,8 @@ void App::renderFrame() {
   if (comparesConfigurations(view.mode))
     viewPass_->run(view, {t.dofOutput, b ? b->targets().dofOutput : t.dofOutput, settings_.dof.params.focalDistance});
   else if (view.mode != ViewMode::Final)
-    viewPass_->run(view, {a.sourceImage(), 0, settings_.dof.params.focalDistance});
+    viewPass_->run(view, {a.sourceImage(), 0, settings_.dof.params.focalDistance,
+                          photoPass_ ? photoPass_->holesImage() : 0});
 
   // The depths the focus and the panel need, collected a frame later.
   std::vector<Pixel> probes;

@@ -34,3 +34,7 @@ target_link_libraries(test_hostile_inputs PRIVATE satdof_content_files)
 # bokeh selection (satdof_app).
 satdof_app_test(test_app_stage test_app_stage.cpp)
 target_link_libraries(test_app_stage PRIVATE satdof_app satdof_content_files)
+# The holes view: an RGB-D photo with holes at known pixels (content_files.h), the binary's
+# --view holes on the cpu and gl-compute backends.
+satdof_app_test(test_app_holes test_app_holes.cpp)
+target_link_libraries(test_app_holes PRIVATE satdof_content_files)
