@@ -63,6 +63,7 @@ App::App(const Options& options, const std::map<std::string, std::string>& uiSet
   scene_ = scene::SceneState(content->scene ? std::move(*content->scene) : scene::Scene{});
   contentSummary_ = content->summary;
   sayShowing();
+  adoptStage(*content);
   for (const std::string& w : content->warnings) contentSummary_.push_back("warning: " + w);  // (main printed them)
   reference::DofParams& params = settings_.dof.params;
   // A file's content opens at its own focus (content.h); only the command line overrides it.
@@ -80,6 +81,8 @@ App::App(const Options& options, const std::map<std::string, std::string>& uiSet
   settings_.filter = options_.filter;
   settings_.view = options_.view;
   settings_.bokeh = options_.bokeh;
+  if (settings_.view.mode == ViewMode::Holes)  // what the view will mark, or that it marks nothing
+    std::printf("satdof: holes view: %s\n", describeHoles(content->depthSpan.holes, content->depthSpan.holeShare).c_str());
   if (const char* fault = std::getenv("SATDOF_INJECT_ATTACH_FAILURE")) {
     const std::string f = fault;
     const auto colon = f.find(':');
@@ -194,12 +197,46 @@ void App::setDof(const DofEntry& entry) {
 
 void App::setScene(scene::Scene scene) {
   scene_ = scene::SceneState(std::move(scene));
+  rebuildScenePass();
+  photoPass_.reset();
+  stage_.reset();  // a scene from elsewhere (the quality tool's) has no stage to switch
+  stageShown_ = false;
+}
+
+void App::rebuildScenePass() {
   const int samples = scenePass_->samples();
   scenePass_ = std::make_unique<ScenePass>(shaderDir_, scene_.scene);
   scenePass_->setSamples(samples);
   scenePass_->attach(pipeline_->targets());
-  photoPass_.reset();
 }
+
+void App::adoptStage(content::Content& c) {
+  stage_ = std::move(c.stage);
+  stageShown_ = c.stageShown;
+  stageNote_ = c.stageNote;
+  sayStage();
+}
+
+void App::setStage(content::StageMode mode) {
+  if (mode == options_.stage) return;
+  options_.stage = mode;
+  if (!stage_) return;  // a built-in scene or a photo: none whatever the setting (stageNote_ says why)
+  const bool wanted = content::stageWanted(mode, stage_->rule);
+  if (wanted != stageShown_) {
+    glFinish();  // the scene pass's buffers may still be in use by the frame before
+    if (wanted) content::addStage(scene_.scene, *stage_);
+    else content::removeStage(scene_.scene, *stage_);
+    scene_.instancesChanged();
+    scene_.startCamera.farPlane = scene_.scene.camera.farPlane;  // R keeps seeing all of it
+    stageShown_ = wanted;
+    rebuildScenePass();
+    focus_.setReach(wanted ? stage_->stagedSpan : stage_->bareSpan);
+  }
+  stageNote_ = content::stageNote(mode, *stage_, stageShown_);
+  sayStage();
+}
+
+void App::sayStage() const { std::printf("satdof: stage: %s\n", stageNote_.c_str()); }
 
 void App::setContent(content::Content c) {
   glFinish();  // the passes' GL objects may still be in use by the frame before
@@ -215,6 +252,7 @@ void App::setContent(content::Content c) {
   startOptions_.focalDistance = c.focalDistance;  // R goes back to the new content's focus
   settings_.dof.params.focalRange = startOptions_.focalRange = c.focalRange;  // dropped content: its own
   sayShowing();
+  adoptStage(c);
   sayFocus();
   for (const std::string& w : c.warnings) {  // once each, on stderr and in the panel's Scene section
     std::fprintf(stderr, "satdof: warning: %s\n", w.c_str());
@@ -337,7 +375,8 @@ void App::renderFrame() {
   if (comparesConfigurations(view.mode))
     viewPass_->run(view, {t.dofOutput, b ? b->targets().dofOutput : t.dofOutput, settings_.dof.params.focalDistance});
   else if (view.mode != ViewMode::Final)
-    viewPass_->run(view, {a.sourceImage(), 0, settings_.dof.params.focalDistance});
+    viewPass_->run(view, {a.sourceImage(), 0, settings_.dof.params.focalDistance,
+                          photoPass_ ? photoPass_->holesImage() : 0});
 
   // The depths the focus and the panel need, collected a frame later.
   std::vector<Pixel> probes;

@@ -108,6 +108,9 @@ class App final : private ScriptHost {
   // Other content (a file dropped on the window): the scene or photo pass made for it, the
   // focus at its suggestion, the panel's summary; the camera and settings otherwise kept.
   void setContent(content::Content content);
+  // --stage switched: a glTF's stage added to or taken off its scene (the scene pass made
+  // again), the camera and the focus kept; said in one line. Nothing for other content.
+  void setStage(content::StageMode mode);
   void setSatFormat(const std::string& name);
   void setDof(const DofEntry& entry);
   // Applies the panel's choices of DoF implementation and backend options.
@@ -153,6 +156,11 @@ class App final : private ScriptHost {
   void dropFiles(const std::vector<std::string>& files) override;
   void sayFocus() const;  // the focal distance and range in use, one line
   void sayShowing() const;  // "satdof: showing ..." the content's summary, one line
+  void sayStage() const;    // "satdof: stage: ..." whether a stage is shown and why
+  // The content's stage (a glTF's), taken when it is shown; and the scene pass made again
+  // for scene_ (same samples, attached).
+  void adoptStage(content::Content& content);
+  void rebuildScenePass();
   // The see-through DoF's second layer for `p` (drawn once a frame, by the first pipeline
   // that needs it) into `dof`; nothing for a photo or another DoF.
   void withSecondLayer(Pipeline& p, DofSettings& dof);
@@ -205,6 +213,9 @@ class App final : private ScriptHost {
   std::unique_ptr<ScenePass> scenePass_;
   std::unique_ptr<PhotoPass> photoPass_;  // instead of the scene pass while a photo is shown
   std::vector<std::string> contentSummary_;  // the panel's lines on what is shown
+  std::optional<content::Stage> stage_;  // a glTF's stage (engine/content/stage.h); none for other content
+  bool stageShown_ = false;               // whether scene_ holds it now
+  std::string stageNote_;                 // whether a stage is shown and why (content::stageNote)
   std::string contentProblem_;  // why the last drop (or preset) was refused; empty: none
   std::unique_ptr<Pipeline> pipeline_;  // configuration A
   Comparison comparison_;               // configuration B, while a view compares

@@ -83,6 +83,7 @@ std::optional<std::string> App::applyOptions(const Options& o) {
   settings_.view = o.view;
   comparison_.fields = o.compareB;  // B is rebuilt before the next frame that compares
   applyFocusAndScene(o.autofocus, o.animate, o.msaa);
+  setStage(o.stage);
   settings_.bokeh = o.bokeh;
   if (!o.satFormat.empty()) {
     setSatFormat(o.satFormat);

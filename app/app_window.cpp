@@ -144,8 +144,10 @@ void App::applyInput(const InputActions& a) {
 
 void App::dropFiles(const std::vector<std::string>& files) {
   try {
-    setContent(content::loadContent(
-        content::dropRequest(std::vector<std::filesystem::path>(files.begin(), files.end()), options_.depthMapping)));
+    content::ContentRequest request =
+        content::dropRequest(std::vector<std::filesystem::path>(files.begin(), files.end()), options_.depthMapping);
+    request.stage = options_.stage;
+    setContent(content::loadContent(request));
   } catch (const content::ContentError& e) {  // the same line as on the command line; nothing changes
     contentProblem_ = e.what();
     std::printf("satdof: drop: %s; still showing %s\n", e.what(), contentSummary_.front().c_str());
@@ -200,6 +202,9 @@ void App::presentWindow() {
   state.depthSpan = focus_.reach();
   state.animate = options_.animate;
   state.msaa = options_.msaa;
+  state.stage = options_.stage;
+  state.stageNote = stageNote_;
+  state.stageSwitchable = stage_.has_value();
   state.renderScale = options_.renderScale;
   state.renderScaleNote = renderScaleNote_;
   state.verifyLines = verify_.lines;
@@ -242,6 +247,7 @@ void App::presentWindow() {
   }
   if (settings_.dof.params.focalDistance != focalBefore) focus_.cancel();  // moved by hand
   applyFocusAndScene(state.autofocus, state.animate, state.msaa);
+  setStage(state.stage);
   if (state.renderScale != options_.renderScale) {  // the next frame is rendered at the new size
     options_.renderScale = state.renderScale;
     renderScaleNote_.clear();

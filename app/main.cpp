@@ -52,7 +52,7 @@ int main(int argc, char** argv) {
     const auto ui = useSettings ? loadSettings(path, options) : std::map<std::string, std::string>{};
     content::Content content;
     try {
-      content = content::loadContent({options.scene, options.photo, options.depth, options.depthMapping});
+      content = content::loadContent({options.scene, options.photo, options.depth, options.depthMapping, options.stage});
     } catch (const content::ContentError& e) {
       std::fprintf(stderr, "satdof: %s\n", e.what());
       return kExitUsage;

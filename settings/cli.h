@@ -11,6 +11,7 @@
 #include "engine/basic_types.h"
 #include "engine/backends/compute_backend.h"
 #include "engine/content/photo.h"
+#include "engine/content/stage.h"
 #include "engine/pipeline/pipeline_config.h"
 #include "engine/focus/focus_controller.h"
 #include "engine/passes/bokeh_pass.h"
@@ -46,6 +47,7 @@ struct Options {
   std::string scene = "teapots";  // --scene: engine/scene/scenes.h, or a .gltf / .glb file
   std::string photo, depth;       // --photo IMAGE --depth DEPTH: an RGB-D photo (engine/content/photo.h)
   content::DepthMapping depthMapping;  // --depth-encoding, --depth-range (a dropped photo's too)
+  content::StageMode stage = content::StageMode::Auto;  // --stage: a lone glTF model's ground and lamps
   BokehSettings bokeh;            // --bokeh, --bokeh-threshold, --bokeh-shape, ...
   bool quality = false;           // `satdof quality`
   std::string qualityCsv;         // quality --csv FILE

@@ -328,6 +328,20 @@ constinit const LiveOption aperture{
     },
     [](const Options& o) { return std::string(reference::apertureName(o.aperture)); }, true,
     AppliesTo::Always, {}};
+constinit const LiveOption stage{
+    "stage",
+    "A glTF model without surroundings stands on a far checkered ground with distant lamps, so that its depth of "
+    "field shows: auto (where few rays through the image's bottom reach a surface), on or off; never for built-in "
+    "scenes or photos",
+    0, 0, "auto",
+    [](const LiveOption&, Options& o, std::string_view v) -> std::optional<std::string> {
+      std::string name;
+      const std::vector<std::string> names(std::begin(content::kStageModeNames), std::end(content::kStageModeNames));
+      if (auto e = member(v, names, "stage setting", name)) return e;
+      o.stage = *content::stageModeFromName(name);
+      return std::nullopt;
+    },
+    [](const Options& o) { return std::string(content::toString(o.stage)); }, true, AppliesTo::Always, {}};
 constinit const LiveOption view{
     "view", "What is shown", 0, 0, "final",
     [](const LiveOption&, Options& o, std::string_view v) -> std::optional<std::string> {
@@ -472,7 +486,7 @@ constinit const LiveOption kPanel{
 // --help's order.
 constexpr std::array kAll = {
     &opt::focal, &opt::focalRange, &opt::maxBlur, &opt::camera, &opt::focalLength, &opt::fNumber, &opt::sensorWidth,
-    &kAutofocus, &kAnimate, &opt::msaa, &opt::renderScale, &kPanel, &opt::bokeh, &opt::bokehThreshold, &opt::bokehContrast, &opt::bokehMinRadius,
+    &kAutofocus, &kAnimate, &opt::msaa, &opt::stage, &opt::renderScale, &kPanel, &opt::bokeh, &opt::bokehThreshold, &opt::bokehContrast, &opt::bokehMinRadius,
     &opt::bokehMax, &kBokehShape, &opt::bokehIntensity, &kSatFormat, &kDof, &opt::aperture, &opt::filter, &kRadius, &kSigma,
     &opt::weights, &kBorder, &kConv, &kCompareB, &kCompare, &opt::view, &kDivider, &kDiffGain};
 

@@ -17,6 +17,7 @@
 //   dof                               the DoF implementation
 //   aperture                          the blur's shape: box or disc
 //   autofocus, animate, msaa          focus controller and scene
+//   stage                             a lone glTF model's ground and lamps (engine/content/stage.h)
 //   render-scale                      the window's frame size against its image area
 //   panel                             the window's panel: shown or hidden
 //   bokeh, bokeh-threshold, bokeh-contrast, bokeh-min-radius, bokeh-max, bokeh-shape, bokeh-intensity
@@ -79,7 +80,7 @@ void applyLiveDefaults(Options& o);
 // The declarations the rest of the app names in code (the panel's widgets, the checks).
 namespace opt {
 extern const LiveOption focal, focalRange, maxBlur, camera, focalLength, fNumber, sensorWidth, msaa, renderScale, bokeh,
-    bokehThreshold, bokehContrast, bokehMinRadius, bokehMax, bokehIntensity, filter, weights, view, aperture;
+    bokehThreshold, bokehContrast, bokehMinRadius, bokehMax, bokehIntensity, filter, weights, view, aperture, stage;
 }  // namespace opt
 
 // The depth-of-field parameters the options describe (the focal distance: the option's,

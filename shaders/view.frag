@@ -9,7 +9,9 @@
 //   mode 4: the summed-area table at the pixel divided by its total (the bottom-right
 //           entry), per channel: a ramp from 0 at the origin to 1 at the far corner;
 //   mode 5: the final image (A) with the pixels within uFocusBand of the focal
-//           distance tinted green.
+//           distance tinted green;
+//   mode 6: mode 3 with the pixels uHoles marks (no depth reading) tinted magenta: red and
+//           blue alike and above green, which no grey depth and no sky has.
 // The SAT is read through the chosen format's include (the loader maps the name).
 #version 450 core
 
@@ -18,6 +20,7 @@
 layout(binding = 0) uniform sampler2D uA;
 layout(binding = 1) uniform sampler2D uB;
 layout(binding = 2) uniform sampler2D uDepth;  // linear view depth (scene units)
+layout(binding = 3) uniform sampler2D uHoles;  // R8: 1 where the content had no depth reading
 layout(std430, binding = 1) buffer Stats {
   uint maxDifference;
   uint depthMinBits;  // floatBitsToUint of positive floats orders like the floats
@@ -32,8 +35,22 @@ layout(location = 4) uniform float uSkyDepth;   // depth written where nothing w
 layout(location = 5) uniform ivec2 uSize;       // image size (the SAT's width and height)
 layout(location = 6) uniform float uFocal;      // focal distance
 layout(location = 7) uniform float uFocusBand;  // +- this many scene units count as in focus
+layout(location = 8) uniform bool uHasHoles;    // uHoles is bound (mode 6)
 
 layout(location = 0) out vec4 outColour;
+
+// The depth view's colour of a linear depth; the frame's nearest and farthest non-sky
+// depths into Stats.
+vec4 depthColour(float z) {
+  if (z >= uSkyDepth) return vec4(0.25, 0.35, 0.6, 1.0);
+  atomicMin(depthMinBits, floatBitsToUint(max(z, 0.0)));
+  atomicMax(depthMaxBits, floatBitsToUint(max(z, 0.0)));
+  // Logarithmic: equal ratios of depth get equal steps of grey, so near objects are
+  // told apart as well as far ones.
+  float lo = log(max(uNearFar.x, 1e-3)), hi = log(max(uNearFar.y, 1e-3));
+  float t = clamp((log(max(z, 1e-3)) - lo) / max(hi - lo, 1e-6), 0.0, 1.0);
+  return vec4(vec3(1.0 - t), 1.0);
+}
 
 void main() {
   ivec2 p = ivec2(gl_FragCoord.xy);
@@ -49,19 +66,10 @@ void main() {
     uint m = max(max(d.r, d.g), max(d.b, d.a));
     if (m > 0u) atomicMax(maxDifference, m);  // most pixels agree: keep atomics rare
     outColour = vec4(min(vec3(d.rgb) * uGain / 255.0, vec3(1.0)), 1.0);
-  } else if (uMode == 3) {
-    float z = texelFetch(uDepth, p, 0).r;
-    if (z >= uSkyDepth) {
-      outColour = vec4(0.25, 0.35, 0.6, 1.0);
-      return;
-    }
-    atomicMin(depthMinBits, floatBitsToUint(max(z, 0.0)));
-    atomicMax(depthMaxBits, floatBitsToUint(max(z, 0.0)));
-    // Logarithmic: equal ratios of depth get equal steps of grey, so near objects are
-    // told apart as well as far ones.
-    float lo = log(max(uNearFar.x, 1e-3)), hi = log(max(uNearFar.y, 1e-3));
-    float t = clamp((log(max(z, 1e-3)) - lo) / max(hi - lo, 1e-6), 0.0, 1.0);
-    outColour = vec4(vec3(1.0 - t), 1.0);
+  } else if (uMode == 3 || uMode == 6) {
+    outColour = depthColour(texelFetch(uDepth, p, 0).r);
+    if (uMode == 6 && uHasHoles && texelFetch(uHoles, p, 0).r > 0.5)
+      outColour = vec4(mix(outColour.rgb, vec3(1.0, 0.0, 1.0), 0.65), 1.0);
   } else if (uMode == 4) {
 #ifdef SAT_ENTRY_MODULUS
     // The format keeps its entries modulo a field's range (uint21x3): the whole image's

@@ -30,3 +30,11 @@ target_link_libraries(test_app_units PRIVATE satdof_content_files)
 # Hostile and careless files of every class, through the real binary.
 satdof_app_test(test_hostile_inputs test_hostile_inputs.cpp)
 target_link_libraries(test_hostile_inputs PRIVATE satdof_content_files)
+# The stage under a lone glTF model: the binary's runs, and an app in process for the frame's
+# bokeh selection (satdof_app).
+satdof_app_test(test_app_stage test_app_stage.cpp)
+target_link_libraries(test_app_stage PRIVATE satdof_app satdof_content_files)
+# The holes view: an RGB-D photo with holes at known pixels (content_files.h), the binary's
+# --view holes on the cpu and gl-compute backends.
+satdof_app_test(test_app_holes test_app_holes.cpp)
+target_link_libraries(test_app_holes PRIVATE satdof_content_files)

@@ -417,6 +417,27 @@ inline void writeTestGltf(const fs::path& path, bool withCamera) {
   g.write(path);
 }
 
+// A figure standing alone, as a user's character model comes (nothing around it): legs, a
+// body and a head, boxes of four colours, 1.84 units tall from y = 0, no camera (the loader
+// frames it). With `groundHalfSize` > 0 it stands on a grey slab that wide and deep instead
+// (a model that brings its surroundings). 4 (or 5) instances of 12 triangles.
+inline void writeFigureGlb(const fs::path& path, float groundHalfSize = 0) {
+  GltfBuilder g;
+  std::vector<float> p, n, uv;
+  std::vector<std::uint32_t> idx;
+  box(p, n, uv, idx);
+  const int legs = g.mesh(p, n, uv, idx, g.material({0.15f, 0.2f, 0.45f}, 0.0f, 0.7f));
+  const int body = g.mesh(p, n, uv, idx, g.material({0.7f, 0.2f, 0.1f}, 0.0f, 0.6f));
+  const int head = g.mesh(p, n, uv, idx, g.material({0.8f, 0.6f, 0.45f}, 0.0f, 0.8f));
+  g.roots = {g.node(legs, {-0.15f, 0.3f, 0.0f}, {0.1f, 0.3f, 0.1f}), g.node(legs, {0.15f, 0.3f, 0.0f}, {0.1f, 0.3f, 0.1f}),
+             g.node(body, {0.0f, 1.05f, 0.0f}, {0.35f, 0.45f, 0.2f}), g.node(head, {0.0f, 1.68f, 0.0f}, {0.16f, 0.16f, 0.16f})};
+  if (groundHalfSize > 0) {
+    const int ground = g.mesh(p, n, uv, idx, g.material({0.5f, 0.5f, 0.5f}, 0.0f, 0.9f));
+    g.roots.push_back(g.node(ground, {0.0f, -0.05f, 0.0f}, {groundHalfSize, 0.05f, groundHalfSize}));
+  }
+  g.write(path);
+}
+
 // A wavy height field of about `triangles` triangles (two per grid cell), 40 x 40 units,
 // seen from a file camera at its front edge: depths from 2 to about 45.
 inline void writeLargeGltf(const fs::path& path, std::size_t triangles) {

@@ -5,6 +5,8 @@
 //                                      (default 1000000) with a file camera
 //   FOLDER/photo.png, photo_depth.png  the procedural RGB-D photo at WxH (default 6000x4000,
 //                                      24 megapixels), depth 16-bit inverse over 2..12 m
+//   FOLDER/figure.glb                  a lone figure, as the stage's tests write it (USING.md's
+//                                      picture of a stage: satdof --scene FOLDER/figure.glb)
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -31,6 +33,7 @@ int main(int argc, char** argv) {
   try {
     std::filesystem::create_directories(dir);
     content_files::writeLargeGltf(dir / "terrain.glb", std::size_t(triangles));
+    content_files::writeFigureGlb(dir / "figure.glb");
     const content_files::Photo p = content_files::makePhoto(w, h);
     content_files::writePng8(dir / "photo.png", w, h, 3, p.rgb);
     content_files::writePng16(dir / "photo_depth.png", w, h, content_files::inverseDepth16(p));
@@ -38,6 +41,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "satdof-make-content: %s\n", e.what());
     return 1;
   }
-  std::printf("satdof-make-content: wrote %s/terrain.glb, photo.png, photo_depth.png (%dx%d)\n", dir.c_str(), w, h);
+  std::printf("satdof-make-content: wrote %s/terrain.glb, figure.glb, photo.png, photo_depth.png (%dx%d)\n", dir.c_str(), w, h);
   return 0;
 }

@@ -118,7 +118,7 @@ TEST(AppCli, BadValuesSayWhatIsWrongInWords) {
       {"--max-blur banana", "satdof: --max-blur: 'banana' is not a number"},
       {"--max-blur 300", "'300' is out of range: must be between 0 and 256"},
       {"--frames 1.5", "--frames: '1.5' is not a whole number"},
-      {"--view nope", "no view 'nope'; valid: final, scene, depth, sat, focus, filtered, split, diff"},
+      {"--view nope", "no view 'nope'; valid: final, scene, depth, holes, sat, focus, filtered, split, diff"},
       {"--filter box --conv nosuch", "no convolution implementation 'nosuch'"},
       {"--conv cpu-direct", "--conv: applies only with --filter"},
       {"--filter box --sigma 2", "--sigma: applies only to --filter gaussian"},

@@ -137,8 +137,13 @@ void view(UiState& s) {
   widgets::tooltip(describe(v.mode));
   if (showsFilterOutput(v.mode) && !s.filter->enabled) ImGui::TextDisabled("(turn the filter on)");
   if (comparesConfigurations(v.mode)) ImGui::TextDisabled("(A and B: the Compare section)");
-  if (v.mode == ViewMode::Depth && s.depthRange)
+  if ((v.mode == ViewMode::Depth || v.mode == ViewMode::Holes) && s.depthRange)
     ImGui::Text("near %.2f, far %.2f", s.depthRange->nearest, s.depthRange->farthest);
+  if (v.mode == ViewMode::Holes) {  // a photo's count (content/depth_span.h); a drawn scene has none
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(describeHoles(s.depthSpan.holes, s.depthSpan.holeShare).c_str());
+    ImGui::PopTextWrapPos();
+  }
 }
 
 }  // namespace satdof::panels

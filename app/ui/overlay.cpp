@@ -70,6 +70,7 @@ void imageLabels(const UiState& s, float imageRight) {
         tag(margin, margin, text);
       }
       break;
+    case ViewMode::Holes: tag(margin, margin, describeHoles(s.depthSpan.holes, s.depthSpan.holeShare)); break;
     case ViewMode::Focus: {
       char text[96];
       std::snprintf(text, sizeof text, "green: within 5%% of the focal distance %.2f", s.dof->params.focalDistance);

@@ -1,8 +1,8 @@
 // app/ui/panels.cpp — the pipeline section (backend and the options it offers, from its
 // registries, each entry's description as its tooltip: the scan variant directly under
 // the SAT algorithm it feeds, greyed with the reason where the backend has none; what the
-// last scan key did), the scan key's note on the image, and the scene section (presets,
-// animation, anti-aliasing).
+// last scan key did), the scan key's note on the image, and the scene section (what is
+// shown, the stage, presets, animation, anti-aliasing).
 #include <imgui.h>
 
 #include <string>
@@ -137,6 +137,26 @@ void sceneControls(UiState& s) {
   widgets::tooltip("Scene samples per pixel, resolved before the SAT (1: none)");
 }
 
+// The stage under a lone glTF model (opt::stage): greyed for content that has its own
+// surroundings; the line under it says what is shown and why.
+void stageControl(UiState& s) {
+  const std::string help(opt::stage.help);
+  ImGui::BeginDisabled(!s.stageSwitchable);
+  widgets::label("stage", help.c_str());
+  if (ImGui::BeginCombo("##stage", std::string(content::toString(s.stage)).c_str())) {
+    for (const char* name : content::kStageModeNames) {
+      const content::StageMode mode = *content::stageModeFromName(name);
+      if (ImGui::Selectable(name, mode == s.stage)) s.stage = mode;
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::EndDisabled();
+  widgets::tooltip(help.c_str());
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("stage: %s", s.stageNote.c_str());
+  ImGui::PopTextWrapPos();
+}
+
 }  // namespace
 
 void scene(UiState& s) {
@@ -149,6 +169,7 @@ void scene(UiState& s) {
     ImGui::TextWrapped("%s", s.contentProblem.c_str());
     ImGui::PopStyleColor();
   }
+  stageControl(s);
   if (!s.photo) sceneControls(s);  // presets, the animation and MSAA are for drawn scenes
   widgets::optionSlider(opt::renderScale, &s.renderScale);
   if (!s.renderScaleNote.empty()) ImGui::TextDisabled("%s", s.renderScaleNote.c_str());

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "engine/backends/compute_backend.h"
+#include "engine/content/stage.h"
 #include "engine/pipeline/pipeline_config.h"
 #include "engine/dof/dof_implementation.h"
 #include "engine/focus/focus_controller.h"
@@ -73,6 +74,9 @@ struct UiState {
   std::string oneLayerNote;  // why the see-through DoF runs as layered (App::oneLayerNote)
   bool animate = false;  // a panel may change these
   int msaa = 1;
+  content::StageMode stage = content::StageMode::Auto;
+  std::string stageNote;         // whether a stage is shown and why (content::stageNote)
+  bool stageSwitchable = false;  // a glTF's; built-in scenes and photos have none
   float renderScale = 1;
   std::string renderScaleNote;  // why it is what it is, when the app chose it
 

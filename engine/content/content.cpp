@@ -110,6 +110,7 @@ Content loadContent(const ContentRequest& request) {
     c.summary = {"photo " + c.name + ", " + std::to_string(p.colour.width) + "x" + std::to_string(p.colour.height),
                  "depth " + request.depth.filename().string() + " (" + p.depthDescription + ")",
                  "distances " + number(p.nearest) + ".." + number(p.farthest) + " m, median " + number(p.median) + " m"};
+    c.stageNote = "none (a photo has its own surroundings)";
     if (p.holeCount > 0)
       c.summary.push_back("holes " + withThousands(p.holeCount) + " pixels (" + percent(p.holeShare()) +
                           " %): no reading, filled from the surfaces around them");
@@ -127,6 +128,14 @@ Content loadContent(const ContentRequest& request) {
                                        " instances of " + std::to_string(g.scene.meshes.size()) + " meshes",
                  "bounds " + vec(g.bounds.lo) + " .. " + vec(g.bounds.hi), "camera: " + g.cameraNote};
     c.warnings = std::move(g.warnings);
+    Stage stage = planStage(g.scene, g.bounds, c.depthSpan);
+    c.stageShown = stageWanted(request.stage, stage.rule);
+    c.stageNote = stageNote(request.stage, stage, c.stageShown);
+    if (c.stageShown) {
+      addStage(g.scene, stage);
+      c.depthSpan = stage.stagedSpan;
+    }
+    c.stage = std::move(stage);
     c.scene = std::move(g.scene);
     return c;
   }
@@ -139,6 +148,7 @@ Content loadContent(const ContentRequest& request) {
   c.focalRange = reference::DofParams{}.focalRange;
   std::size_t triangles = 0;
   for (const scene::Instance& i : c.scene->instances) triangles += c.scene->meshes[std::size_t(i.mesh)].indices.size() / 3;
+  c.stageNote = "none (a built-in scene has its own surroundings)";
   c.summary = {"built-in scene " + c.name + ", " + withThousands(triangles) + " triangles"};
   return c;
 }

@@ -16,6 +16,7 @@
 
 #include "engine/content/depth_span.h"
 #include "engine/content/photo.h"
+#include "engine/content/stage.h"
 #include "engine/scene/scene.h"
 
 namespace satdof::content {
@@ -27,6 +28,9 @@ struct ContentRequest {
   std::string scene = "teapots";      // a built-in scene's name, or a .gltf / .glb file
   std::filesystem::path photo, depth;  // both, or neither
   DepthMapping depthMapping;
+  // A glTF model's stage (stage.h). Off here: the file as it is; the app passes --stage
+  // (its default, auto, declared with the option in settings/live_options.cpp).
+  StageMode stage = StageMode::Off;
 };
 
 struct Content {
@@ -41,7 +45,8 @@ struct Content {
   //             its nearest and its farthest pixel
   //   built-in  the scene's suggestion (its second-nearest teapot), the default range
   // The command line's --focal and --focal-range win over these for the content it names;
-  // content dropped on the window always opens at its own.
+  // content dropped on the window always opens at its own. The focus is found before a stage
+// is added: on the model, never on the ground.
   float focalDistance = 1;
   float focalRange = 6;               // the linear camera's distance to full blur
   // The distances it holds, in its units (depth_span.h): a photo's nearest and farthest
@@ -52,6 +57,12 @@ struct Content {
   std::vector<std::string> summary;   // the panel's lines: file, triangles, bounds, size, depth
   std::vector<std::string> warnings;  // what the file holds that is not drawn, one line each
                                       // naming the file (gltf_scene.h); printed once, shown
+  // A glTF's stage (stage.h), made whether or not it is shown, so that it can be switched
+  // on and off live; whether `scene` holds it now; the line that says so and why (built-in
+  // scenes and photos: none, their own surroundings), without "stage: ".
+  std::optional<Stage> stage;
+  bool stageShown = false;
+  std::string stageNote;
 };
 
 // True for a --scene value that names a file rather than a built-in scene (.gltf, .glb).

@@ -2,7 +2,9 @@
 // geometry, its colour and depth uploaded once and written into the frame's scene colour
 // and linear depth targets by one compute pass (shaders/photo.comp), the targets the scene
 // pass would draw into. Byte for byte at the photo's size; fitted in, centred, at any other
-// (a window's image area). Section "scene", as the scene pass's.
+// (a window's image area). Section "scene", as the scene pass's. Beside them it writes which
+// pixels were holes in the depth map (no reading: content/depth_holes.h filled them) into an
+// image of its own at the frame's size, for the holes view (view_pass.h).
 #pragma once
 
 #include <filesystem>
@@ -23,10 +25,15 @@ class PhotoPass {
   void reloadShaders(const std::filesystem::path& shaderDir);
   void run(Profiler& profiler);
   Extent photoExtent() const { return photo_; }
+  // R8, the frame's size: 1 where the photo's depth map had no reading, 0 elsewhere (and
+  // beside a fitted photo); 0 (no image) where it had none.
+  GLuint holesImage() const { return hasHoles_ ? holesTarget_.get() : 0; }
 
  private:
   gl::Program program_;
-  gl::Texture colour_, depth_;
+  gl::Texture colour_, depth_, holes_;
+  gl::Texture holesTarget_;  // holesImage(), allocated with the targets
+  bool hasHoles_ = false;
   Extent photo_;
   GLuint targetColour_ = 0, targetDepth_ = 0;
   Extent extent_;

@@ -24,6 +24,7 @@ int shaderMode(ViewMode m) {
     case ViewMode::Depth: return 3;
     case ViewMode::Sat: return 4;
     case ViewMode::Focus: return 5;
+    case ViewMode::Holes: return 6;
     default: return 0;
   }
 }
@@ -34,6 +35,7 @@ const char* toString(ViewMode mode) {
     case ViewMode::Final: return "final";
     case ViewMode::Scene: return "scene";
     case ViewMode::Depth: return "depth";
+    case ViewMode::Holes: return "holes";
     case ViewMode::Sat: return "sat";
     case ViewMode::Filtered: return "filtered";
     case ViewMode::Split: return "split";
@@ -48,6 +50,9 @@ const char* describe(ViewMode mode) {
     case ViewMode::Final: return "The depth-of-field image";
     case ViewMode::Scene: return "The scene colour before any filter or blur";
     case ViewMode::Depth: return "Linear depth, white = nearest, black = farthest (sky in blue)";
+    case ViewMode::Holes:
+      return "The depth view with the pixels that had no depth reading (a photo's holes, filled from the surfaces "
+             "around them) tinted magenta";
     case ViewMode::Sat: return "The summed-area table divided by its total, per channel";
     case ViewMode::Filtered: return "Convolution A's output (the SAT's input)";
     case ViewMode::Split: return "Configuration A's image left of the divider, B's right of it; drag the divider";
@@ -58,15 +63,23 @@ const char* describe(ViewMode mode) {
 }
 
 const std::vector<ViewMode>& viewModes() {
-  static const std::vector<ViewMode> all = {ViewMode::Final,    ViewMode::Scene, ViewMode::Depth,
-                                            ViewMode::Sat,      ViewMode::Focus, ViewMode::Filtered,
-                                            ViewMode::Split,    ViewMode::Difference};
+  static const std::vector<ViewMode> all = {ViewMode::Final, ViewMode::Scene,    ViewMode::Depth,
+                                            ViewMode::Holes, ViewMode::Sat,      ViewMode::Focus,
+                                            ViewMode::Filtered, ViewMode::Split, ViewMode::Difference};
   return all;
 }
 
 bool showsFilterOutput(ViewMode m) { return m == ViewMode::Filtered; }
 
 bool comparesConfigurations(ViewMode m) { return m == ViewMode::Split || m == ViewMode::Difference; }
+
+std::string describeHoles(std::size_t holes, float share) {
+  if (holes == 0) return "no depth holes: every pixel has its own depth";
+  char text[128];
+  std::snprintf(text, sizeof text, "magenta: %zu pixels (%.1f %%) had no depth reading, filled from around them", holes,
+                100.0 * double(share));
+  return text;
+}
 
 std::string describeDifference(unsigned maxDifference, float gain) {
   char text[96];
@@ -108,7 +121,7 @@ void ViewPass::collect(Slot& slot) {
   GLuint v[3] = {0, 0, 0};
   glGetNamedBufferSubData(slot.stats.get(), 0, sizeof v, v);
   if (slot.mode == ViewMode::Difference) maxDifference_ = v[0];
-  if (slot.mode == ViewMode::Depth && v[1] <= v[2])
+  if ((slot.mode == ViewMode::Depth || slot.mode == ViewMode::Holes) && v[1] <= v[2])
     depthRange_ = DepthRange{std::bit_cast<float>(v[1]), std::bit_cast<float>(v[2])};
   slot.pending = false;
 }
@@ -123,7 +136,7 @@ void ViewPass::run(const ViewSettings& s, const ViewInputs& in) {
   // The other slot was written a frame ago: reading it now rarely waits.
   const int previous = 1 - current_;
   collect(slots_[previous]);
-  const bool measures = s.mode == ViewMode::Difference || s.mode == ViewMode::Depth;
+  const bool measures = s.mode == ViewMode::Difference || s.mode == ViewMode::Depth || s.mode == ViewMode::Holes;
   if (measures) {
     Slot& slot = slots_[current_];
     const GLuint init[3] = {0, std::bit_cast<GLuint>(FLT_MAX), 0};
@@ -151,9 +164,11 @@ void ViewPass::run(const ViewSettings& s, const ViewInputs& in) {
   glUniform2i(5, targets_.extent.width, targets_.extent.height);
   glUniform1f(6, in.focalDistance);
   glUniform1f(7, focusBand(in.focalDistance));
+  glUniform1i(8, in.holes != 0);
   glBindTextureUnit(0, a ? a : targets_.sceneColour);
   glBindTextureUnit(1, b ? b : targets_.sceneColour);
   glBindTextureUnit(2, targets_.depth);
+  glBindTextureUnit(3, in.holes ? in.holes : targets_.depth);  // (not read without holes)
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, targets_.sat);
   glBindVertexArray(empty_.get());
   glDrawArrays(GL_TRIANGLES, 0, 3);

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -22,8 +23,9 @@ namespace satdof {
 // final: the DoF image; scene: the scene colour; depth: linear depth, normalised to the
 // frame's near..far; sat: the summed-area table normalised by its total; filtered: A;
 // split: configuration A's final image | B's; diff: |A - B| amplified; focus: the final
-// image with the pixels near the focal plane tinted.
-enum class ViewMode { Final, Scene, Depth, Sat, Filtered, Split, Difference, Focus };
+// image with the pixels near the focal plane tinted; holes: the depth view with the pixels
+// that had no depth reading (a photo's holes, filled from around them) tinted magenta.
+enum class ViewMode { Final, Scene, Depth, Holes, Sat, Filtered, Split, Difference, Focus };
 const char* toString(ViewMode mode);
 const char* describe(ViewMode mode);  // one line for the panel's tooltip
 std::optional<ViewMode> viewModeFromName(const std::string& name);
@@ -33,6 +35,9 @@ const std::vector<ViewMode>& viewModes();
 bool showsFilterOutput(ViewMode mode);
 // Split and diff: they show two configurations (the app runs B for them).
 bool comparesConfigurations(ViewMode mode);
+// The holes view's line (the panel, the image, a headless run's stdout): how many pixels had
+// no depth reading, or that none had.
+std::string describeHoles(std::size_t holes, float share);
 // The difference view's line on the image: "max |A - B| = 3 grey levels (shown x85)".
 std::string describeDifference(unsigned maxDifference, float gain);
 
@@ -49,6 +54,9 @@ struct ViewInputs {
   // configuration A's final image and B's.
   GLuint a = 0, b = 0;
   float focalDistance = 0;
+  // holes: an R8 image of the frame's size, non-zero where the content had no depth
+  // reading (PhotoPass::holesImage); 0: none has (a drawn scene, a photo without holes).
+  GLuint holes = 0;
 };
 
 struct DepthRange {

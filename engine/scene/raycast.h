@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <span>
 
 #include <glm/glm.hpp>
 
@@ -14,12 +15,32 @@
 
 namespace satdof::scene {
 
+// The work one ray may do at most (triangles tested) unless told otherwise.
+inline constexpr std::size_t kMaxTrianglesPerRay = std::size_t(64) << 20;
+
 // The nearest hit along origin + t * direction (t > 0) over every instance's triangles
 // (both faces), as the distance t in units of |direction|; nullopt when nothing is hit.
 // Instances whose world bounds the ray misses are skipped; `maxTriangles` bounds the work
 // (triangles tested), after which the nearest hit so far is returned.
 std::optional<float> firstHit(const Scene& scene, glm::vec3 origin, glm::vec3 direction,
-                              std::size_t maxTriangles = std::size_t(64) << 20);
+                              std::size_t maxTriangles = kMaxTrianglesPerRay);
+
+// A ray: origin + t * direction.
+struct Ray {
+  glm::vec3 origin, direction;
+};
+
+// How many of `rays` hit a triangle at some t > minT (in units of each direction's length):
+// each ray stops at the first hit it finds, or after `maxTrianglesPerRay` triangles tested
+// (then it counts as a miss). The mesh bounds and the instances' inverse matrices are
+// computed once for all the rays.
+std::size_t countHits(const Scene& scene, std::span<const Ray> rays, float minT,
+                      std::size_t maxTrianglesPerRay = kMaxTrianglesPerRay);
+
+// The direction from the camera's eye through the point (ndcX, ndcY) of an image of
+// `aspect` (x -1 left .. 1 right, y -1 bottom .. 1 top, as Camera::projection(aspect) shows
+// it), scaled so that its forward component is 1: t along it is the view depth.
+glm::vec3 viewRay(const Camera& camera, float ndcX, float ndcY, float aspect);
 
 // The view depth of the surface the camera looks at: along the centre ray, or where that
 // ray passes through a gap, along the nearest ray (to the centre) of a small pattern that

@@ -1,6 +1,7 @@
 // engine/scene/scene_state.cpp — see scene_state.h.
 #include "engine/scene/scene_state.h"
 
+#include <algorithm>
 #include <utility>
 
 #include <glm/gtc/matrix_transform.hpp>
@@ -12,6 +13,11 @@ constexpr float kTurnRadiansPerSecond = 0.6f;  // the animation's teapot speed
 
 SceneState::SceneState(Scene s) : scene(std::move(s)), startCamera(scene.camera) {
   for (const Instance& i : scene.instances) baseModels.push_back(i.model);
+}
+
+void SceneState::instancesChanged() {
+  baseModels.resize(std::min(baseModels.size(), scene.instances.size()));
+  for (std::size_t i = baseModels.size(); i < scene.instances.size(); ++i) baseModels.push_back(scene.instances[i].model);
 }
 
 void SceneState::animate(float seconds) {

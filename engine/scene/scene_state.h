@@ -20,6 +20,9 @@ struct SceneState {
 
   SceneState() = default;
   explicit SceneState(Scene s);
+  // After instances were added to or taken off the end of the scene (a stage): the models
+  // kept for the animation follow, the new ones as they are.
+  void instancesChanged();
   // The teapots turn about their own vertical axes, `seconds` further on.
   void animate(float seconds);
 };
