@@ -208,6 +208,7 @@ class App final : private ScriptHost {
   std::string contentProblem_;  // why the last drop (or preset) was refused; empty: none
   std::unique_ptr<Pipeline> pipeline_;  // configuration A
   Comparison comparison_;               // configuration B, while a view compares
+  bool compareDefaultDone_ = false;     // B's default was considered (the first comparing frame)
   std::unique_ptr<ViewPass> viewPass_;
   std::unique_ptr<DepthProbe> depthProbe_;
   std::unique_ptr<Ui> ui_;

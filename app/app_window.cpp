@@ -74,22 +74,25 @@ void App::handleInput() {
   for (const InputActions& a : input_.poll(context_->window(), c)) applyInput(a);
 }
 
-// Keys 1-9: the scan variant of that number, or why there is none; never silent.
+// Keys 1-9: the scan variant of that number among those the backend runs here (the
+// panel's numbering), or why there is none; never silent.
 void App::chooseScanVariant(int index) {
   const BackendOption* scan = nullptr;
   for (const BackendOption& o : pipeline_->backendOptions())
     if (o.numberKeys) scan = &o;
-  const std::string backend(pipeline_->backend().name());
+  ComputeBackend& backend = pipeline_->backend();
+  const std::string name(backend.name());
   ScanNote note;
+  const std::vector<const Choice*> runs = scan ? runnableChoices(backend, *scan) : std::vector<const Choice*>{};
   if (!scan) {
-    note.text = "the " + backend + " backend has no scan variants";
-  } else if (index >= int(scan->choices.size())) {
-    note.text = "no scan variant " + std::to_string(index + 1) + ": the " + backend + " backend has " +
-                std::to_string(scan->choices.size());
-  } else if (auto why = pipeline_->backend().select(scan->key, scan->choices[std::size_t(index)].name)) {
+    note.text = "the " + name + " backend has no scan variants";
+  } else if (index >= int(runs.size())) {
+    note.text = "no scan variant " + std::to_string(index + 1) + ": the " + name + " backend runs " +
+                std::to_string(runs.size()) + " here";
+  } else if (auto why = backend.select(scan->key, runs[std::size_t(index)]->name)) {
     note.text = *why;
   } else {
-    note.variant = scan->choices[std::size_t(index)].name;
+    note.variant = runs[std::size_t(index)]->name;
     note.text = "scan variant " + note.variant;
     note.satSamples = pipeline_->history().count("sat");
   }
