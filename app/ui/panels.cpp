@@ -57,7 +57,7 @@ void noScanVariants(const UiState& s, const BackendOption& sat) {
   for (const Choice& c : sat.choices)
     if (c.name == name) what = c.description;
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::Text("The %s backend's SAT: %s; no scan variants to pick.", backend.c_str(), what.c_str());
+  ImGui::Text("No scan variants on the %s backend: its SAT is %s.", backend.c_str(), what.c_str());
   ImGui::PopTextWrapPos();
   widgets::tooltip("This backend builds the table on the host with the reference library: there is no GPU scan "
                    "to choose");
@@ -114,6 +114,7 @@ void pipeline(UiState& s) {
     ImGui::TextColored(ImVec4(1, 0.85f, 0.4f, 1), "%s", s.scanNote.c_str());
     ImGui::PopTextWrapPos();
   }
+  satTimes(s);
 }
 
 void scanNote(const UiState& s) {
