@@ -104,8 +104,11 @@ App::App(const Options& options, const std::map<std::string, std::string>& uiSet
                       name.c_str(), why->c_str());
       }
   for (const BackendOption& o : backend.options()) {
-    if (o.numberKeys || options_.verbose)  // the scan variant is the lesson: always said
-      std::printf("satdof: %s %s\n", o.label.c_str(), backend.selected(o.key).c_str());
+    if (o.numberKeys || options_.verbose) {  // the scan variant is the lesson: always said, once
+      const std::string note = backend.choiceNote(o.key);
+      std::printf("satdof: %s %s%s\n", o.label.c_str(), backend.selected(o.key).c_str(),
+                  note.empty() ? "" : (" (" + note + ")").c_str());
+    }
   }
   for (const auto& [key, name] : options_.selections) {
     bool offered = false;
@@ -359,6 +362,16 @@ void App::renderFrame() {
   const Targets& t = a.targets();
   const ViewSettings& view = settings_.view;
   comparison_.apertureA = frame.dof.params.aperture;
+  if (comparesConfigurations(view.mode) && !compareDefaultDone_) {
+    // The first comparing frame of the run: without a B of the user's (none on the command
+    // line, the settings file, a script or the panel), B = the other DoF family, said once.
+    compareDefaultDone_ = true;
+    if (!options_.given.count("compare-b") && !options_.given.count("compare"))
+      if (auto b = comparison_.chooseDefaultB(a.config(settings_.filter.implementation)))
+        std::printf("satdof: compare: no B was set: B = A with %s; --compare-b or the panel's Compare section sets "
+                    "another\n",
+                    b->c_str());
+  }
   comparison_.update(comparesConfigurations(view.mode), a, settings_.filter.implementation,
                      frame.dof.params.maxRadius, *context_, shaderDir_, settings_.filter.enabled);
   Pipeline* b = comparison_.pipeline();

@@ -58,6 +58,18 @@ struct ScanNote {
   std::size_t satSamples = 0;  // the history's "sat" samples at the key press
 };
 
+// The panel's "time each variant" (a script's time-scans): each scan variant the backend
+// runs here in turn, until the profiler holds a few SAT times of it (GPU timers, read a few
+// frames late), then the user's own variant back and the times on stdout (app_window.cpp).
+struct ScanTimes {
+  std::vector<std::string> variants;
+  std::string restore;         // the user's variant
+  std::string backend;         // whose variants (a backend replaced mid-way ends it)
+  std::size_t next = 0;        // the variant running now
+  std::size_t before = 0;      // its SAT samples when it started
+  int frames = -1;             // frames it has run (-1: none started yet)
+};
+
 // The settings every frame reads, as the user (command line, settings file, script, keys,
 // panel) left them. The live options (settings/live_options.h) read and write these.
 struct FrameSettings {
@@ -147,6 +159,9 @@ class App final : private ScriptHost {
   void chooseScanVariant(int index);  // keys 1-9 (app_window.cpp)
   void updateScanNote();
   void runRaceSteps(bool start, std::optional<std::size_t> adopt);
+  void runScanTimes(bool start);  // a step of the panel's "time each variant" a frame
+  std::string scanTimesStatus() const;  // what it does now, for the panel (empty: not running)
+  const BackendOption* scanOption() const;  // the backend's scan variants (keys 1-9), or null
   void updateFocus(float seconds);
   void printSummary() const;
   void reloadShaders();  // F5 or the panel's button; keeps the old programs on failure
@@ -195,6 +210,9 @@ class App final : private ScriptHost {
   void startRace() override { raceRequested_ = true; }  // app_window.cpp runs it, as the panel's
   bool raceRunning() const override;
   std::optional<std::string> adoptRaceRow(std::size_t row) override;
+  void startScanTimes() override { scanTimesRequested_ = true; }  // started with the next frame's panel
+  bool scanTimesRunning() const override { return scanTimesRequested_ || scanTimes_.has_value(); }
+  void openSections(bool open) override;  // app_window.cpp
 
   Options options_;
   Options startOptions_;  // for reset
@@ -219,6 +237,7 @@ class App final : private ScriptHost {
   std::string contentProblem_;  // why the last drop (or preset) was refused; empty: none
   std::unique_ptr<Pipeline> pipeline_;  // configuration A
   Comparison comparison_;               // configuration B, while a view compares
+  bool compareDefaultDone_ = false;     // B's default was considered (the first comparing frame)
   std::unique_ptr<ViewPass> viewPass_;
   std::unique_ptr<DepthProbe> depthProbe_;
   std::unique_ptr<Ui> ui_;
@@ -237,6 +256,8 @@ class App final : private ScriptHost {
   ScanNote scanNote_;
   std::string renderScaleNote_;  // the panel's word on a render scale the app chose
   bool raceRequested_ = false;   // a script's `race`, started with the next frame's panel
+  bool scanTimesRequested_ = false;     // a script's `time-scans`, likewise
+  std::optional<ScanTimes> scanTimes_;  // while the scan variants are timed
   std::unique_ptr<ImageText> imageText_;  // the headless frames' label font, made when first needed
   std::unique_ptr<Race, RaceDeleter> race_;  // the panel's race of the kernels, while and after it runs
 };

@@ -74,22 +74,29 @@ void App::handleInput() {
   for (const InputActions& a : input_.poll(context_->window(), c)) applyInput(a);
 }
 
-// Keys 1-9: the scan variant of that number, or why there is none; never silent.
-void App::chooseScanVariant(int index) {
-  const BackendOption* scan = nullptr;
+// Keys 1-9: the scan variant of that number among those the backend runs here (the
+// panel's numbering), or why there is none; never silent.
+const BackendOption* App::scanOption() const {
   for (const BackendOption& o : pipeline_->backendOptions())
-    if (o.numberKeys) scan = &o;
-  const std::string backend(pipeline_->backend().name());
+    if (o.numberKeys) return &o;
+  return nullptr;
+}
+
+void App::chooseScanVariant(int index) {
+  const BackendOption* scan = scanOption();
+  ComputeBackend& backend = pipeline_->backend();
+  const std::string name(backend.name());
   ScanNote note;
+  const std::vector<const Choice*> runs = scan ? runnableChoices(backend, *scan) : std::vector<const Choice*>{};
   if (!scan) {
-    note.text = "the " + backend + " backend has no scan variants";
-  } else if (index >= int(scan->choices.size())) {
-    note.text = "no scan variant " + std::to_string(index + 1) + ": the " + backend + " backend has " +
-                std::to_string(scan->choices.size());
-  } else if (auto why = pipeline_->backend().select(scan->key, scan->choices[std::size_t(index)].name)) {
+    note.text = "the " + name + " backend has no scan variants: its SAT algorithm is '" + backend.selected("sat") + "'";
+  } else if (index >= int(runs.size())) {
+    note.text = "no scan variant " + std::to_string(index + 1) + ": the " + name + " backend runs " +
+                std::to_string(runs.size()) + " here";
+  } else if (auto why = backend.select(scan->key, runs[std::size_t(index)]->name)) {
     note.text = *why;
   } else {
-    note.variant = scan->choices[std::size_t(index)].name;
+    note.variant = runs[std::size_t(index)]->name;
     note.text = "scan variant " + note.variant;
     note.satSamples = pipeline_->history().count("sat");
   }
@@ -231,6 +238,7 @@ void App::presentWindow() {
   updateScanNote();
   if (std::chrono::steady_clock::now() < scanNote_.until || !scanNote_.variant.empty()) state.scanNote = scanNote_.text;
   state.race = race_.get();
+  state.scanTimesStatus = scanTimesStatus();
   state.contentSummary = contentSummary_;
   state.contentProblem = contentProblem_;
   state.photo = photoPass_ != nullptr;
@@ -263,6 +271,77 @@ void App::presentWindow() {
   limitMaxBlurToSatFormat();
   applyChoices(state.dofImplementation, state.selections);  // from the next frame
   runRaceSteps(state.raceStart || std::exchange(raceRequested_, false), state.raceAdopt);
+  runScanTimes(state.timeScans || std::exchange(scanTimesRequested_, false));
+}
+
+void App::openSections(bool open) {
+  if (ui_) ui_->openAllSections(open);
+}
+
+std::string App::scanTimesStatus() const {
+  if (!scanTimes_) return {};
+  const ScanTimes& t = *scanTimes_;
+  const std::size_t at = std::min(t.next, t.variants.size() - 1);
+  return "timing " + std::to_string(at + 1) + " of " + std::to_string(t.variants.size()) + ": " + t.variants[at];
+}
+
+void App::runScanTimes(bool start) {
+  constexpr std::size_t kSamples = kSatTimeSamples;  // SAT times per variant, read from the profiler
+  constexpr int kMaxFrames = 90;       // a variant whose times do not come is left after these
+  ComputeBackend& backend = pipeline_->backend();
+  const BackendOption* scan = scanOption();
+  const std::string backendName(backend.name());
+  if (start && !scanTimes_) {
+    if (!scan) {
+      std::printf("satdof: time-scans: the %s backend has no scan variants\n", backendName.c_str());
+      return;
+    }
+    if (raceRunning()) {
+      std::printf("satdof: time-scans: not while the race runs\n");
+      return;
+    }
+    ScanTimes t;
+    for (const Choice* c : runnableChoices(backend, *scan)) t.variants.push_back(c->name);
+    t.restore = backend.selected(scan->key);
+    t.backend = backendName;
+    if (t.variants.empty()) return;
+    scanTimes_ = std::move(t);
+  }
+  if (!scanTimes_) return;
+  ScanTimes& t = *scanTimes_;
+  if (!scan || t.backend != backendName) {  // the backend was replaced mid-way
+    std::printf("satdof: time-scans: stopped: the %s backend is gone\n", t.backend.c_str());
+    scanTimes_.reset();
+    return;
+  }
+  const ProfileHistory& history = pipeline_->history();
+  const std::string algorithm = backend.selected("sat");
+  const auto tagOf = [&](const std::string& variant) { return satSectionTag(algorithm, variant); };
+  if (t.frames >= 0) {  // the variant running: its samples, or the frames it may take
+    ++t.frames;
+    if (history.tagCount("sat", tagOf(t.variants[t.next])) < t.before + kSamples && t.frames < kMaxFrames) return;
+    ++t.next;
+  }
+  for (; t.next < t.variants.size(); ++t.next) {
+    if (auto why = backend.select(scan->key, t.variants[t.next])) {
+      std::printf("satdof: time-scans: %s\n", why->c_str());
+      continue;
+    }
+    t.before = history.tagCount("sat", tagOf(t.variants[t.next]));
+    t.frames = 0;
+    return;
+  }
+  if (auto why = backend.select(scan->key, t.restore)) std::printf("satdof: time-scans: %s\n", why->c_str());
+  std::printf("satdof: SAT time by scan variant (%s, %dx%d, median of the last %zu frames each, %s):\n",
+              algorithm.c_str(), extent().width, extent().height, kSamples,
+              backendName == "cuda" ? "CUDA events" : "GL timer queries");
+  for (std::size_t i = 0; i < t.variants.size(); ++i) {
+    char ms[32] = "-";  // a variant whose times never came (kMaxFrames)
+    if (const auto median = history.tagRecentMedian("sat", tagOf(t.variants[i]), kSamples))
+      std::snprintf(ms, sizeof ms, "%.3f ms", double(*median));
+    std::printf("  %zu  %-24s %s\n", i + 1, t.variants[i].c_str(), ms);
+  }
+  scanTimes_.reset();
 }
 
 bool App::raceRunning() const { return raceRequested_ || (race_ && !race_->done()); }

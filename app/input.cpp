@@ -27,7 +27,7 @@ constexpr std::array<KeyBinding, 17> kBindings = {{
     {"Esc", "quit"},
     {"R", "reset the camera and the settings"},
     {"H", "hide or show the panel"},
-    {"1-9", "pick the scan variant (by its place in the list)"},
+    {"1-9", "pick the backend's scan variant by its number in the panel"},
     {"P", "next scene preset (portrait, landscape, macro)"},
     {"D", "next depth-of-field implementation (of those this backend runs)"},
     {"V", "verify this frame against the CPU reference"},

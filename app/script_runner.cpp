@@ -82,6 +82,10 @@ void ScriptRunner::step(ScriptHost& host) {
     if (host.raceRunning()) return;
     racing_ = false;
   }
+  if (timing_) {
+    if (host.scanTimesRunning()) return;
+    timing_ = false;
+  }
   while (next_ < commands_.size()) {
     const ScriptCommand& c = commands_[next_++];
     std::optional<std::string> why;
@@ -102,6 +106,11 @@ void ScriptRunner::step(ScriptHost& host) {
         return;
       case ScriptCommand::Kind::Adopt: why = host.adoptRaceRow(std::size_t(c.x - 1)); break;
       case ScriptCommand::Kind::Drop: host.dropFiles({c.name}); break;
+      case ScriptCommand::Kind::TimeScans:
+        host.startScanTimes();
+        timing_ = true;
+        return;
+      case ScriptCommand::Kind::Sections: host.openSections(c.name == "open"); break;
       case ScriptCommand::Kind::Quit: host.quit(); return;
       case ScriptCommand::Kind::Wait:
         waiting_ = c.x - 1;  // this frame is the first of the N

@@ -35,6 +35,10 @@ class ScriptHost {
   virtual bool raceRunning() const = 0;
   // The finished race's row (0-based, its table's order) adopted; the reason when not.
   virtual std::optional<std::string> adoptRaceRow(std::size_t row) = 0;
+  // The panel's "time each variant" (app_window.cpp), run over the frames that follow.
+  virtual void startScanTimes() = 0;
+  virtual bool scanTimesRunning() const = 0;
+  virtual void openSections(bool open) = 0;  // every section of the panel, from the next frame
   // Files dropped on the window: shown, or the problem said in the panel (never an error).
   virtual void dropFiles(const std::vector<std::string>& files) = 0;
   virtual void quit() = 0;
@@ -47,7 +51,7 @@ class ScriptRunner {
   // Once per frame, before it renders. Throws UsageError("FILE:LINE: ...") when the app
   // refuses a command.
   void step(ScriptHost& host);
-  bool finished() const { return next_ >= commands_.size() && waiting_ == 0 && !racing_; }
+  bool finished() const { return next_ >= commands_.size() && waiting_ == 0 && !racing_ && !timing_; }
 
  private:
   std::string file_;
@@ -55,6 +59,7 @@ class ScriptRunner {
   std::size_t next_ = 0;
   int waiting_ = 0;
   bool racing_ = false;  // after `race`, until the race has finished
+  bool timing_ = false;  // after `time-scans`, until every variant was timed
 };
 
 }  // namespace satdof

@@ -37,8 +37,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       case satdof::ScriptCommand::Kind::Preset:
       case satdof::ScriptCommand::Kind::Key:
       case satdof::ScriptCommand::Kind::Screenshot: FUZZ_CHECK(!c.name.empty()); break;
+      case satdof::ScriptCommand::Kind::Sections: FUZZ_CHECK(c.name == "open" || c.name == "fold"); break;
       case satdof::ScriptCommand::Kind::Adopt: FUZZ_CHECK(c.x >= 1 && c.x <= satdof::kMaxScriptRaceRow); break;
       case satdof::ScriptCommand::Kind::Race:
+      case satdof::ScriptCommand::Kind::TimeScans:
       case satdof::ScriptCommand::Kind::Quit: break;
     }
   }

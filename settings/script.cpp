@@ -46,6 +46,8 @@ constexpr Shape kShapes[] = {
     {"race", ScriptCommand::Kind::Race, 1, 1, "race"},
     {"adopt", ScriptCommand::Kind::Adopt, 2, 2, "adopt N"},
     {"drop", ScriptCommand::Kind::Drop, 2, 1000, "drop PATH"},
+    {"time-scans", ScriptCommand::Kind::TimeScans, 1, 1, "time-scans"},
+    {"sections", ScriptCommand::Kind::Sections, 2, 2, "sections open|fold"},
     {"quit", ScriptCommand::Kind::Quit, 1, 1, "quit"},
 };
 
@@ -127,6 +129,14 @@ std::optional<std::vector<ScriptCommand>> parseScript(std::string_view text, std
       case ScriptCommand::Kind::Drop:
         c.name = rest(w, 1);
         break;
+      case ScriptCommand::Kind::Sections:
+        if (w[1] != "open" && w[1] != "fold") {
+          error = where + "sections: " + quoteForMessage(w[1]) + " is neither open nor fold";
+          return std::nullopt;
+        }
+        c.name = std::string(w[1]);
+        break;
+      case ScriptCommand::Kind::TimeScans:
       case ScriptCommand::Kind::Race:
       case ScriptCommand::Kind::Quit: break;
     }

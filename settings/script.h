@@ -16,6 +16,10 @@
 //                       goes on once it has finished (its table on stdout)
 //   adopt N             the finished race's row N (1-based, the table's order), as a click
 //                       on its bar adopts it
+//   time-scans          the panel's "time each variant": every scan variant the backend runs
+//                       here for a few frames, then the user's own back; the script goes on
+//                       once it has finished (the SAT times on stdout)
+//   sections open|fold  open every section of the panel, or fold them all
 //   drop PATH           PATH dropped on the window: a glTF scene, or a photo with its depth
 //                       map beside it; a bad file is said in the panel and on stdout
 //   quit                close the window
@@ -32,9 +36,11 @@
 namespace satdof {
 
 struct ScriptCommand {
-  enum class Kind { Set, Select, Focus, View, Preset, Key, Screenshot, Wait, Resize, Race, Adopt, Drop, Quit };
+  enum class Kind {
+    Set, Select, Focus, View, Preset, Key, Screenshot, Wait, Resize, Race, Adopt, Drop, TimeScans, Sections, Quit
+  };
   Kind kind = Kind::Quit;
-  std::string name;   // set/select: the option; view/preset/key: the name; screenshot, drop: the path
+  std::string name;   // set/select: the option; view/preset/key/sections: the name; screenshot, drop: the path
   std::string value;  // set/select: the value
   int x = 0, y = 0;   // focus: the pixel; wait: x frames; resize: the size; adopt: x the row
   int line = 0;       // 1-based, for messages

@@ -654,7 +654,7 @@ bool blackImage(const Png& png) {
 // passed over.
 TEST(AppCompare, IdenticalConfigurationsGiveAZeroDifference) {
   std::vector<std::string> cases = {
-      "--backend cpu", "--backend cpu --filter box --radius 2 --conv cpu-direct --compare cpu-direct",
+      "--backend cpu --compare-b dof=", "--backend cpu --filter box --radius 2 --conv cpu-direct --compare cpu-direct",
       "--backend cpu --dof layered --compare-b dof=layered,sat-format=uint32",
       "--backend cpu --compare-b backend=gl-compute", "--backend gl-compute --sat-format float32 --compare-b backend=cpu"};
   // The CUDA backend's options (scan, sat) are flags only in a build with CUDA.
@@ -679,6 +679,32 @@ TEST(AppCompare, IdenticalConfigurationsGiveAZeroDifference) {
     EXPECT_EQ(maxDifferenceIn(r.out), 0) << r.out;
     EXPECT_NE(r.out.find("satdof: comparing A: "), std::string::npos) << r.out;
     EXPECT_TRUE(blackImage(loadPng(out / "frame_0001.png")));
+  }
+}
+
+// A comparison opened without a B (none on the command line, no settings file) compares A
+// with the other depth-of-field family, says so on stdout once, and differs visibly in the
+// default scene; an explicit --compare-b wins, `--compare-b dof=` (B = A) too.
+TEST(AppCompare, WithoutABTheOtherDofFamilyIsComparedAndSaid) {
+  struct Case {
+    std::string args, b;  // B's DoF by default ("": none chosen, --compare-b given)
+  };
+  for (const Case& c : {Case{"", "layered"}, Case{"--dof layered", "compute"}, Case{"--dof see-through", "compute"},
+                        Case{"--compare-b aperture=disc", ""}, Case{"--compare-b dof=", ""}}) {
+    SCOPED_TRACE(c.args);
+    const RunResult r = run("--headless --backend cpu --frames 2 --size 320x180 --view diff --save none " + c.args);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const std::string said = "satdof: compare: no B was set: B = A with dof=";
+    const std::size_t at = r.out.find(said);
+    if (c.b.empty()) {
+      EXPECT_EQ(at, std::string::npos) << "an explicit --compare-b is kept: " << r.out;
+      continue;
+    }
+    ASSERT_NE(at, std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find(said, at + 1), std::string::npos) << "said once: " << r.out;
+    EXPECT_EQ(r.out.compare(at + said.size(), c.b.size() + 1, c.b + " "), 0) << r.out;
+    EXPECT_NE(r.out.find("with B: " + c.b), std::string::npos) << r.out;
+    EXPECT_GE(maxDifferenceIn(r.out), 16) << "not a difference worth seeing: " << r.out;
   }
 }
 

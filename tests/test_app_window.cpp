@@ -6,7 +6,8 @@
 //     scene's own projection); every registry entry renders when selected; keys (H, R);
 //     autofocus;
 //   * the docked panel's share of the window at 1280x720 and 640x400, at a HiDPI scale of
-//     2, and after the window is resized;
+//     2, and after the window is resized; at 1280x720 with every section open no control
+//     is cut (and the layout check that says so, in process);
 //   * comparisons of two configurations switched by a script and kept in the settings;
 //   * the settings file kept between runs, a corrupt one ignored with one warning.
 #include <algorithm>
@@ -15,8 +16,13 @@
 #include <cstdlib>
 #include <utility>
 
+#include <imgui.h>
+
+#include <optional>
+
 #include "app_run_support.h"
 #include "window_test_support.h"
+#include "app/ui/widgets.h"
 #include "engine/backends/compute_backend.h"
 #include "engine/dof/dof_implementation.h"
 #include "engine/passes/view_pass.h"
@@ -673,4 +679,90 @@ TEST(AppScript, BackendFailingMidRunHandsOverToTheNext) {
   EXPECT_NE(r.err.find("now CPU backend"), std::string::npos) << r.err;
   EXPECT_NE(r.out.find("backend cpu"), std::string::npos) << r.out;
   expectNotBlank(loadPng(shot));
+}
+
+// The panel's layout check (app/ui/widgets.h) counts a control that ends past the panel's
+// right edge and names it, and leaves one that fits alone; `openAll` opens or folds every
+// section for one frame. In process, on ImGui without a window: the check itself, so that
+// the window tests' "no control cut" can fail.
+TEST(PanelLayout, AControlPastTheRightEdgeIsCountedAndSectionsOpenOnRequest) {
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;
+  io.DisplaySize = ImVec2(640, 400);
+  io.DeltaTime = 1.0f / 60.0f;
+  unsigned char* pixels = nullptr;
+  int tw = 0, th = 0;
+  io.Fonts->GetTexDataAsRGBA32(&pixels, &tw, &th);
+  satdof::widgets::LayoutCheck check;
+  satdof::widgets::checkLayout(&check);
+  auto frame = [&](std::optional<bool> openAll, bool wide, bool* open) {
+    check = {};
+    check.openAll = openAll;
+    ImGui::NewFrame();
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(ImVec2(200, 300));
+    ImGui::Begin("panel");
+    *open = satdof::widgets::header("Section", "S");
+    if (*open) {
+      ImGui::Button("fits");
+      satdof::widgets::tooltip("fits");
+      if (wide) {
+        ImGui::Button("a button far wider than the panel it sits in");
+        satdof::widgets::tooltip("the wide one");
+      }
+    }
+    ImGui::End();
+    ImGui::Render();
+  };
+  bool open = true;
+  frame(std::nullopt, true, &open);
+  EXPECT_FALSE(open) << "a section starts folded";
+  EXPECT_EQ(check.cut, 0);
+  frame(true, true, &open);
+  ASSERT_TRUE(open) << "openAll opens it";
+  EXPECT_EQ(check.cut, 1);
+  EXPECT_EQ(check.first, "the wide one");
+  frame(std::nullopt, false, &open);
+  EXPECT_TRUE(open) << "and it stays open";
+  EXPECT_EQ(check.cut, 0);
+  frame(false, true, &open);
+  EXPECT_FALSE(open) << "openAll = false folds it";
+  satdof::widgets::checkLayout(nullptr);
+  ImGui::DestroyContext();
+}
+
+// At 1280x720, the window a new user gets, with every section of the panel open (a
+// script's `sections open`) and each section showing its most (a filter, bokeh, a float
+// format and its precision, the split view and B's fields, the scan times' table, the
+// race's bars), no control is cut at the panel's edge: the app would say so on stdout.
+// The panel folded first, then opened: its pixels change, so the check ran over the open
+// sections.
+TEST(AppWindow, At1280x720NoControlOfEveryOpenSectionIsCut) {
+  SATDOF_SKIP_WITHOUT_XVFB();
+  constexpr int w = 1280, h = 720;
+  for (const std::string backend : {"cpu", "gl-compute"}) {
+    SCOPED_TRACE(backend);
+    const fs::path dir = freshDir("panel_open_" + backend);
+    const std::string before = (dir / "folded.png").string(), open = (dir / "open.png").string();
+    const std::string script = "sections fold\nwait 2\nscreenshot " + before +
+                               "\nsections open\nset filter gaussian\nset bokeh on\nset sat-format float32\n"
+                               "view split\nwait 3\n" +
+                               (backend == "cpu" ? "race\n" : "time-scans\n") + "wait 3\nscreenshot " + open +
+                               "\nview diff\nwait 2\nquit\n";
+    const RunResult r = runScript(dir, script, "--backend " + backend + " --msaa 1", w, h);
+    if (backend != "cpu" && r.exitCode == 3) SATDOF_SKIP_WITHOUT_GL("gl-compute unavailable here: " + r.err);
+    ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+    EXPECT_EQ(r.out.find("cut at the right edge"), std::string::npos) << "a control of the panel is cut: " << r.out;
+    int iw = 0;
+    const Png a = expectImageBesideThePanel(before, w, h, iw), b = loadPng(open);
+    ASSERT_EQ(a.width, b.width);
+    std::size_t changed = 0;  // the panel's pixels (right of the image) that differ
+    for (int y = 0; y < h; ++y)
+      for (int x = iw; x < w; ++x) {
+        const std::size_t i = (std::size_t(y) * std::size_t(w) + std::size_t(x)) * 4;
+        changed += a.rgba[i] != b.rgba[i] || a.rgba[i + 1] != b.rgba[i + 1] || a.rgba[i + 2] != b.rgba[i + 2];
+      }
+    EXPECT_GT(changed, std::size_t(w - iw) * h / 10) << "the panel hardly changed: did its sections open?";
+  }
 }

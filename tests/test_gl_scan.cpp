@@ -180,10 +180,22 @@ TEST_F(GlScanOption, EveryVariantIsOfferedSelectableAndGivesTheReferenceFrame) {
   ASSERT_TRUE(backend) << "the defaults must run on every GL 4.3: " << reason;
   // The default is subgroup, where the GL has subgroup arithmetic; elsewhere another.
   satdof::GlSat probe(satdof::gl::findShaderDir(), satdof::whyNoSubgroups(*context()));
-  if (probe.prepare(satdof::glScanVariantIndex(scan->defaultChoice)))
-    EXPECT_NE(reason.find("the default, " + scan->defaultChoice), std::string::npos) << reason;
-  else
+  // Said once, on the line that names the variant (choiceNote), never in the backend's reason.
+  if (probe.prepare(satdof::glScanVariantIndex(scan->defaultChoice))) {
+    EXPECT_NE(backend->selected("scan"), scan->defaultChoice);
+    EXPECT_NE(backend->choiceNote("scan").find("the default needs"), std::string::npos) << backend->choiceNote("scan");
+    EXPECT_TRUE(backend->whyNotHere("scan", scan->defaultChoice));
+  } else {
     EXPECT_EQ(backend->selected("scan"), scan->defaultChoice);
+    EXPECT_EQ(backend->choiceNote("scan"), "");
+  }
+  EXPECT_EQ(reason.find("scan variant"), std::string::npos) << reason;
+  // Keys 1-9 number what runs here: every entry but those whyNotHere refuses, in order.
+  const std::vector<const satdof::Choice*> runs = satdof::runnableChoices(*backend, *scan);
+  std::size_t refused = 0;
+  for (const satdof::Choice& c : scan->choices) refused += backend->whyNotHere("scan", c.name) ? 1 : 0;
+  EXPECT_EQ(runs.size() + refused, scan->choices.size());
+  for (const satdof::Choice* c : runs) EXPECT_FALSE(backend->select("scan", c->name)) << c->name;
   EXPECT_EQ(backend->selected("sat"), sat->defaultChoice);
   EXPECT_TRUE(backend->select("scan", "no-such-scan"));
 

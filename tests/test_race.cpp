@@ -12,7 +12,9 @@
 // is the same before and after); in a window closed while the race runs, it says so.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <regex>
+#include <sstream>
 #include <set>
 #include <string>
 #include <tuple>
@@ -30,6 +32,7 @@
 #include "qa/race_runner.h"
 #define SATDOF_RACE_IN_PROCESS 1
 #endif
+#include "engine/backends/gl_scan_sat.h"  // the gl-compute scan variants (keys, time-scans)
 
 namespace {
 
@@ -130,6 +133,64 @@ TEST(AppRace, ScanKeyOnGlComputeNamesTheVariantAndThenItsSatTime) {
   EXPECT_TRUE(std::regex_search(r.out, std::regex("satdof: scan variant [a-z0-9-]+: SAT [0-9.]+ ms"))) << r.out;
 }
 
+// The gl-compute scan variants this GL runs, in the list's order (keys 1-9 and the panel's
+// table number these), from the start line's GL: those needing subgroups only where it
+// has them.
+std::vector<std::string> runnableGlScans(const std::string& out) {
+  const bool noSubgroups = out.find("GL_KHR_shader_subgroup arithmetic, which this GL lacks") != std::string::npos;
+  std::vector<std::string> names;
+  for (const satdof::GlScanVariant& v : satdof::glScanVariants())
+    if (!(v.subgroups && noSubgroups)) names.push_back(std::string(v.name));
+  return names;
+}
+
+// Keys number the variants the backend runs here: key 5 on gl-compute picks the fifth of
+// those (on a GL without subgroups, subgroup is passed over, not refused).
+TEST(AppRace, ScanKeysNumberTheVariantsThatRunHere) {
+  SATDOF_SKIP_WITHOUT_XVFB();
+  const RunResult r = pressKeys("gl-compute", "key 5\nwait 2\nkey 2\nwait 2\n", "race_key_numbers");
+  if (r.exitCode == 3) SATDOF_SKIP_WITHOUT_GL("gl-compute unavailable here: " + r.err);
+  ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+  const std::vector<std::string> runs = runnableGlScans(r.out);
+  ASSERT_GE(runs.size(), 5u);
+  EXPECT_NE(r.out.find("satdof: scan variant " + runs[4] + "\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("satdof: scan variant " + runs[1] + "\n"), std::string::npos) << r.out;
+  EXPECT_EQ(r.err.find("subgroup"), std::string::npos) << r.err;
+}
+
+// The panel's "time each variant" (a script's time-scans): every variant that runs here,
+// in the keys' order, gets a measured SAT time on stdout; the user's variant comes back
+// (the screenshot's settings after it hold it).
+TEST(AppRace, TimeEachVariantTimesEveryVariantThatRunsAndGivesTheUsersBack) {
+  SATDOF_SKIP_WITHOUT_XVFB();
+  const fs::path dir = freshDir("race_time_scans");
+  fs::create_directories(dir);
+  std::ofstream(dir / "script.txt") << "wait 2\nkey 2\nwait 2\ntime-scans\nwait 2\nscreenshot "
+                                    << (dir / "after.png").string() << "\nwait 1\nquit\n";
+  const RunResult r = run("--backend gl-compute --msaa 1 --size 320x180 --script " + (dir / "script.txt").string(),
+                          "XDG_CONFIG_HOME=" + (dir / "config").string() + " xvfb-run -a -s '-screen 0 320x180x24' ");
+  if (r.exitCode == 3) SATDOF_SKIP_WITHOUT_GL("gl-compute unavailable here: " + r.err);
+  ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+  const std::vector<std::string> runs = runnableGlScans(r.out);
+  const std::size_t at = r.out.find("satdof: SAT time by scan variant (");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  std::istringstream table(r.out.substr(at));
+  std::string line;
+  std::getline(table, line);  // the header
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    ASSERT_TRUE(std::getline(table, line)) << r.out;
+    std::smatch m;
+    ASSERT_TRUE(std::regex_match(line, m, std::regex(" +([0-9]+) +([a-z0-9-]+) +([0-9.]+) ms"))) << line;
+    EXPECT_EQ(m[1].str(), std::to_string(i + 1));
+    EXPECT_EQ(m[2].str(), runs[i]);
+    EXPECT_GT(std::stod(m[3].str()), 0.0) << line;
+  }
+  EXPECT_TRUE(!std::getline(table, line) || line.rfind("  ", 0) != 0) << "a row too many: " << line;
+  const std::string settings = slurp(dir / "after.txt");
+  EXPECT_NE(settings.find("scan=" + runs[1] + "\n"), std::string::npos) << "key 2's variant is back: " << settings;
+  fs::remove_all(dir);
+}
+
 // A window of 320x180 on the cpu backend that starts a race and closes `frames` frames
 // later, while it runs: the race gives the user's choices back, and says so, before the
 // app's summary (and, without a script, the settings file) reads them.
@@ -173,6 +234,48 @@ satdof::SettingsEntries saved(const satdof::App& app) { return satdof::settingsO
 void stepUntilACandidateShows(satdof::Race& race, const satdof::App& app, const satdof::SettingsEntries& user) {
   for (int i = 0; i < 1000 && saved(app) == user && !race.done(); ++i) race.step(0.001);
   ASSERT_NE(saved(app), user) << "the race never showed a candidate";
+}
+
+// The gl-compute backend's start names its scan variant on one line, once, with why it is
+// not the default where it is not: stdout names exactly one GLSL variant, one time, and it
+// is the one the frames' SAT ran (the profiler's tag) and the backend reports.
+TEST(RaceInProcess, GlComputeStartNamesTheScanVariantTheFrameUsesOnce) {
+  std::vector<std::string> flags = {"satdof", "--headless", "--backend", "gl-compute", "--size", "64x48"};
+  std::vector<char*> argv;
+  for (std::string& f : flags) argv.push_back(f.data());
+  const satdof::ParseOutcome parsed = satdof::parseCommandLine(int(argv.size()), argv.data());
+  ASSERT_TRUE(parsed.options);
+  const satdof::Options& o = *parsed.options;
+  std::unique_ptr<satdof::App> app;
+  testing::internal::CaptureStdout();
+  try {
+    app = std::make_unique<satdof::App>(o, std::map<std::string, std::string>{},
+                                        satdof::content::loadContent({o.scene, o.photo, o.depth, o.depthMapping}));
+    for (int i = 0; i < 3; ++i) {
+      app->renderFrame();
+      app->endFrame();
+    }
+    app->drainProfilers();
+  } catch (const std::exception& e) {
+    testing::internal::GetCapturedStdout();
+    SATDOF_SKIP_WITHOUT_GL(std::string("no gl-compute backend here: ") + e.what());
+  }
+  std::fflush(stdout);
+  const std::string out = testing::internal::GetCapturedStdout();
+  std::vector<std::string> named;
+  for (const satdof::GlScanVariant& v : satdof::glScanVariants()) {
+    // A name as a word of its own: not the "subgroup" of GL_KHR_shader_subgroup.
+    const std::regex word("(^|[^A-Za-z0-9_-])" + std::string(v.name) + "($|[^A-Za-z0-9_-])");
+    for (auto it = std::sregex_iterator(out.begin(), out.end(), word); it != std::sregex_iterator(); ++it)
+      named.push_back(std::string(v.name));
+  }
+  ASSERT_EQ(named.size(), 1u) << out;
+  const satdof::ComputeBackend& backend = app->pipeline().backend();
+  EXPECT_EQ(backend.selected("scan"), named[0]);
+  EXPECT_NE(out.find("satdof: scan variant " + named[0]), std::string::npos) << out;
+  const auto& tags = app->pipeline().history().tagTimes("sat");
+  ASSERT_EQ(tags.size(), 1u);
+  EXPECT_EQ(tags.begin()->first, satdof::satSectionTag(backend.selected("sat"), named[0]));
 }
 
 TEST(RaceInProcess, EndedStoppedOrStoppedFromThePanelTheUsersConfigurationComesBackExactly) {

@@ -16,19 +16,30 @@
 namespace satdof::panels {
 namespace {
 
-// A backend option's combo; the scan variants numbered as the keys 1-9 choose them.
+// A backend option's combo, each entry's description its tooltip. The scan variants: those
+// this backend runs here numbered as keys 1-9 pick them, then those it cannot, greyed out
+// with the reason.
 void backendOption(UiState& s, const BackendOption& o) {
   std::string& current = s.selections[o.key];
   widgets::label(o.label.c_str(), ("--" + o.key + ": " + o.label).c_str());
   if (ImGui::BeginCombo(("##" + o.key).c_str(), current.c_str())) {
+    std::vector<const Choice*> runs = s.backend ? runnableChoices(*s.backend, o) : std::vector<const Choice*>{};
     int index = 0;
-    for (const Choice& c : o.choices) {
-      const bool selected = c.name == current;
-      const std::string text = o.numberKeys && index < 9 ? std::to_string(index + 1) + "  " + c.name : c.name;
-      if (ImGui::Selectable(text.c_str(), selected)) current = c.name;
-      widgets::tooltip(c.description.c_str());
+    for (const Choice* c : runs) {
+      const bool selected = c->name == current;
+      const std::string text = o.numberKeys && index < 9 ? std::to_string(index + 1) + "  " + c->name : c->name;
+      if (ImGui::Selectable(text.c_str(), selected)) current = c->name;
+      widgets::tooltip(c->description.c_str());
       if (selected) ImGui::SetItemDefaultFocus();
       ++index;
+    }
+    for (const Choice& c : o.choices) {
+      const auto why = s.backend ? s.backend->whyNotHere(o.key, c.name) : std::nullopt;
+      if (!why) continue;
+      ImGui::BeginDisabled();
+      ImGui::Selectable((o.numberKeys ? "   " + c.name : c.name).c_str(), false);
+      ImGui::EndDisabled();
+      widgets::tooltip(("cannot run here: " + *why).c_str());
     }
     ImGui::EndCombo();
   }
@@ -36,19 +47,20 @@ void backendOption(UiState& s, const BackendOption& o) {
     if (c.name == current) widgets::tooltip(c.description.c_str());
 }
 
-// Where the backend has no scan variants (the cpu backend): a greyed combo that says why.
-void noScanVariants(const UiState& s) {
+// Where the backend has no scan variants (the cpu backend): one plain line saying what its
+// SAT is instead, from its SAT algorithm's own description.
+void noScanVariants(const UiState& s, const BackendOption& sat) {
   const std::string backend = s.backend ? std::string(s.backend->name()) : std::string("this");
-  const std::string why = "the " + backend + " backend has no scan variants: its SAT scans nothing on the GPU "
-                          "(keys 1-9 choose one on a backend that has them)";
-  ImGui::BeginDisabled();
-  widgets::label("scan variant", why.c_str());
-  if (ImGui::BeginCombo("##scan-none", "none")) ImGui::EndCombo();
-  ImGui::EndDisabled();
-  widgets::tooltip(why.c_str());
+  const auto current = s.selections.find(sat.key);
+  const std::string& name = current != s.selections.end() ? current->second : sat.defaultChoice;
+  std::string what = name;
+  for (const Choice& c : sat.choices)
+    if (c.name == name) what = c.description;
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("the %s backend has no scan variants", backend.c_str());
+  ImGui::Text("No scan variants on the %s backend: its SAT is %s.", backend.c_str(), what.c_str());
   ImGui::PopTextWrapPos();
+  widgets::tooltip("This backend builds the table on the host with the reference library: there is no GPU scan "
+                   "to choose");
 }
 
 }  // namespace
@@ -95,13 +107,14 @@ void pipeline(UiState& s) {
   if (scan) order.insert(order.begin() + (order.empty() ? 0 : 1), scan);
   for (std::size_t i = 0; i < order.size(); ++i) {
     backendOption(s, *order[i]);
-    if (i == 0 && !scan) noScanVariants(s);
+    if (i == 0 && !scan) noScanVariants(s, *order[i]);
   }
   if (!s.scanNote.empty()) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextColored(ImVec4(1, 0.85f, 0.4f, 1), "%s", s.scanNote.c_str());
     ImGui::PopTextWrapPos();
   }
+  satTimes(s);
 }
 
 void scanNote(const UiState& s) {

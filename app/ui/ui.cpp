@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 
 namespace satdof {
 namespace {
@@ -45,6 +46,7 @@ Ui::~Ui() {
 
 void Ui::beginFrame() {
   layout_ = {};
+  layout_.openAll = std::exchange(openAll_, std::nullopt);
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();

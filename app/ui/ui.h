@@ -2,6 +2,8 @@
 // from Debian's libimgui, scaled for HiDPI), the docked panel and what is drawn on the
 // image (labels, the help overlay). One file per section of the panel:
 //   panels.cpp        pipeline (backend, its registries' combos), scene (presets, animation)
+//   sat_times_panel.cpp  under the scan variant: the SAT time of the current one, a table
+//                     of each variant's last time, the button that times them all
 //   focus_panel.cpp   focus: click-to-focus, autofocus, depth under the cursor, overlay
 //   dof_panel.cpp     depth of field (implementation, the camera model's controls)
 //   filter_panels.cpp convolution and view
@@ -37,6 +39,10 @@ struct GLFWwindow;
 namespace satdof {
 
 class Race;  // qa/race_runner.h
+
+// A scan variant's SAT time in the panel and the times "time each variant" prints: the
+// median of its last this many samples (each one frame's GPU timer).
+inline constexpr std::size_t kSatTimeSamples = 5;
 
 // What the panels show and edit. The app owns it; panels change it in place and the app
 // applies changes before the next frame.
@@ -117,6 +123,10 @@ struct UiState {
   const Race* race = nullptr;
   bool raceStart = false;
   std::optional<std::size_t> raceAdopt;
+  // The panel's "time each variant" (App::runScanTimes): asked for, and what it does now
+  // (empty: not running).
+  bool timeScans = false;
+  std::string scanTimesStatus;
 };
 
 class Ui {
@@ -145,11 +155,14 @@ class Ui {
   // The panel's own settings for the settings file (ui.*: its width), and back.
   std::map<std::string, std::string> saveState() const;
   void loadState(const std::map<std::string, std::string>& values);
+  // Every section of the panel opened (or folded) in the next frame (a script's `sections`).
+  void openAllSections(bool open) { openAll_ = open; }
 
  private:
   void drawPanel(UiState& state);
   float scale_ = 1.0f;  // HiDPI content scale
   widgets::LayoutCheck layout_;
+  std::optional<bool> openAll_;  // for the next frame's sections
 };
 
 namespace panels {
@@ -162,6 +175,7 @@ void view(UiState& state);
 void timings(const UiState& state);
 void compare(UiState& state);  // compare_panel.cpp
 void satTable(UiState& state);  // sat_panel.cpp
+void satTimes(UiState& state);  // sat_times_panel.cpp
 // Drawn on the image, not in the panel.
 void imageLabels(const UiState& state, float imageRight);  // the image's right edge
 void helpOverlay();

@@ -67,6 +67,8 @@ bool header(const char* text, const char* shortText, int flags) {
            ImGui::GetContentRegionAvail().x;
   };
   const char* shown = fits(text) ? text : shortText;
+  if (const auto* check = static_cast<const LayoutCheck*>(ImGui::GetIO().UserData); check && check->openAll)
+    ImGui::SetNextItemOpen(*check->openAll);
   const bool open = ImGui::CollapsingHeader((std::string(shown) + "###" + text).c_str(), flags);
   noteIfCut(!fits(shown), text);
   return open;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <limits>
+#include <optional>
 #include <string>
 
 namespace satdof {
@@ -17,6 +18,9 @@ namespace satdof::widgets {
 struct LayoutCheck {
   int cut = 0;
   std::string first;  // the first cut control's tooltip (what it is)
+  // For this frame, every header() opens (true) or folds (false) its section; none: each
+  // keeps its state.
+  std::optional<bool> openAll;
 };
 // Where tooltip() counts, for the current ImGui context (null: nowhere).
 void checkLayout(LayoutCheck* check);

@@ -99,6 +99,16 @@ class ComputeBackend {
   virtual std::string selected(const std::string& key) const = 0;
   // Applies from the next compute(); the reason when the name is not one of the key's.
   virtual std::optional<std::string> select(const std::string& key, const std::string& name) = 0;
+  // Why the entry `name` of option `key` cannot run here (this GL lacks what it needs),
+  // known without trying it; nullopt where it may. The panel greys such an entry out with
+  // the reason, and keys 1-9 number only the entries that run (runnableChoices).
+  virtual std::optional<std::string> whyNotHere(const std::string& /*key*/, const std::string& /*name*/) const {
+    return std::nullopt;
+  }
+  // Why the current choice for `key` is not the one asked for (the default needs what this
+  // GL lacks, or the name asked for is another backend's), for the start line that names
+  // the choice; empty when it is the one asked for.
+  virtual std::string choiceNote(const std::string& /*key*/) const { return {}; }
 
  protected:
   gl::BufferUploader hostUploads_;  // the CPU paths' tables into GL buffers (one staging buffer, kept)
@@ -119,6 +129,14 @@ struct ComputeBackendInfo {
   // null where only the GL context can tell.
   std::string (*whyNotOnThisMachine)() = nullptr;
 };
+
+// The choices of `option` that `backend` can run here, in the option's order: what keys
+// 1-9 pick (the first nine) and the panel numbers.
+std::vector<const Choice*> runnableChoices(const ComputeBackend& backend, const BackendOption& option);
+
+// The profiler's tag for the "sat" section: "<algorithm> / <scan variant>", or the algorithm
+// alone where no scan variant is involved. One home for the format the panel reads back.
+std::string satSectionTag(std::string_view algorithm, std::string_view scan);
 
 // In the order `auto` tries them.
 std::span<const ComputeBackendInfo> computeBackends();

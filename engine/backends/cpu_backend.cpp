@@ -180,7 +180,7 @@ class CpuBackend final : public ComputeBackend {
 }  // namespace
 
 std::vector<BackendOption> cpuBackendOptions() {
-  return {{"sat", "SAT algorithm", {{kSatAlgorithm, "row running sums plus the row above, on the CPU"}}, kSatAlgorithm}};
+  return {{"sat", "SAT algorithm", {{kSatAlgorithm, "the reference library's row sums plus the row above, on every core"}}, kSatAlgorithm}};
 }
 
 std::vector<FilterImplementation> cpuFilterImplementations() {

@@ -289,7 +289,7 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
   }
   // What ran, for the per-implementation times: the scan only where the algorithm uses one.
   std::string satTag() const {
-    return sat_->usesScan ? std::string(sat_->name) + " / " + std::string(scan_->name) : std::string(sat_->name);
+    return satSectionTag(sat_->name, sat_->usesScan ? scan_->name : std::string_view{});
   }
   void resizeSatScratch() {
     if (auto why = sat_->whyNot(session_.targets().satFormat))

@@ -78,9 +78,12 @@ int ceilDiv(int a, int b) { return (a + b - 1) / b; }
 class GlComputeBackend final : public ComputeBackend {
  public:
   // `fused`: this GL's fma() rounds once (fmaIsFused); `sat`, `scan`: indices in
-  // glSatAlgorithms(), glScanVariants() (the scan prepared).
-  GlComputeBackend(const std::filesystem::path& shaderDir, GlSat sat, int satAlgorithm, int scan, bool fused)
-      : sat_(std::move(sat)), satAlgorithm_(satAlgorithm), scan_(scan), bokeh_(shaderDir) {
+  // glSatAlgorithms(), glScanVariants() (the scan prepared); `scanNote`: why `scan` is not
+  // the one asked for (choiceNote), empty when it is.
+  GlComputeBackend(const std::filesystem::path& shaderDir, GlSat sat, int satAlgorithm, int scan, bool fused,
+                   std::string scanNote)
+      : sat_(std::move(sat)), satAlgorithm_(satAlgorithm), scan_(scan), scanNote_(std::move(scanNote)),
+        bokeh_(shaderDir) {
     const gl::IncludeAliases fma{{"compute/fma.glsl", fused ? "compute/fma_native.glsl" : "compute/fma_exact.glsl"}};
     for (std::size_t i = 0; i < std::size(kConvolutions); ++i)
       conv_[i] = gl::loadProgram(shaderDir, {{GL_COMPUTE_SHADER, kConvolutions[i].shader}}, fma);
@@ -152,14 +155,20 @@ class GlComputeBackend final : public ComputeBackend {
       return std::nullopt;
     }
     if (auto why = sat_.prepare(index)) return why;
+    if (index != scan_) scanNote_.clear();  // a choice of the user's now
     scan_ = index;
     return std::nullopt;
   }
+  std::optional<std::string> whyNotHere(const std::string& key, const std::string& name) const override {
+    const int index = key == "scan" ? glScanVariantIndex(name) : -1;
+    return index < 0 ? std::nullopt : sat_.whyNotHere(index);
+  }
+  std::string choiceNote(const std::string& key) const override { return key == "scan" ? scanNote_ : std::string(); }
 
  private:
   // ---- SAT -----------------------------------------------------------------------------
   // "reduce-then-scan / subgroup": what the profiler's per-implementation times show.
-  std::string satTag() const { return selected("sat") + " / " + selected("scan"); }
+  std::string satTag() const { return satSectionTag(selected("sat"), selected("scan")); }
 
   // The SAT of `texture` (of extent e) into `table`, by the chosen algorithm and scan.
   void buildSat(GLuint texture, Extent e, GLuint table, SatFormat format = SatFormat::Uint32) {
@@ -214,6 +223,7 @@ class GlComputeBackend final : public ComputeBackend {
 
   GlSat sat_;  // the SAT passes, their programs and scratch
   int satAlgorithm_, scan_;
+  std::string scanNote_;  // why scan_ is not the one asked for, until the user picks one
   gl::Program conv_[std::size(kConvolutions)];
   gl::Buffer weights_;
   gl::Buffer inputSat_;  // glsl-sat-box's SAT of the input, made on first use
@@ -292,30 +302,33 @@ std::unique_ptr<ComputeBackend> createGlComputeBackend(const Context& context, c
     return nullptr;
   }
   // A name of another backend's list (a settings file's, or --backend auto's) means this
-  // backend's default, said in the reason; the command line checks names of a named backend.
-  std::string note;
+  // backend's default; the command line checks names of a named backend. The SAT
+  // algorithm's substitution is said in the reason; the scan variant's in the one line
+  // that names the variant in use (choiceNote), so that no two lines name different ones.
+  std::string note, scanNote;
   bool requested = true;  // a scan variant named for this backend: refused, not replaced
   const auto chosen = [&](const char* key, const char* label, int (*find)(std::string_view),
-                          std::string_view fallback) {
+                          std::string_view fallback, std::string& said) {
     const auto it = selections.find(key);
     if (it != selections.end()) {
       if (const int index = find(it->second); index >= 0) return index;
-      note += std::string("; ") + label + " '" + it->second + "' is not the gl-compute backend's: " +
-              std::string(fallback);
+      said += std::string(said.empty() ? "" : "; ") + label + " '" + it->second + "' is not the gl-compute backend's";
     }
     requested = false;
     return find(fallback);
   };
-  const int sat = chosen("sat", "SAT algorithm", glSatAlgorithmIndex, glSatAlgorithms().front().name);
+  std::string satNote;
+  const int sat = chosen("sat", "SAT algorithm", glSatAlgorithmIndex, glSatAlgorithms().front().name, satNote);
+  if (!satNote.empty()) note += "; " + satNote + ": " + std::string(glSatAlgorithms().front().name);
   requested = true;
-  int scan = chosen("scan", "scan variant", glScanVariantIndex, kDefaultScan);
+  int scan = chosen("scan", "scan variant", glScanVariantIndex, kDefaultScan, scanNote);
   try {
     const std::filesystem::path shaderDir = gl::findShaderDir();
     GlSat passes(shaderDir, whyNoSubgroups(context));
     auto why = passes.prepare(scan);
     if (why && !requested) {  // the default needs subgroups: the best of the others
-      note += "; scan variant " + std::string(kPortableScan) + " (the default, " + std::string(kDefaultScan) +
-              ", needs GL_KHR_shader_subgroup arithmetic)";
+      scanNote += std::string(scanNote.empty() ? "" : "; ") +
+                  "the default needs GL_KHR_shader_subgroup arithmetic, which this GL lacks";
       scan = glScanVariantIndex(kPortableScan);
       why = passes.prepare(scan);
     }
@@ -324,7 +337,7 @@ std::unique_ptr<ComputeBackend> createGlComputeBackend(const Context& context, c
       return nullptr;
     }
     const bool fused = fmaIsFused(shaderDir);
-    auto backend = std::make_unique<GlComputeBackend>(shaderDir, std::move(passes), sat, scan, fused);
+    auto backend = std::make_unique<GlComputeBackend>(shaderDir, std::move(passes), sat, scan, fused, scanNote);
     reason = "GL compute shaders on " + context.renderer + note;
     if (!fused) reason += " (its fma() rounds twice: the convolutions emulate a fused one in doubles, slower)";
     const bool onNvidia = context.vendor.find("NVIDIA") != std::string::npos;

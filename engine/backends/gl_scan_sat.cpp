@@ -76,9 +76,15 @@ GlSat::GlSat(std::filesystem::path shaderDir, std::optional<std::string> noSubgr
   tileCarries_ = gl::loadProgram(shaderDir_, {{GL_COMPUTE_SHADER, "compute/sat_tile_carries.comp"}});
 }
 
-std::optional<std::string> GlSat::prepare(int scan) {
+std::optional<std::string> GlSat::whyNotHere(int scan) const {
   const GlScanVariant& v = kScanVariants.at(std::size_t(scan));
   if (v.subgroups && noSubgroups_) return std::string(v.name) + ": " + *noSubgroups_;
+  return std::nullopt;
+}
+
+std::optional<std::string> GlSat::prepare(int scan) {
+  if (auto why = whyNotHere(scan)) return why;
+  const GlScanVariant& v = kScanVariants.at(std::size_t(scan));
   if (programs_[std::size_t(scan)]) return std::nullopt;
   try {
     // decoupled-lookback's own block scan: the fastest that runs here.

@@ -60,6 +60,8 @@ class GlSat {
   // Why scan variant `scan` cannot run here, or nullopt; compiles its programs (a
   // compile error is the reason).
   std::optional<std::string> prepare(int scan);
+  // Why it cannot run on this GL, known without compiling (nullopt: it may).
+  std::optional<std::string> whyNotHere(int scan) const;
 
   // Scratch for the frame's table (`frame` in `format`) and uint32 tables of `others`.
   // Throws std::runtime_error, with what to do instead, for what the passes cannot build.

@@ -13,6 +13,17 @@ bool BackendOption::has(std::string_view name) const {
   return false;
 }
 
+std::vector<const Choice*> runnableChoices(const ComputeBackend& backend, const BackendOption& option) {
+  std::vector<const Choice*> list;
+  for (const Choice& c : option.choices)
+    if (!backend.whyNotHere(option.key, c.name)) list.push_back(&c);
+  return list;
+}
+
+std::string satSectionTag(std::string_view algorithm, std::string_view scan) {
+  return scan.empty() ? std::string(algorithm) : std::string(algorithm) + " / " + std::string(scan);
+}
+
 // gl_compute_backend.cpp (declared here: the one place that lists the backends).
 std::vector<BackendOption> glComputeBackendOptions();
 std::vector<FilterImplementation> glComputeFilterImplementations();

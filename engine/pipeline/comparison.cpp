@@ -31,9 +31,23 @@ std::pair<std::string, std::string> Comparison::labels(const PipelineConfig& a, 
   return {labelA, labelB};
 }
 
+std::optional<std::string> Comparison::chooseDefaultB(const PipelineConfig& a) {
+  if (!fields.empty()) return std::nullopt;
+  const DofEntry* dofA = findDofImplementation(a.dof);
+  const bool layeredA = dofA && dofA->fields != DofFields::None;
+  const DofEntry* other = layeredA ? &defaultDofImplementation() : findDofImplementation("layered");
+  if (!other) return std::nullopt;
+  fields["dof"] = std::string(other->name);
+  defaulted_ = fields;
+  return "dof=" + std::string(other->name) + " (" + std::string(other->description) + ")";
+}
+
 CompareCaption Comparison::caption(const PipelineConfig& a, bool filtering, const std::string& bFilterProblem) const {
   CompareCaption c;
   std::tie(c.labelA, c.labelB) = labels(a, filtering);
+  if (!defaulted_.empty() && fields == defaulted_)
+    c.notes.push_back("B = A with dof=" + defaulted_.begin()->second +
+                      ", the other DoF family (no B was set: --compare-b or the panel sets one)");
   if (!problem_.empty()) c.notes.push_back(problem_);
   if (filtering && !bFilterProblem.empty()) c.notes.push_back("B not filtering: " + bFilterProblem);
   return c;

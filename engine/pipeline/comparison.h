@@ -45,6 +45,13 @@ class Comparison {
              const TableMemory& tables);
   void reset();
 
+  // No B was set (no fields): B becomes A but for the other depth-of-field family (the
+  // layered DoF against a one-layer one, or the one-layer default against a layered A),
+  // so that a comparison opened without a B shows a difference worth seeing; while B keeps
+  // it the caption says so. Returns what B is then ("dof=layered"), or nullopt when
+  // `fields` were set (they win).
+  std::optional<std::string> chooseDefaultB(const PipelineConfig& a);
+
   Pipeline* pipeline() { return b_.get(); }
   const Pipeline* pipeline() const { return b_.get(); }
   // Why B is not running (empty: it is, or is not asked for).
@@ -62,6 +69,7 @@ class Comparison {
   PipelineConfig config_;  // what b_ was built as (its fields resolved against A's then)
   std::string problem_;
   std::optional<std::pair<PipelineConfig, Extent>> tried_;  // what the problem is about
+  CompareFields defaulted_;  // the fields chooseDefaultB gave B (empty: none)
 };
 
 }  // namespace satdof

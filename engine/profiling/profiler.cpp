@@ -108,7 +108,30 @@ void ProfileHistory::add(const std::string& name, float ms, const std::string& t
   if (!tag.empty()) {
     auto [t, fresh] = s.tags.try_emplace(tag, ms);
     if (!fresh) t->second = t->second * 0.9f + ms * 0.1f;
+    Stats::TagSamples& recent = s.tagSamples[tag];
+    if (recent.last.size() == kTagRecent) recent.last.erase(recent.last.begin());
+    recent.last.push_back(ms);
+    ++recent.count;
   }
+}
+
+std::size_t ProfileHistory::tagCount(const std::string& name, const std::string& tag) const {
+  const auto it = stats_.find(name);
+  if (it == stats_.end()) return 0;
+  const auto t = it->second.tagSamples.find(tag);
+  return t == it->second.tagSamples.end() ? 0 : t->second.count;
+}
+
+std::optional<float> ProfileHistory::tagRecentMedian(const std::string& name, const std::string& tag,
+                                                     std::size_t n) const {
+  const auto it = stats_.find(name);
+  if (it == stats_.end()) return std::nullopt;
+  const auto t = it->second.tagSamples.find(tag);
+  if (t == it->second.tagSamples.end() || t->second.last.empty() || n == 0) return std::nullopt;
+  const std::vector<float>& last = t->second.last;
+  std::vector<float> v(last.end() - std::ptrdiff_t(std::min(n, last.size())), last.end());
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
 std::optional<float> ProfileHistory::median(const std::string& name) const {

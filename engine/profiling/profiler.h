@@ -136,6 +136,11 @@ class ProfileHistory {
   std::vector<float> recent(const std::string& name, std::size_t n) const;
   // Smoothed time per tag (implementation) of a section, as used so far.
   const std::map<std::string, float>& tagTimes(const std::string& name) const;
+  // How many samples of a section carried `tag`, and the median of the last `n` of them
+  // (at most kTagRecent): what that implementation measured when it last ran.
+  std::size_t tagCount(const std::string& name, const std::string& tag) const;
+  std::optional<float> tagRecentMedian(const std::string& name, const std::string& tag, std::size_t n) const;
+  static constexpr std::size_t kTagRecent = 16;
 
   // Where a frame's time goes, from the medians (or, smoothed, for the panel): the stages'
   // own work, the hand-over sections (interop map / unmap), and the rest of the frame's
@@ -151,6 +156,11 @@ class ProfileHistory {
     std::vector<float> samples;
     float smoothed = 0;
     std::map<std::string, float> tags;
+    struct TagSamples {
+      std::vector<float> last;  // the last kTagRecent, oldest first
+      std::size_t count = 0;
+    };
+    std::map<std::string, TagSamples> tagSamples;
   };
   std::map<std::string, Stats> stats_;
   std::vector<std::string> order_;
