@@ -108,6 +108,7 @@ Stage planStage(const scene::Scene& bare, const scene::Bounds& bounds, const Dep
   p.instances.push_back(ground);
 
   const glm::vec3 eye = cam.position();
+  const scene::RayCaster model(bare);  // prepared once for every lamp position tried
   const float centreDepth = cam.viewDepth(centre);
   float farthestLamp = 0;
   for (const LampSpot& spot : kLampSpots) {
@@ -120,7 +121,7 @@ Stage planStage(const scene::Scene& bare, const scene::Bounds& bounds, const Dep
         const glm::vec3 at = eye + depth * dir;
         const float radius = kLampAngle * depth * glm::length(dir);
         if (!(at.y - s.groundY > std::max(0.25f * r, 3.0f * radius))) continue;  // under or on the ground
-        if (const auto hit = scene::firstHit(bare, eye, dir); hit && *hit < depth) continue;  // behind the model
+        if (const auto hit = model.firstHit(eye, dir); hit && *hit < depth) continue;  // behind the model
         p.instances.push_back({1, glm::scale(glm::translate(glm::mat4(1.0f), at), glm::vec3(radius)), spot.colour, true});
         s.lampCentres.push_back(at);
         s.lampRadii.push_back(radius);

@@ -4,6 +4,18 @@
 #include <algorithm>
 
 namespace satdof {
+namespace {
+
+// The median of `v` (the mean of the middle two for an even count); `v` is reordered.
+float medianOf(std::vector<float> v) {
+  const std::size_t mid = v.size() / 2;
+  std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(mid), v.end());
+  float m = v[mid];
+  if (v.size() % 2 == 0) m = (m + *std::max_element(v.begin(), v.begin() + std::ptrdiff_t(mid))) / 2;
+  return m;
+}
+
+}  // namespace
 
 // --- GlTimestamps ---------------------------------------------------------------------
 
@@ -129,20 +141,13 @@ std::optional<float> ProfileHistory::tagRecentMedian(const std::string& name, co
   const auto t = it->second.tagSamples.find(tag);
   if (t == it->second.tagSamples.end() || t->second.last.empty() || n == 0) return std::nullopt;
   const std::vector<float>& last = t->second.last;
-  std::vector<float> v(last.end() - std::ptrdiff_t(std::min(n, last.size())), last.end());
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+  return medianOf({last.end() - std::ptrdiff_t(std::min(n, last.size())), last.end()});
 }
 
 std::optional<float> ProfileHistory::median(const std::string& name) const {
   const auto it = stats_.find(name);
   if (it == stats_.end() || it->second.samples.empty()) return std::nullopt;
-  std::vector<float> v = it->second.samples;
-  const std::size_t mid = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(mid), v.end());
-  float m = v[mid];
-  if (v.size() % 2 == 0) m = (m + *std::max_element(v.begin(), v.begin() + std::ptrdiff_t(mid))) / 2;
-  return m;
+  return medianOf(it->second.samples);
 }
 
 std::vector<float> ProfileHistory::recent(const std::string& name, std::size_t n) const {

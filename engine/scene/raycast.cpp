@@ -45,59 +45,51 @@ float hitTriangle(glm::vec3 o, glm::vec3 d, glm::vec3 a, glm::vec3 b, glm::vec3 
   return glm::dot(e2, q) * inv;
 }
 
-// The scene's instances prepared once for many rays: each mesh's bounds and each
-// instance's world -> object matrix.
-class Caster {
- public:
-  explicit Caster(const Scene& scene) : scene_(scene) {
-    meshBounds_.reserve(scene.meshes.size());
-    for (const Mesh& m : scene.meshes) meshBounds_.push_back(computeBounds(m));
-    toObject_.reserve(scene.instances.size());
-    for (const Instance& i : scene.instances) toObject_.push_back(glm::inverse(i.model));
-  }
-
-  // The nearest t > minT along origin + t * direction (at most `maxTriangles` tested);
-  // with `anyHit`, the first found. Infinity when none.
-  float cast(glm::vec3 origin, glm::vec3 direction, std::size_t maxTriangles, float minT, bool anyHit) const {
-    float best = std::numeric_limits<float>::infinity();
-    std::size_t tested = 0;
-    for (std::size_t k = 0; k < scene_.instances.size(); ++k) {
-      const Instance& instance = scene_.instances[k];
-      const glm::vec3 o(toObject_[k] * glm::vec4(origin, 1.0f));
-      const glm::vec3 d(toObject_[k] * glm::vec4(direction, 0.0f));  // t keeps its meaning
-      if (!std::isfinite(o.x + o.y + o.z + d.x + d.y + d.z)) continue;
-      if (!hitsBox(meshBounds_[std::size_t(instance.mesh)], o, d, best)) continue;
-      const Mesh& mesh = scene_.meshes[std::size_t(instance.mesh)];
-      for (std::size_t i = 0; i + 2 < mesh.indices.size(); i += 3) {
-        if (++tested > maxTriangles) return best;
-        const float t = hitTriangle(o, d, mesh.vertices[mesh.indices[i]].position,
-                                    mesh.vertices[mesh.indices[i + 1]].position,
-                                    mesh.vertices[mesh.indices[i + 2]].position);
-        if (t > minT && t < best) {
-          best = t;
-          if (anyHit) return best;
-        }
-      }
-    }
-    return best;
-  }
-
- private:
-  const Scene& scene_;
-  std::vector<Bounds> meshBounds_;
-  std::vector<glm::mat4> toObject_;
-};
-
 std::optional<float> finiteOrNone(float t) { return std::isfinite(t) ? std::optional(t) : std::nullopt; }
 
 }  // namespace
 
+RayCaster::RayCaster(const Scene& scene) : scene_(scene) {
+  meshBounds_.reserve(scene.meshes.size());
+  for (const Mesh& m : scene.meshes) meshBounds_.push_back(computeBounds(m));
+  toObject_.reserve(scene.instances.size());
+  for (const Instance& i : scene.instances) toObject_.push_back(glm::inverse(i.model));
+}
+
+float RayCaster::cast(glm::vec3 origin, glm::vec3 direction, std::size_t maxTriangles, float minT, bool anyHit) const {
+  float best = std::numeric_limits<float>::infinity();
+  std::size_t tested = 0;
+  for (std::size_t k = 0; k < scene_.instances.size(); ++k) {
+    const Instance& instance = scene_.instances[k];
+    const glm::vec3 o(toObject_[k] * glm::vec4(origin, 1.0f));
+    const glm::vec3 d(toObject_[k] * glm::vec4(direction, 0.0f));  // t keeps its meaning
+    if (!std::isfinite(o.x + o.y + o.z + d.x + d.y + d.z)) continue;
+    if (!hitsBox(meshBounds_[std::size_t(instance.mesh)], o, d, best)) continue;
+    const Mesh& mesh = scene_.meshes[std::size_t(instance.mesh)];
+    for (std::size_t i = 0; i + 2 < mesh.indices.size(); i += 3) {
+      if (++tested > maxTriangles) return best;
+      const float t = hitTriangle(o, d, mesh.vertices[mesh.indices[i]].position,
+                                  mesh.vertices[mesh.indices[i + 1]].position,
+                                  mesh.vertices[mesh.indices[i + 2]].position);
+      if (t > minT && t < best) {
+        best = t;
+        if (anyHit) return best;
+      }
+    }
+  }
+  return best;
+}
+
+std::optional<float> RayCaster::firstHit(glm::vec3 origin, glm::vec3 direction, std::size_t maxTriangles) const {
+  return finiteOrNone(cast(origin, direction, maxTriangles, 0.0f, false));
+}
+
 std::optional<float> firstHit(const Scene& scene, glm::vec3 origin, glm::vec3 direction, std::size_t maxTriangles) {
-  return finiteOrNone(Caster(scene).cast(origin, direction, maxTriangles, 0.0f, false));
+  return RayCaster(scene).firstHit(origin, direction, maxTriangles);
 }
 
 std::size_t countHits(const Scene& scene, std::span<const Ray> rays, float minT, std::size_t maxTrianglesPerRay) {
-  const Caster caster(scene);
+  const RayCaster caster(scene);
   std::size_t hits = 0;
   for (const Ray& r : rays)
     if (std::isfinite(caster.cast(r.origin, r.direction, maxTrianglesPerRay, minT, true))) ++hits;
@@ -114,7 +106,7 @@ glm::vec3 viewRay(const Camera& camera, float ndcX, float ndcY, float aspect) {
 
 std::optional<float> viewDepthAtCentre(const Scene& scene) {
   const Camera& cam = scene.camera;
-  const Caster caster(scene);
+  const RayCaster caster(scene);
   const glm::vec3 eye = cam.position(), forward = cam.forward();
   const glm::vec3 right = glm::normalize(glm::cross(forward, glm::vec3(0.0f, 1.0f, 0.0f)));
   const glm::vec3 up = glm::cross(right, forward);
@@ -128,7 +120,7 @@ std::optional<float> viewDepthAtCentre(const Scene& scene) {
       const float angle = 6.2831853f * float(k) / float(steps);
       const glm::vec3 dir = forward + 2.0f * halfHeight * ring * (std::cos(angle) * right + std::sin(angle) * up);
       // With the forward component 1, t along dir is the view depth itself.
-      const auto t = finiteOrNone(caster.cast(eye, dir, kMaxTrianglesPerRay, 0.0f, false));
+      const auto t = caster.firstHit(eye, dir);
       if (t && t > cam.nearPlane && (!nearest || *t < *nearest)) nearest = t;
     }
     if (nearest) return nearest;

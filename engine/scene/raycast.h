@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <optional>
 #include <span>
+#include <vector>
 
 #include <glm/glm.hpp>
 
@@ -18,6 +19,29 @@ namespace satdof::scene {
 // The work one ray may do at most (triangles tested) unless told otherwise.
 inline constexpr std::size_t kMaxTrianglesPerRay = std::size_t(64) << 20;
 
+// A ray: origin + t * direction.
+struct Ray {
+  glm::vec3 origin, direction;
+};
+
+// The scene prepared once for many rays (each mesh's bounds, each instance's world ->
+// object matrix); it keeps a reference to `scene`, which must outlive it unchanged.
+class RayCaster {
+ public:
+  explicit RayCaster(const Scene& scene);
+  // The nearest t > minT along origin + t * direction (at most `maxTriangles` tested);
+  // with `anyHit`, the first found. Infinity when none.
+  float cast(glm::vec3 origin, glm::vec3 direction, std::size_t maxTriangles, float minT, bool anyHit) const;
+  // firstHit below, on the prepared scene.
+  std::optional<float> firstHit(glm::vec3 origin, glm::vec3 direction,
+                                std::size_t maxTriangles = kMaxTrianglesPerRay) const;
+
+ private:
+  const Scene& scene_;
+  std::vector<Bounds> meshBounds_;
+  std::vector<glm::mat4> toObject_;
+};
+
 // The nearest hit along origin + t * direction (t > 0) over every instance's triangles
 // (both faces), as the distance t in units of |direction|; nullopt when nothing is hit.
 // Instances whose world bounds the ray misses are skipped; `maxTriangles` bounds the work
@@ -25,10 +49,6 @@ inline constexpr std::size_t kMaxTrianglesPerRay = std::size_t(64) << 20;
 std::optional<float> firstHit(const Scene& scene, glm::vec3 origin, glm::vec3 direction,
                               std::size_t maxTriangles = kMaxTrianglesPerRay);
 
-// A ray: origin + t * direction.
-struct Ray {
-  glm::vec3 origin, direction;
-};
 
 // How many of `rays` hit a triangle at some t > minT (in units of each direction's length):
 // each ray stops at the first hit it finds, or after `maxTrianglesPerRay` triangles tested
