@@ -19,6 +19,7 @@
 #include "bench.h"
 #endif
 #include "engine/gl/program.h"
+#include "lesson/lesson_tool.h"
 #include "settings/cli.h"
 #include "settings/cli_checks.h"
 #include "settings/settings_store.h"
@@ -39,6 +40,10 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "satdof: bench needs the CUDA backend, which this build lacks\n");
       return kExitBackendUnavailable;
 #endif
+    }
+    if (options.lesson.topic == "scan") {
+      const Options::LessonRequest& l = options.lesson;
+      return lesson::runScanLesson({l.variant, l.n, l.blocks, static_cast<unsigned>(l.seed), l.outDir});
     }
     // Settings between runs belong to the interactive window; headless and scripted runs
     // are reproducible from their command line (and script) alone.

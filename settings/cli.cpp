@@ -327,6 +327,19 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
     sub->callback([&o, family] { o.bench.family = family; });
   }
 
+  auto* lesson = app.add_subcommand("lesson", "The kernels seen working: a variant followed step by step, as SVG pictures");
+  lesson->require_subcommand(1);
+  auto* scanLesson = lesson->add_subcommand(
+      "scan", "A scan variant step by step: the array, the active threads, each access's shared-memory bank and the "
+              "conflicts, the additions against the chapter's formulas; more than one block goes through the block sums");
+  scanLesson->add_option("--variant", o.lesson.variant, "Scan variant: hillis-steele, blelloch or blelloch-conflict-free")
+      ->required();
+  integer(scanLesson, "n", o.lesson.n, 1, 1024, "Elements (random values 0..9) [16]");
+  integer(scanLesson, "blocks", o.lesson.blocks, 1, 8, "Blocks the elements are split over [1]");
+  integer(scanLesson, "seed", o.lesson.seed, 0, 999999999, "Random seed of the values [1]");
+  scanLesson->add_option("--out", o.lesson.outDir, "Folder for the pictures, one SVG per step (none: printed only)");
+  scanLesson->callback([&o] { o.lesson.topic = "scan"; });
+
   try {
     app.parse(argc, argv);
     for (const CLI::Option* opt : app.get_options())

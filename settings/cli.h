@@ -93,6 +93,16 @@ struct Options {
     int warmup = 5, repeats = 30;       // --warmup, --repeats (the median of these)
     bool quick = false;                 // --quick: small sizes only
   } bench;
+
+  // `satdof lesson scan`: a scan variant followed step by step (lesson/lesson_tool.h).
+  struct LessonRequest {
+    std::string topic;    // empty: no lesson; "scan"
+    std::string variant;  // --variant NAME
+    int n = 16;           // --n N elements
+    int blocks = 1;       // --blocks B
+    int seed = 1;         // --seed S: the input's values
+    std::string outDir;   // --out FOLDER (empty: the steps printed only)
+  } lesson;
 };
 
 // Exit codes: 0 success, 1 runtime failure, 2 bad command line, 3 the requested backend

@@ -38,3 +38,5 @@ target_link_libraries(test_app_stage PRIVATE satdof_app satdof_content_files)
 # --view holes on the cpu and gl-compute backends.
 satdof_app_test(test_app_holes test_app_holes.cpp)
 target_link_libraries(test_app_holes PRIVATE satdof_content_files)
+# `satdof lesson scan`: pictures, counts, refusals (no GL needed, labelled with the app's).
+satdof_app_test(test_app_lesson test_app_lesson.cpp)

@@ -429,7 +429,9 @@ TEST(ReferenceLayeredDof, LinearLightAveragesLightNotBytes) {
     ASSERT_GE(tables.decode[b], tables.decode[b - 1]);
     ASSERT_GT(tables.threshold[b], tables.threshold[b - 1]);
     const int back = ref::encodeLinear(float(tables.decode[b]) / 16.0f, tables);
-    if (b >= 10) ASSERT_EQ(back, b);
+    if (b >= 10) {
+      ASSERT_EQ(back, b);
+    }
     ASSERT_LE(std::abs(back - b), 4) << "byte " << b;
   }
   EXPECT_EQ(ref::encodeLinear(255.0f, tables), 255);

@@ -11,44 +11,20 @@
 // synchronise before they overwrite the shared memory a scan used.
 #pragma once
 
+#include "satdof/scan_tree.h"
 #include "detail/scan_op.cuh"
 #include "detail/warp_scan.cuh"
 
 namespace satdof::detail {
 
-// ---------------------------------------------------------------------------------------
-// Shared-memory bank padding
-// ---------------------------------------------------------------------------------------
-// Shared memory has 32 banks of 4 bytes; the tree's strided indices (stride 2, 4, ... 32)
-// land on the same bank. Inserting one pad word after every 32 words shifts index n to
-// n + (n >> 5), spreading those strides over distinct banks.
-//
-// The chapter's macro is usually written as `((n) >> NUM_BANKS + (n) >> (2 * LOG_NUM_BANKS))`
-// where `+` binds before `>>`, which shifts by more than 32 bits and yields no padding;
-// it also assumed 16 banks. Ours is the plain, correctly parenthesised
-//   CONFLICT_FREE_OFFSET(n) = ((n) >> LOG_NUM_BANKS), LOG_NUM_BANKS = 5
-// written as a constexpr function so that precedence cannot bite, and checked below.
-inline constexpr int kLogNumBanks = 5;
-inline constexpr int kNumBanks = 1 << kLogNumBanks;
-
-__host__ __device__ constexpr int conflictFreeOffset(int n) { return (n) >> kLogNumBanks; }
-
-static_assert(kNumBanks == 32, "current GPUs have 32 shared-memory banks");
-static_assert(conflictFreeOffset(31) == 0 && conflictFreeOffset(32) == 1,
-              "padding must start after the first 32 words (a zero offset means no padding)");
-static_assert(conflictFreeOffset(1023) == 31 && conflictFreeOffset(1024) == 32);
-
-// Padding policies: index(i) maps a logical index to its shared-memory slot and
-// size(n) is the number of slots an array of n logical elements needs.
-struct NoPadding {
-  __host__ __device__ static constexpr int index(int i) { return i; }
-  __host__ __device__ static constexpr int size(int n) { return n; }
-};
-struct BankPadding {
-  __host__ __device__ static constexpr int index(int i) { return i + conflictFreeOffset(i); }
-  __host__ __device__ static constexpr int size(int n) { return n + conflictFreeOffset(n - 1) + 1; }
-};
-static_assert(BankPadding::index(32) == 33 && BankPadding::size(1024) == 1056);
+// The index arithmetic (bank padding, the trees' nodes, Hillis-Steele's sources) lives in
+// satdof/scan_tree.h, shared with the lesson's traces of these scans.
+using scan_tree::BankPadding;
+using scan_tree::conflictFreeOffset;
+using scan_tree::hillisSteeleResultBuffer;
+using scan_tree::kLogNumBanks;
+using scan_tree::kNumBanks;
+using scan_tree::NoPadding;
 
 // ---------------------------------------------------------------------------------------
 // Hillis-Steele (Kogge-Stone): naive inclusive scan, one element per thread
@@ -59,12 +35,6 @@ static_assert(BankPadding::index(32) == 33 && BankPadding::size(1024) == 1056);
 // Returns the thread's inclusive value; on return buffer hillisSteeleResultBuffer(N),
 // i.e. buffers[hillisSteeleResultBuffer(N) * N + i], holds the inclusive scan of the
 // whole block, readable by every thread.
-__host__ __device__ constexpr int hillisSteeleResultBuffer(int n) {
-  int buffer = 0;
-  for (int offset = 1; offset < n; offset <<= 1) buffer = 1 - buffer;
-  return buffer;
-}
-
 template <int N, class T, class Op>
 __device__ __forceinline__ T hillisSteeleInclusiveScan(T x, T* buffers, Op op) {
   const int tid = static_cast<int>(threadIdx.x);
@@ -75,7 +45,7 @@ __device__ __forceinline__ T hillisSteeleInclusiveScan(T x, T* buffers, Op op) {
     pout = 1 - pout;
     const int pin = 1 - pout;
     T v = buffers[pin * N + tid];
-    if (tid >= offset) v = op(buffers[pin * N + tid - offset], v);
+    if (scan_tree::hillisSteeleAdds(tid, offset)) v = op(buffers[pin * N + scan_tree::hillisSteeleSource(tid, offset)], v);
     buffers[pout * N + tid] = v;
     __syncthreads();
   }
@@ -99,8 +69,8 @@ __device__ __forceinline__ void blellochExclusiveScan(T* temp, T* total, Op op) 
   for (int d = N >> 1; d > 0; d >>= 1) {
     __syncthreads();
     if (tid < d) {
-      const int ai = Pad::index(offset * (2 * tid + 1) - 1);
-      const int bi = Pad::index(offset * (2 * tid + 2) - 1);
+      const int ai = Pad::index(scan_tree::blellochLeft(offset, tid));
+      const int bi = Pad::index(scan_tree::blellochRight(offset, tid));
       temp[bi] = op(temp[ai], temp[bi]);
     }
     offset <<= 1;
@@ -119,8 +89,8 @@ __device__ __forceinline__ void blellochExclusiveScan(T* temp, T* total, Op op) 
     offset >>= 1;
     __syncthreads();
     if (tid < d) {
-      const int ai = Pad::index(offset * (2 * tid + 1) - 1);
-      const int bi = Pad::index(offset * (2 * tid + 2) - 1);
+      const int ai = Pad::index(scan_tree::blellochLeft(offset, tid));
+      const int bi = Pad::index(scan_tree::blellochRight(offset, tid));
       const T left = temp[ai];
       temp[ai] = temp[bi];
       temp[bi] = op(temp[bi], left);

@@ -32,8 +32,8 @@ struct BlellochTile {
   __device__ static T scanTile(const T* in, T* out, int count, bool exclusive, TempStorage& tmp) {
     const Op op{};
     const T identity = Op::template identity<T>();
-    const int i0 = 2 * static_cast<int>(threadIdx.x);
-    const int i1 = i0 + 1;
+    const int i0 = scan_tree::AdjacentPairs::element(static_cast<int>(threadIdx.x), 0, kTileItems);
+    const int i1 = scan_tree::AdjacentPairs::element(static_cast<int>(threadIdx.x), 1, kTileItems);
 
     // ---- load: two adjacent elements per thread, identity past the end --------------
     const T a = i0 < count ? in[i0] : identity;

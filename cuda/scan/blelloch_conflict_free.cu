@@ -34,8 +34,8 @@ struct BlellochConflictFreeTile {
   __device__ static T scanTile(const T* in, T* out, int count, bool exclusive, TempStorage& tmp) {
     const Op op{};
     const T identity = Op::template identity<T>();
-    const int ai = static_cast<int>(threadIdx.x);   // first half of the tile
-    const int bi = ai + kTileItems / 2;             // second half
+    const int ai = scan_tree::TileHalves::element(static_cast<int>(threadIdx.x), 0, kTileItems);  // first half
+    const int bi = scan_tree::TileHalves::element(static_cast<int>(threadIdx.x), 1, kTileItems);  // second half
     const int sa = Pad::index(ai);
     const int sb = Pad::index(bi);
 

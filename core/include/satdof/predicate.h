@@ -12,11 +12,7 @@
 
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define SATDOF_HOST_DEVICE __host__ __device__
-#else
-#define SATDOF_HOST_DEVICE
-#endif
+#include "satdof/host_device.h"
 
 namespace satdof {
 

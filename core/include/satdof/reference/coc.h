@@ -19,11 +19,9 @@
 #include <cmath>
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define SATDOF_HD __host__ __device__
-#else
-#define SATDOF_HD
-#endif
+#include "satdof/host_device.h"
+
+#define SATDOF_HD SATDOF_HOST_DEVICE
 
 // Round-to-nearest products and sums that a compiler may not fuse into an FMA.
 #if defined(__CUDA_ARCH__)

@@ -1,0 +1,25 @@
+// lesson/lesson_tool.h — `satdof lesson scan`: a scan variant traced at a small size,
+// its steps printed and written as SVG pictures.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+namespace satdof::lesson {
+
+struct ScanLessonRequest {
+  std::string variant;            // a traced scan variant (tracedScanVariants())
+  int n = 16;                     // elements
+  int blocks = 1;                 // blocks the row is split over (the tile: n / blocks, rounded up to a power of two)
+  unsigned seed = 1;              // the input: values 0..9 from this seed
+  std::filesystem::path outDir;   // where the SVGs go (empty: none written)
+};
+
+// Runs the request: prints each step and the totals, writes the pictures. Returns the exit
+// code: 0, or 2 with one line on stderr for a variant without a trace or a bad size.
+int runScanLesson(const ScanLessonRequest& request);
+
+// The request's tile: n / blocks rounded up to a power of two, at least 2.
+int lessonTile(int n, int blocks);
+
+}  // namespace satdof::lesson

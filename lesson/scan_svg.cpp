@@ -1,0 +1,211 @@
+// lesson/scan_svg.cpp — see scan_svg.h. Layout, top to bottom: the title and counts; the
+// threads row (active ones filled); arrows from the cells a step read to the cells it
+// wrote; the array (written cells outlined, padding of a partial tile greyed); each
+// element's shared-memory slot and bank, banks coloured; the block sums row.
+#include "lesson/scan_svg.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+#include <sstream>
+
+#include "engine/files/safe_write.h"
+#include "satdof/scan_tree.h"
+
+namespace satdof::lesson {
+namespace {
+
+constexpr int kCell = 44, kLeft = 16, kTop = 92;
+
+std::string escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '&') out += "&amp;";
+    else if (c == '"') out += "&quot;";
+    else out += c;
+  }
+  return out;
+}
+
+// Eight bank colours, repeating: neighbouring banks differ.
+const char* bankColour(int bank) {
+  static const char* kColours[] = {"#e3f2fd", "#fff3e0", "#e8f5e9", "#fce4ec", "#ede7f6", "#e0f7fa", "#f9fbe7", "#efebe9"};
+  return kColours[bank % 8];
+}
+
+std::string text(int x, int y, const std::string& s, int size = 13, const char* anchor = "middle",
+                 const char* weight = "normal", const char* fill = "#222") {
+  std::ostringstream o;
+  o << "<text x=\"" << x << "\" y=\"" << y << "\" font-size=\"" << size << "\" text-anchor=\"" << anchor
+    << "\" font-weight=\"" << weight << "\" fill=\"" << fill << "\">" << escape(s) << "</text>\n";
+  return o.str();
+}
+
+// "t3", "s17", "b5": a letter and a number (built in place: GCC 12 warns, wrongly, about
+// `"t" + std::to_string(n)`).
+std::string label(char letter, int value) {
+  std::string s(1, letter);
+  s += std::to_string(value);
+  return s;
+}
+
+std::string ordinalLabel(const ScanTrace& t, int step) {
+  return "step " + std::to_string(step + 1) + " of " + std::to_string(t.steps.size());
+}
+
+}  // namespace
+
+std::string scanStepSvg(const ScanTrace& t, int stepIndex) {
+  const TraceStep& s = t.steps.at(stepIndex);
+  const int cells = static_cast<int>(s.values.size());
+  const int width = std::max(kLeft * 2 + cells * kCell, 760);
+  const bool sums = !s.blockSums.empty();
+  const int height = kTop + 200 + (sums ? 70 : 0);
+
+  long long additionsSoFar = 0;
+  int treeStepsSoFar = 0;
+  long long extraSoFar = 0;
+  for (int k = 0; k <= stepIndex; ++k) {
+    additionsSoFar += t.steps[k].additions;
+    extraSoFar += t.steps[k].extraWavefronts;
+    if (t.steps[k].phase == "step" || t.steps[k].phase == "up-sweep" || t.steps[k].phase == "down-sweep") ++treeStepsSoFar;
+  }
+
+  std::ostringstream o;
+  o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
+    << "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n";
+  o << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  o << "<defs><marker id=\"arrow\" markerWidth=\"8\" markerHeight=\"8\" refX=\"6\" refY=\"4\" orient=\"auto\">"
+       "<path d=\"M0,0 L8,4 L0,8 z\" fill=\"#c62828\"/></marker></defs>\n";
+  o << text(kLeft, 24, t.variant + " — " + ordinalLabel(t, stepIndex) + ": " + s.phase, 18, "start", "bold");
+  o << text(kLeft, 46, s.what, 13, "start");
+  std::ostringstream counts;
+  counts << "n = " << t.n << ", " << t.blocks << (t.blocks == 1 ? " block" : " blocks") << " of " << t.tileItems
+         << " elements, " << t.threads << " threads each. Additions so far " << additionsSoFar << " of " << t.additions
+         << " (one block: " << t.formulaAdditions << "), tree steps " << treeStepsSoFar << " of " << t.treeSteps
+         << " (" << t.formulaSteps << "); " << t.formula << ".";
+  o << text(kLeft, 66, counts.str(), 12, "start", "normal", "#444");
+  std::ostringstream conflicts;
+  if (s.conflictDegree == 0)
+    conflicts << "No shared-memory access in this step";
+  else
+    conflicts << "Bank conflicts: worst instruction " << s.conflictDegree << "-way"
+              << (s.conflictDegree == 1 ? " (none)" : "") << ", " << s.extraWavefronts << " extra wavefronts this step, "
+              << extraSoFar << " so far";
+  o << text(kLeft, 84, conflicts.str(), 12, "start", "bold", s.conflictDegree > 1 ? "#c62828" : "#2e7d32");
+
+  // Threads row (block 0's threads; each thread over the element it starts from).
+  const int threadsY = kTop + 14;
+  const std::set<int> active(s.activeThreads.begin(), s.activeThreads.end());
+  const int shownThreads = std::min(t.threads, cells);
+  const int threadWidth = std::max(1, (t.tileItems * kCell) / std::max(1, t.threads));
+  for (int th = 0; th < shownThreads; ++th) {
+    const int x = kLeft + th * threadWidth;
+    const bool on = active.count(th) > 0;
+    o << "<rect x=\"" << x + 2 << "\" y=\"" << threadsY << "\" width=\"" << threadWidth - 4 << "\" height=\"18\" rx=\"4\" fill=\""
+      << (on ? "#1565c0" : "#eceff1") << "\"/>\n";
+    o << text(x + threadWidth / 2, threadsY + 13, label('t', th), 10, "middle", "normal", on ? "white" : "#90a4ae");
+  }
+
+  // The array.
+  const int arrayY = kTop + 86;
+  const std::set<int> written(s.written.begin(), s.written.end());
+  for (int i = 0; i < cells; ++i) {
+    const int x = kLeft + i * kCell;
+    const bool padding = i >= t.n;
+    const int slot = i < static_cast<int>(s.slotOfElement.size()) ? s.slotOfElement[i] : -1;
+    const char* fill = padding ? "#f5f5f5" : slot >= 0 ? bankColour(scan_tree::bankOf(slot)) : "#ffffff";
+    o << "<rect x=\"" << x + 1 << "\" y=\"" << arrayY << "\" width=\"" << kCell - 2 << "\" height=\"34\" fill=\"" << fill
+      << "\" stroke=\"" << (written.count(i) ? "#c62828" : "#90a4ae") << "\" stroke-width=\"" << (written.count(i) ? 3 : 1)
+      << "\"/>\n";
+    o << text(x + kCell / 2, arrayY + 22, std::to_string(s.values[i]), 13, "middle", "bold", padding ? "#9e9e9e" : "#222");
+    o << text(x + kCell / 2, arrayY - 6, std::to_string(i % t.tileItems), 9, "middle", "normal", "#78909c");
+    if (slot >= 0) {
+      o << text(x + kCell / 2, arrayY + 50, label('s', slot), 10, "middle", "normal", "#455a64");
+      o << text(x + kCell / 2, arrayY + 64, label('b', scan_tree::bankOf(slot)), 10, "middle", "normal", "#455a64");
+    }
+  }
+  for (int b = 1; b < t.blocks; ++b) {
+    const int x = kLeft + b * t.tileItems * kCell;
+    o << "<line x1=\"" << x << "\" y1=\"" << threadsY << "\" x2=\"" << x << "\" y2=\"" << arrayY + 70
+      << "\" stroke=\"#37474f\" stroke-dasharray=\"4,3\"/>\n";
+  }
+  o << text(kLeft, arrayY + 88, "element (its index in the tile above it), shared-memory slot s and bank b below; "
+                                "outlined: written in this step; grey: the identity a partial tile is padded with",
+            10, "start", "normal", "#607d8b");
+
+  // Arrows: within block 0, from each element an active thread read to the element it wrote.
+  if (!s.instructions.empty() && s.phase != "load" && s.phase != "store") {
+    std::vector<int> elementOfSlot(4096, -1);
+    for (int i = 0; i < std::min(cells, t.tileItems); ++i)
+      if (i < static_cast<int>(s.slotOfElement.size()) && s.slotOfElement[i] >= 0 && s.slotOfElement[i] < 4096)
+        elementOfSlot[s.slotOfElement[i]] = i;
+    for (const SharedInstruction& in : s.instructions) {
+      if (in.what.rfind("read", 0) != 0) continue;
+      for (const SharedAccess& a : in.accesses) {
+        for (const SharedInstruction& w : s.instructions) {
+          if (w.what.rfind("write", 0) != 0) continue;
+          for (const SharedAccess& wa : w.accesses) {
+            if (wa.thread != a.thread) continue;
+            // Hillis-Steele reads buffer `pin` and writes `pout`: map both to elements by
+            // their position in the buffer.
+            int from = a.slot < 4096 ? elementOfSlot[a.slot] : -1;
+            int to = wa.slot < 4096 ? elementOfSlot[wa.slot] : -1;
+            if (t.variant == "hillis-steele") from = a.slot % t.tileItems, to = wa.slot % t.tileItems;
+            if (from < 0 || to < 0 || from == to) continue;
+            const int x1 = kLeft + from * kCell + kCell / 2, x2 = kLeft + to * kCell + kCell / 2;
+            const int lift = 18 + std::min(36, std::abs(to - from) * 3);
+            o << "<path d=\"M" << x1 << "," << arrayY - 12 << " C" << x1 << "," << arrayY - 12 - lift << " " << x2 << ","
+              << arrayY - 12 - lift << " " << x2 << "," << arrayY - 14 << "\" fill=\"none\" stroke=\"#c62828\" "
+              << "stroke-width=\"1.4\" marker-end=\"url(#arrow)\"/>\n";
+          }
+        }
+      }
+    }
+  }
+
+  if (sums) {
+    const int sumsY = arrayY + 118;
+    o << text(kLeft, sumsY - 6, "block sums", 11, "start", "bold", "#37474f");
+    for (int b = 0; b < static_cast<int>(s.blockSums.size()); ++b) {
+      const int x = kLeft + b * t.tileItems * kCell;
+      o << "<rect x=\"" << x + 1 << "\" y=\"" << sumsY << "\" width=\"" << kCell * 2 - 2
+        << "\" height=\"30\" fill=\"#fffde7\" stroke=\"#f9a825\"/>\n";
+      o << text(x + kCell, sumsY + 20, std::to_string(s.blockSums[b]), 13, "middle", "bold");
+    }
+  }
+  o << "</svg>\n";
+  return o.str();
+}
+
+std::vector<std::filesystem::path> writeScanLesson(const ScanTrace& t, const std::filesystem::path& folder) {
+  files::createFolders(folder);
+  std::vector<std::filesystem::path> paths;
+  for (int k = 0; k < static_cast<int>(t.steps.size()); ++k) {
+    char name[64];
+    std::snprintf(name, sizeof name, "-step-%02d.svg", k + 1);
+    const std::filesystem::path path = folder / (t.variant + name);
+    files::writeFileAtomically(path, scanStepSvg(t, k));
+    paths.push_back(path);
+  }
+  return paths;
+}
+
+std::string scanLessonText(const ScanTrace& t) {
+  std::ostringstream o;
+  for (int k = 0; k < static_cast<int>(t.steps.size()); ++k) {
+    const TraceStep& s = t.steps[k];
+    o << "  " << ordinalLabel(t, k) << ": " << s.phase << ": " << s.what << "; " << s.additions << " additions";
+    if (s.conflictDegree > 0) o << ", worst bank conflict " << s.conflictDegree << "-way";
+    o << "\n";
+  }
+  o << "satdof: lesson: " << t.variant << ", n = " << t.n << " in " << t.blocks << " block(s) of " << t.tileItems << ": "
+    << t.additions << " additions and " << t.treeSteps << " tree steps in all; one block of " << t.tileItems
+    << " by the chapter's formula (" << t.formula << "): " << t.formulaAdditions << " and " << t.formulaSteps << "; "
+    << t.extraWavefronts << " extra shared-memory wavefronts (bank conflicts)\n";
+  return o.str();
+}
+
+}  // namespace satdof::lesson

@@ -1,0 +1,406 @@
+// lesson/scan_trace.cpp — see scan_trace.h. Each block scan is run here on the host, thread
+// by thread, with the index functions of satdof/scan_tree.h that its kernel calls; the
+// values are uint32 sums (wrapping, as on the GPU).
+#include "lesson/scan_trace.h"
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+#include <string>
+
+#include "satdof/scan_tree.h"
+
+namespace satdof::lesson {
+namespace {
+
+using scan_tree::BankPadding;
+using scan_tree::NoPadding;
+
+constexpr int kWarp = 32;
+
+int log2Exact(int n) {
+  int l = 0;
+  while ((1 << l) < n) ++l;
+  return l;
+}
+
+// Extra wavefronts of one instruction over all its warps (degree - 1 each).
+long long extraOf(const SharedInstruction& instruction, int& worst) {
+  std::map<int, std::vector<SharedAccess>> warps;
+  for (const SharedAccess& a : instruction.accesses) warps[a.thread / kWarp].push_back(a);
+  long long extra = 0;
+  for (const auto& [warp, accesses] : warps) {
+    const int degree = conflictDegree(accesses);
+    worst = std::max(worst, degree);
+    extra += degree - 1;
+  }
+  return extra;
+}
+
+std::string threadsText(int first, int last) {
+  return first == last ? "thread " + std::to_string(first)
+                       : "threads " + std::to_string(first) + ".." + std::to_string(last);
+}
+
+// One block's shared memory, its tile's elements and how the steps touch them.
+struct Block {
+  int tileItems = 0;
+  int count = 0;  // real elements (the rest is the identity)
+  std::vector<std::uint32_t> shared;
+  std::vector<std::uint32_t> out;  // the tile's exclusive scan once stored
+  std::uint32_t total = 0;
+};
+
+// A step as every block runs it: the same indices, each block its own values.
+struct BlockStep {
+  std::string phase, what;
+  std::vector<int> active;
+  std::vector<SharedInstruction> instructions;
+  std::vector<int> written;  // elements of the tile
+  int additionsPerBlock = 0;
+  bool treeStep = false;
+};
+
+// The steps of one variant's block scan: apply(block) runs the step on a block's shared
+// memory; view(block) gives the tile's elements as they stand (element order) and
+// slotOf(i) where element i lives.
+class BlockScan {
+ public:
+  virtual ~BlockScan() = default;
+  virtual int threads(int tileItems) const = 0;
+  virtual int slots(int tileItems) const = 0;
+  // The step count; step k's description, and its effect on one block.
+  virtual std::vector<BlockStep> steps(int tileItems) const = 0;
+  virtual void apply(int step, Block& b) const = 0;
+  virtual std::vector<std::uint32_t> view(int step, const Block& b) const = 0;
+  virtual int slotOf(int step, int element, int tileItems) const = 0;
+  virtual long long formulaAdditions(int n) const = 0;
+  virtual int formulaSteps(int n) const = 0;
+  virtual std::string formula() const = 0;
+};
+
+// ---- hillis-steele: one element per thread, double-buffered, log2 n steps ------------------
+class HillisSteele final : public BlockScan {
+ public:
+  int threads(int n) const override { return n; }
+  int slots(int n) const override { return 2 * n; }
+  long long formulaAdditions(int n) const override { return static_cast<long long>(n) * log2Exact(n) - (n - 1); }
+  int formulaSteps(int n) const override { return log2Exact(n); }
+  std::string formula() const override { return "n log2 n - (n - 1) additions, log2 n steps"; }
+
+  std::vector<BlockStep> steps(int n) const override {
+    std::vector<BlockStep> s;
+    BlockStep load{"load", "every thread stores its element in buffer 0", {}, {}, {}, 0, false};
+    SharedInstruction store{"store to buffer 0", {}};
+    for (int t = 0; t < n; ++t) load.active.push_back(t), store.accesses.push_back({t, t}), load.written.push_back(t);
+    load.instructions.push_back(store);
+    s.push_back(load);
+    int pout = 0;
+    for (int offset = 1; offset < n; offset <<= 1) {
+      pout = 1 - pout;
+      const int pin = 1 - pout;
+      BlockStep st{"step", "", {}, {}, {}, 0, true};
+      st.what = threadsText(offset, n - 1) + " add the element " + std::to_string(offset) + " to the left (buffer " +
+                std::to_string(pin) + " into buffer " + std::to_string(pout) + "); " +
+                (offset > 1 ? threadsText(0, offset - 1) : std::string("thread 0")) + " copy theirs";
+      SharedInstruction own{"read own (buffer " + std::to_string(pin) + ")", {}};
+      SharedInstruction left{"read left neighbour", {}};
+      SharedInstruction write{"write (buffer " + std::to_string(pout) + ")", {}};
+      for (int t = 0; t < n; ++t) {
+        own.accesses.push_back({t, pin * n + t});
+        if (scan_tree::hillisSteeleAdds(t, offset)) {
+          left.accesses.push_back({t, pin * n + scan_tree::hillisSteeleSource(t, offset)});
+          st.active.push_back(t);
+          st.written.push_back(t);
+        }
+        write.accesses.push_back({t, pout * n + t});
+      }
+      st.instructions = {own, left, write};
+      st.additionsPerBlock = n - offset;
+      s.push_back(st);
+    }
+    BlockStep out{"store", "thread t stores the inclusive sum of thread t-1: the exclusive scan", {}, {}, {}, 0, false};
+    SharedInstruction read{"read left neighbour's result", {}};
+    const int result = scan_tree::hillisSteeleResultBuffer(n);
+    for (int t = 0; t < n; ++t) {
+      out.active.push_back(t), out.written.push_back(t);
+      if (t > 0) read.accesses.push_back({t, result * n + t - 1});
+    }
+    out.instructions.push_back(read);
+    s.push_back(out);
+    return s;
+  }
+
+  void apply(int step, Block& b) const override {
+    const int n = b.tileItems;
+    if (step == 0) {
+      std::fill(b.shared.begin(), b.shared.end(), 0u);
+      for (int t = 0; t < n; ++t) b.shared[t] = b.out[t];  // out holds the input before the store
+      return;
+    }
+    const int levels = log2Exact(n);
+    if (step <= levels) {
+      const int offset = 1 << (step - 1);
+      const int pout = step % 2, pin = 1 - pout;
+      for (int t = 0; t < n; ++t) {
+        std::uint32_t v = b.shared[pin * n + t];
+        if (scan_tree::hillisSteeleAdds(t, offset)) v += b.shared[pin * n + scan_tree::hillisSteeleSource(t, offset)];
+        b.shared[pout * n + t] = v;
+      }
+      return;
+    }
+    const int result = scan_tree::hillisSteeleResultBuffer(n);
+    b.total = b.shared[result * n + n - 1];
+    for (int t = 0; t < n; ++t) b.out[t] = t > 0 ? b.shared[result * n + t - 1] : 0u;
+  }
+
+  std::vector<std::uint32_t> view(int step, const Block& b) const override {
+    const int n = b.tileItems, levels = log2Exact(n);
+    if (step > levels) return b.out;
+    const int buffer = step % 2;
+    return {b.shared.begin() + buffer * n, b.shared.begin() + (buffer + 1) * n};
+  }
+  int slotOf(int step, int element, int n) const override {
+    return step > log2Exact(n) ? -1 : (step % 2) * n + element;
+  }
+};
+
+// ---- the Blelloch trees: two elements per thread, up-sweep, clear, down-sweep ---------------
+template <class Pad, class Load>
+class Blelloch final : public BlockScan {
+ public:
+  int threads(int n) const override { return n / 2; }
+  int slots(int n) const override { return Pad::size(n); }
+  long long formulaAdditions(int n) const override { return 2LL * (n - 1); }
+  int formulaSteps(int n) const override { return 2 * log2Exact(n); }
+  std::string formula() const override { return "2(n - 1) additions, 2 log2 n steps"; }
+
+  std::vector<BlockStep> steps(int n) const override {
+    std::vector<BlockStep> s;
+    BlockStep load{"load", "", {}, {}, {}, 0, false};
+    load.what = std::string("thread t stores elements ") + (Load::element(1, 0, n) == 2 ? "2t and 2t+1" : "t and t + n/2") +
+                (Pad::index(32) != 32 ? " at slot i + i/32" : "");
+    for (int k = 0; k < 2; ++k) {
+      SharedInstruction store{"store element " + std::string(k == 0 ? "one" : "two"), {}};
+      for (int t = 0; t < n / 2; ++t) store.accesses.push_back({t, Pad::index(Load::element(t, k, n))});
+      load.instructions.push_back(store);
+    }
+    for (int t = 0; t < n / 2; ++t) load.active.push_back(t);
+    for (int i = 0; i < n; ++i) load.written.push_back(i);
+    s.push_back(load);
+    int offset = 1;
+    for (int d = n >> 1; d > 0; d >>= 1) {
+      BlockStep st{"up-sweep", "", {}, {}, {}, d, true};
+      st.what = threadsText(0, d - 1) + " add node offset(2t+1)-1 into node offset(2t+2)-1, offset " + std::to_string(offset);
+      SharedInstruction left{"read left child", {}}, right{"read right child", {}}, write{"write right child", {}};
+      for (int t = 0; t < d; ++t) {
+        const int a = scan_tree::blellochLeft(offset, t), b = scan_tree::blellochRight(offset, t);
+        left.accesses.push_back({t, Pad::index(a)});
+        right.accesses.push_back({t, Pad::index(b)});
+        write.accesses.push_back({t, Pad::index(b)});
+        st.active.push_back(t), st.written.push_back(b);
+      }
+      st.instructions = {left, right, write};
+      s.push_back(st);
+      offset <<= 1;
+    }
+    BlockStep clear{"clear root", "thread 0 keeps the root (the block's total) and sets it to 0", {0}, {}, {n - 1}, 0, false};
+    clear.instructions = {{"read root", {{0, Pad::index(n - 1)}}}, {"write root", {{0, Pad::index(n - 1)}}}};
+    s.push_back(clear);
+    for (int d = 1; d < n; d <<= 1) {
+      offset >>= 1;
+      BlockStep st{"down-sweep", "", {}, {}, {}, d, true};
+      st.what = threadsText(0, d - 1) + " hand node offset(2t+2)-1's prefix to its left child and prefix + left to itself, offset " +
+                std::to_string(offset);
+      SharedInstruction left{"read left child", {}}, right{"read right child", {}}, wl{"write left child", {}},
+          wr{"write right child", {}};
+      for (int t = 0; t < d; ++t) {
+        const int a = Pad::index(scan_tree::blellochLeft(offset, t)), b = Pad::index(scan_tree::blellochRight(offset, t));
+        left.accesses.push_back({t, a}), right.accesses.push_back({t, b});
+        wl.accesses.push_back({t, a}), wr.accesses.push_back({t, b});
+        st.active.push_back(t);
+        st.written.push_back(scan_tree::blellochLeft(offset, t)), st.written.push_back(scan_tree::blellochRight(offset, t));
+      }
+      st.instructions = {left, right, wl, wr};
+      s.push_back(st);
+    }
+    BlockStep out{"store", "every thread reads its two elements' exclusive sums back", {}, {}, {}, 0, false};
+    for (int k = 0; k < 2; ++k) {
+      SharedInstruction read{"read element " + std::string(k == 0 ? "one" : "two"), {}};
+      for (int t = 0; t < n / 2; ++t) read.accesses.push_back({t, Pad::index(Load::element(t, k, n))});
+      out.instructions.push_back(read);
+    }
+    for (int t = 0; t < n / 2; ++t) out.active.push_back(t);
+    s.push_back(out);
+    return s;
+  }
+
+  void apply(int step, Block& b) const override {
+    const int n = b.tileItems, levels = log2Exact(n);
+    auto at = [&](int i) -> std::uint32_t& { return b.shared[Pad::index(i)]; };
+    if (step == 0) {
+      std::fill(b.shared.begin(), b.shared.end(), 0u);
+      for (int t = 0; t < n / 2; ++t)
+        for (int k = 0; k < 2; ++k) at(Load::element(t, k, n)) = b.out[Load::element(t, k, n)];
+    } else if (step <= levels) {
+      const int offset = 1 << (step - 1), d = n >> step;
+      for (int t = 0; t < d; ++t) at(scan_tree::blellochRight(offset, t)) += at(scan_tree::blellochLeft(offset, t));
+    } else if (step == levels + 1) {
+      b.total = at(n - 1);
+      at(n - 1) = 0;
+    } else if (step <= 2 * levels + 1) {
+      const int level = step - levels - 2;  // 0 for the first down-sweep step
+      const int d = 1 << level, offset = n >> (level + 1);
+      for (int t = 0; t < d; ++t) {
+        const std::uint32_t left = at(scan_tree::blellochLeft(offset, t));
+        at(scan_tree::blellochLeft(offset, t)) = at(scan_tree::blellochRight(offset, t));
+        at(scan_tree::blellochRight(offset, t)) += left;
+      }
+    } else {
+      for (int i = 0; i < n; ++i) b.out[i] = at(i);
+    }
+  }
+
+  std::vector<std::uint32_t> view(int, const Block& b) const override {
+    std::vector<std::uint32_t> v(b.tileItems);
+    for (int i = 0; i < b.tileItems; ++i) v[i] = b.shared[Pad::index(i)];
+    return v;
+  }
+  int slotOf(int, int element, int) const override { return Pad::index(element); }
+};
+
+const BlockScan* blockScanOf(std::string_view variant) {
+  static const HillisSteele hillisSteele;
+  static const Blelloch<NoPadding, scan_tree::AdjacentPairs> blelloch;
+  static const Blelloch<BankPadding, scan_tree::TileHalves> conflictFree;
+  if (variant == "hillis-steele") return &hillisSteele;
+  if (variant == "blelloch") return &blelloch;
+  if (variant == "blelloch-conflict-free") return &conflictFree;
+  return nullptr;
+}
+
+}  // namespace
+
+int conflictDegree(std::span<const SharedAccess> accesses) {
+  if (accesses.empty()) return 0;
+  std::map<int, std::vector<int>> slotsOfBank;
+  for (const SharedAccess& a : accesses) {
+    auto& slots = slotsOfBank[scan_tree::bankOf(a.slot)];
+    if (std::find(slots.begin(), slots.end(), a.slot) == slots.end()) slots.push_back(a.slot);
+  }
+  std::size_t worst = 0;
+  for (const auto& [bank, slots] : slotsOfBank) worst = std::max(worst, slots.size());
+  return static_cast<int>(worst);
+}
+
+std::vector<std::string> tracedScanVariants() { return {"hillis-steele", "blelloch", "blelloch-conflict-free"}; }
+
+std::string whyNoTrace(std::string_view variant) {
+  if (blockScanOf(variant)) return {};
+  if (variant == "cub") return "cub is the CUDA library's scan: its steps are CUB's own code, not this program's";
+  return "'" + std::string(variant) + "': no step-by-step trace (traced: hillis-steele, blelloch, blelloch-conflict-free)";
+}
+
+ScanTrace traceScan(std::string_view variant, std::span<const std::uint32_t> input, int tileItems) {
+  const BlockScan* scan = blockScanOf(variant);
+  if (!scan) throw std::invalid_argument(whyNoTrace(variant));
+  if (tileItems < 2 || tileItems > 1024 || (tileItems & (tileItems - 1)) != 0)
+    throw std::invalid_argument("a block's tile must be a power of two from 2 to 1024, not " + std::to_string(tileItems));
+  if (input.empty()) throw std::invalid_argument("a scan needs at least one element");
+
+  ScanTrace trace;
+  trace.variant = std::string(variant);
+  trace.n = static_cast<int>(input.size());
+  trace.tileItems = tileItems;
+  trace.threads = scan->threads(tileItems);
+  trace.blocks = (trace.n + tileItems - 1) / tileItems;
+  trace.input.assign(input.begin(), input.end());
+  trace.formulaAdditions = scan->formulaAdditions(tileItems);
+  trace.formulaSteps = scan->formulaSteps(tileItems);
+  trace.formula = scan->formula();
+
+  std::vector<Block> blocks(trace.blocks);
+  for (int b = 0; b < trace.blocks; ++b) {
+    Block& block = blocks[b];
+    block.tileItems = tileItems;
+    block.count = std::min(tileItems, trace.n - b * tileItems);
+    block.shared.assign(scan->slots(tileItems), 0u);
+    block.out.assign(tileItems, 0u);  // the input until the store step
+    for (int i = 0; i < block.count; ++i) block.out[i] = input[b * tileItems + i];
+  }
+  const std::vector<BlockStep> steps = scan->steps(tileItems);
+  for (int k = 0; k < static_cast<int>(steps.size()); ++k) {
+    const BlockStep& s = steps[k];
+    TraceStep step;
+    step.phase = s.phase;
+    step.what = s.what;
+    step.activeThreads = s.active;
+    step.instructions = s.instructions;
+    for (Block& b : blocks) {
+      scan->apply(k, b);
+      const std::vector<std::uint32_t> v = scan->view(k, b);
+      step.values.insert(step.values.end(), v.begin(), v.end());
+    }
+    for (int i = 0; i < trace.blocks * tileItems; ++i) step.slotOfElement.push_back(scan->slotOf(k, i % tileItems, tileItems));
+    for (int b = 0; b < trace.blocks; ++b)
+      for (int e : s.written) step.written.push_back(b * tileItems + e);
+    step.additions = s.additionsPerBlock * trace.blocks;
+    int worst = step.instructions.empty() ? 0 : 1;
+    long long extra = 0;
+    for (const SharedInstruction& i : step.instructions) extra += extraOf(i, worst);
+    step.conflictDegree = worst;
+    step.extraWavefronts = extra * trace.blocks;
+    trace.additions += step.additions;
+    trace.extraWavefronts += step.extraWavefronts;
+    if (s.treeStep) ++trace.treeSteps;
+    trace.steps.push_back(std::move(step));
+  }
+
+  std::vector<std::uint32_t> tiles;
+  for (const Block& b : blocks) tiles.insert(tiles.end(), b.out.begin(), b.out.end());
+  if (trace.blocks > 1) {
+    std::vector<std::uint32_t> sums;
+    for (const Block& b : blocks) sums.push_back(b.total);
+    TraceStep written;
+    written.phase = "block sums";
+    written.what = "thread 0 of every block writes its tile's total to the block sums";
+    written.values = tiles;
+    written.blockSums = sums;
+    written.activeThreads = {0};
+    written.conflictDegree = 0;
+    trace.steps.push_back(written);
+    // The sums are scanned by the same variant, in one tile (the kernels recurse the same way).
+    int sumsTile = 2;
+    while (sumsTile < trace.blocks) sumsTile <<= 1;
+    const ScanTrace ofSums = traceScan(variant, sums, sumsTile);
+    TraceStep scanned;
+    scanned.phase = "scan of the block sums";
+    scanned.what = "one block scans the " + std::to_string(trace.blocks) + " block sums with the same tree (" +
+                   std::to_string(ofSums.steps.size()) + " steps of their own)";
+    scanned.values = tiles;
+    scanned.blockSums = ofSums.result;
+    scanned.conflictDegree = 0;
+    scanned.additions = static_cast<int>(ofSums.additions);
+    scanned.extraWavefronts = ofSums.extraWavefronts;
+    trace.additions += ofSums.additions;
+    trace.extraWavefronts += ofSums.extraWavefronts;
+    trace.steps.push_back(scanned);
+    TraceStep add;
+    add.phase = "uniform add";
+    add.what = "every element of block b > 0 adds the scanned sum of block b";
+    add.blockSums = ofSums.result;
+    add.conflictDegree = 0;
+    for (int b = 0; b < trace.blocks; ++b)
+      for (int i = 0; i < tileItems; ++i) {
+        const int e = b * tileItems + i;
+        if (b > 0 && e < trace.n) tiles[e] += ofSums.result[b], ++add.additions, add.written.push_back(e);
+      }
+    add.values = tiles;
+    trace.additions += add.additions;
+    trace.steps.push_back(add);
+  }
+  trace.result.assign(tiles.begin(), tiles.begin() + trace.n);
+  return trace;
+}
+
+}  // namespace satdof::lesson

@@ -1,0 +1,41 @@
+// tests/test_app_lesson.cpp — `satdof lesson scan` end to end: the pictures it writes, its
+// summary line against the chapter's counts, and one line with exit code 2 for a variant
+// it cannot trace or a size out of range. It needs no GL and no GPU.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+
+#include "app_run_support.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(AppLesson, ScanWritesOnePictureAStepAndTheChaptersCounts) {
+  const fs::path out = fs::path(kTestOut) / "lesson";
+  fs::remove_all(out);
+  const RunResult r = ::run("lesson scan --variant hillis-steele --n 16 --out " + out.string());
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  // Hillis-Steele on 16: log2 16 = 4 steps, 16 * 4 - 15 = 49 additions, plus a load and a store.
+  EXPECT_NE(r.out.find("49 additions and 4 tree steps in all"), std::string::npos) << r.out;
+  for (int k = 1; k <= 6; ++k) {
+    const fs::path svg = out / ("hillis-steele-step-0" + std::to_string(k) + ".svg");
+    EXPECT_TRUE(fs::is_regular_file(svg)) << svg;
+  }
+  EXPECT_FALSE(fs::exists(out / "hillis-steele-step-07.svg"));
+  fs::remove_all(out);
+}
+
+TEST(AppLesson, AVariantWithoutATraceOrABadSizeIsOneLineAndExit2) {
+  for (const std::string args : {"lesson scan --variant cub --n 8", "lesson scan --variant no-such --n 8",
+                                 "lesson scan --variant blelloch --n 0", "lesson scan --variant blelloch --blocks 9",
+                                 "lesson scan --n 8"}) {
+    const RunResult r = ::run(args);
+    EXPECT_EQ(r.exitCode, 2) << args;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << ": " << r.err;
+  }
+}
+
+}  // namespace
