@@ -1,7 +1,9 @@
 // engine/backends/cuda_backend.cpp — the cuda compute backend: filter and SAT on the GPU
 // through the interop session (engine/interop/session.h), on one stream of the device's greatest
-// priority (the layered DoF's field SATs fork onto streams of that priority too; a later
-// stage's work beside them, StageHost::forkSide, onto one of the least).
+// priority that every CUDA stage of the frame shares (the layered DoFs' split, reach and field
+// SATs too): with a second stream in the frame, the pipelined frame waited 3.2-4.1 ms at every
+// size for GL's next commands, though the isolated stages were faster side by side
+// (docs/PERFORMANCE.md, "Every DoF on both GPU backends").
 //
 // Per frame, between one map and one unmap of what the frame uses ({scene colour, sat},
 // filtered and compare when filtering, {depth, bokeh sprites, bokeh commands} with bokeh
@@ -63,8 +65,6 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
  public:
   CudaBackend(const SatAlgorithm& sat, const ScanVariant& scan)
       : sat_(&sat), scan_(&scan), stream_(interop::createStream(true)), clock_(stream_.get()),
-        sideStream_(interop::createStream()), sideClock_(sideStream_.get()),
-        sideEvents_{interop::createEvent(cudaEventDisableTiming), interop::createEvent(cudaEventDisableTiming)},
         // What satdof/bokeh.h runs by default (its null variants).
         bokehTag_(std::string(defaultCompactVariant().name) + " / " + std::string(defaultSortVariant().name)),
         bokehMethod_("CUDA in the frame's one mapping: stream compaction (" +
@@ -82,14 +82,6 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
   void shareFrameMapping(std::vector<Target> targets) override { shared_ = std::move(targets); }
   std::unique_ptr<interop::Session::Mapped> takeFrameMapping() override { return std::move(frameMapping_); }
   void onFrameMapped(MappedWork work) override { onFrameMapped_ = std::move(work); }
-  cudaStream_t forkSide() override {
-    interop::waitFor(sideStream_.get(), stream_.get(), sideEvents_[0].get());
-    return sideStream_.get();
-  }
-  void joinSide() override {
-    interop::waitFor(stream_.get(), sideStream_.get(), sideEvents_[1].get());
-  }
-  TimestampSource& sideClock() override { return sideClock_; }
 
   void attach(const Targets& t) override {
     detach();
@@ -186,10 +178,9 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
     mapped.unmap();
   }
 
-  // The tables are independent: they are built side by side, the first on the backend's
-  // stream, each other on a stream of its own forked from it and joined back into it (a
-  // scratch each), so one table's dependent kernels overlap the others' (the field SATs'
-  // time was the sum of four tables' fixed latencies: docs/PERFORMANCE.md).
+  // The tables one after the other on the frame's stream, sharing one scratch. Built side
+  // by side on streams of their own they took 0.017-0.035 ms less alone, and cost the
+  // pipelined frame 3.2-4.1 ms (stage_host.h).
   void buildFieldSats(const interop::Session::Mapped& mapped, Profiler& profiler, const FieldTables& fields) override {
     const cudaStream_t s = stream_.get();
     SatArgs args = satArgs();
@@ -199,13 +190,9 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
       if (auto why = sat_->whyNot(args.format)) throw std::runtime_error(std::string(sat_->name) + ": " + *why);
       need = std::max(need, sat_->scratchBytes(args));
     }
-    if (fieldScratch_[0].size() < need) {
-      SATDOF_CUDA_CHECK(cudaStreamSynchronize(s));  // the side streams' work is joined into s
-      for (DeviceBuffer<unsigned char>& scratch : fieldScratch_) scratch.resize(need);
-    }
-    if (!fieldStreams_[0]) {
-      for (interop::Stream& side : fieldStreams_) side = interop::createStream(true);
-      for (interop::Event& e : fieldEvents_) e = interop::createEvent(cudaEventDisableTiming);
+    if (fieldScratch_.size() < need) {
+      SATDOF_CUDA_CHECK(cudaStreamSynchronize(s));  // last frame's tables may still use it
+      fieldScratch_.resize(need);
     }
     fieldSurfaces_.clear();  // last frame's: its work finished before this frame's map
     // Every surface made before the section: a host call between the launches would leave
@@ -216,16 +203,11 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
       sats[count++] = {fieldSurfaces_.emplace_back(interop::createSurface(mapped.array(f.field))).get(),
                        mapped.pointer(f.table)};
     auto section = profiler.section(clock_, "field sats", satTag());
-    const cudaEvent_t fork = fieldEvents_[0].get();
-    SATDOF_CUDA_CHECK(cudaEventRecord(fork, s));
     for (std::size_t i = 0; i < count; ++i) {
-      const cudaStream_t on = i == 0 ? s : fieldStreams_[i - 1].get();
-      if (i > 0) SATDOF_CUDA_CHECK(cudaStreamWaitEvent(on, fork, 0));
       args.format = fields.begin()[i].format;
       args.source = SatSource::fromSurface(sats[i].first);
       args.table = sats[i].second;
-      SATDOF_CUDA_CHECK(sat_->launch(args, fieldScratch_[i].data(), fieldScratch_[i].size(), on));
-      if (i > 0) interop::waitFor(s, on, fieldEvents_[i].get());
+      SATDOF_CUDA_CHECK(sat_->launch(args, fieldScratch_.data(), fieldScratch_.size(), s));
     }
   }
 
@@ -337,18 +319,11 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
   const ScanVariant* scan_;
   interop::Stream stream_;
   interop::CudaTimestamps clock_;
-  // StageHost::forkSide's, joined back into stream_ every frame; of a lower priority than
-  // stream_ and the field SATs' streams, so that work beside them fills the SMs they leave.
-  interop::Stream sideStream_;
-  interop::CudaTimestamps sideClock_;
-  std::array<interop::Event, 2> sideEvents_;  // the fork, the join
   interop::Session session_;
   std::string bokehTag_, bokehMethod_;
   DeviceBuffer<uchar4> input_, outA_, outB_;  // linear images for the convolutions
   DeviceBuffer<unsigned char> satScratch_, convScratchA_, convScratchB_, bokehScratch_;
-  std::array<DeviceBuffer<unsigned char>, FieldTables::kMax> fieldScratch_;  // a field SAT's each
-  std::array<interop::Stream, FieldTables::kMax - 1> fieldStreams_;          // made on first use
-  std::array<interop::Event, FieldTables::kMax> fieldEvents_;                // [0] the fork, [i] table i's end
+  DeviceBuffer<unsigned char> fieldScratch_;  // the field SATs', one after another
   std::vector<Target> shared_;                            // shareFrameMapping
   MappedWork onFrameMapped_;                              // a later stage's, on each map of shared_
   std::vector<interop::SurfaceObject> fieldSurfaces_;     // kept until the next frame

@@ -6,9 +6,8 @@
 //   compose  near over far into the DoF output (GL compute, dof_layered.comp).
 // On the cuda backend the split is a CUDA kernel (satdof/dof.h) and the SATs the backend's
 // algorithm, inside the backend's own mapping of the frame (engine/interop/stage_host.h): one
-// GL-CUDA hand-over per frame, and the reach is a CUDA kernel there too, on a stream beside
-// the field SATs (it reads only the split's radii; StageHost::forkSide), so its time hides
-// under theirs. Elsewhere the split is two GL compute passes, the SATs
+// GL-CUDA hand-over per frame, and the reach is a CUDA kernel there too, before the field
+// SATs on the frame's one stream (stage_host.h says why one). Elsewhere the split is two GL compute passes, the SATs
 // ComputeBackend::buildFieldSats (the CPU by default) and the reach dof_layers_reach.comp's
 // two passes. All give the same bytes.
 //
@@ -19,9 +18,9 @@
 // GL one on every backend (the CUDA split knows one layer); on the cuda backend it runs
 // before the backend's stage when no filter is on (beforeBackend: it reads only the
 // scene), so the fields and their tables join the backend's mapping and the frame keeps
-// one hand-over, and its CUDA reach starts as soon as the backend maps the frame
-// (StageHost::onFrameMapped), beside the frame's SAT as well as the field SATs; with a
-// filter on, the fields are mapped a second time for their SATs.
+// one hand-over, and its CUDA reach is queued as soon as the backend maps the frame
+// (StageHost::onFrameMapped), ahead of the frame's SAT; with a filter on, the fields are
+// mapped a second time for their SATs.
 // Without a second layer (a photo) it runs as layered.
 //
 // `see-through-linear` is see-through in linear light (reference "Linear light"): the GL
@@ -298,19 +297,14 @@ class LayeredDof final : public DofImplementation {
 #endif
   }
 
-  // The fields' SATs: inside the frame's mapping where one is open, with the reach beside
-  // them on the host's side stream (then the mapping closed: true); else by the backend on
-  // its own (on cuda a mapping of the fields alone), the reach left to GL (false).
+  // The fields' SATs: inside the frame's mapping where one is open, after the reach on the
+  // host's stream (then the mapping closed: true); else by the backend on its own (on cuda
+  // a mapping of the fields alone), the reach left to GL (false).
   bool buildFieldSatsAndReach(const Targets& fields, bool reachStarted, Profiler& profiler) {
 #if SATDOF_HAVE_CUDA
     if (frameMapping_) {
       if (!reachStarted) reachInCuda(*frameMapping_, profiler);
-      // From the field SATs' start until they and the reach are done: what the reach adds
-      // to the frame beyond them (the composite needs both).
-      auto ready = profiler.section(host_->clock(), "field sats + reach");
       host_->buildFieldSats(*frameMapping_, profiler, fieldTables(fields));
-      host_->joinSide();
-      ready.end();
       closeFrameMapping(profiler);
       return true;
     }
@@ -322,9 +316,9 @@ class LayeredDof final : public DofImplementation {
   }
 
 #if SATDOF_HAVE_CUDA
-  // The reach passes as a CUDA kernel on the host's side stream, after the split and
-  // whatever the host's stream holds so far: the field SATs follow it there, or (see-through,
-  // whose split ran before the backend) the frame's SAT and then the field SATs do.
+  // The reach passes as a CUDA kernel on the host's stream, after the split: the field SATs
+  // follow it there, or (see-through, whose split ran before the backend) the frame's SAT
+  // and then the field SATs do.
   void reachInCuda(const interop::Session::Mapped& mapped, Profiler& profiler) {
     using interop::Target;
     LayerReachArgs a;
@@ -334,12 +328,11 @@ class LayeredDof final : public DofImplementation {
     a.width = targets_.extent.width;
     a.height = targets_.extent.height;
     if (const std::size_t need = layerReachScratchBytes(a.width, a.height); reachScratch_.size() < need) {
-      SATDOF_CUDA_CHECK(cudaStreamSynchronize(host_->stream()));  // last frame's reach was joined into it
+      SATDOF_CUDA_CHECK(cudaStreamSynchronize(host_->stream()));  // last frame's reach may still use it
       reachScratch_.resize(need);
     }
-    const cudaStream_t side = host_->forkSide();
-    auto timed = profiler.section(host_->sideClock(), "dof reach (beside sats)", "layered (CUDA)");
-    SATDOF_CUDA_CHECK(launchLayerReach(a, reachScratch_.data(), reachScratch_.size(), side));
+    auto timed = profiler.section(host_->clock(), "dof reach", "layered (CUDA)");
+    SATDOF_CUDA_CHECK(launchLayerReach(a, reachScratch_.data(), reachScratch_.size(), host_->stream()));
   }
 #endif
 

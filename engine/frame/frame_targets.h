@@ -131,7 +131,7 @@ inline constexpr std::array<TargetSpec, std::size_t(TargetId::Count)> kFrameTarg
     {TargetId::NearRadius, "near radius", GL_R16I, TargetSize::Frame, DofFields::Layers, "layered DoF split",
      "layered DoF reach passes", CudaAccess::Surface, &Targets::nearRadius},
     {TargetId::NearReach, "near reach", GL_R16I, TargetSize::Frame, DofFields::Layers,
-     "layered DoF reach passes (CUDA's beside the field SATs)", "layered DoF composite", CudaAccess::Surface,
+     "layered DoF reach passes (CUDA: before the field SATs)", "layered DoF composite", CudaAccess::Surface,
      &Targets::nearReach},
     {TargetId::FarSide, "far side", GL_RGBA8, TargetSize::Frame, DofFields::SeeThrough, "see-through DoF split",
      "the backend's field SATs", CudaAccess::Surface, &Targets::farSide},

@@ -29,11 +29,6 @@ Event createEvent(unsigned flags) {
   return Event(e);
 }
 
-void waitFor(cudaStream_t waiter, cudaStream_t work, cudaEvent_t mark) {
-  SATDOF_CUDA_CHECK(cudaEventRecord(mark, work));
-  SATDOF_CUDA_CHECK(cudaStreamWaitEvent(waiter, mark, 0));
-}
-
 SurfaceObject createSurface(cudaArray_t array) {
   cudaResourceDesc desc{};
   desc.resType = cudaResourceTypeArray;

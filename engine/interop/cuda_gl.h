@@ -57,9 +57,6 @@ GraphicsResource registerBuffer(GLuint buffer, unsigned flags);
 // blocks are scheduled before those of default streams running beside it.
 Stream createStream(bool preferred = false);
 Event createEvent(unsigned flags = cudaEventDefault);
-// Orders `waiter` after all work enqueued on `work` so far, through `mark` (recorded on
-// `work`, waited for by `waiter`).
-void waitFor(cudaStream_t waiter, cudaStream_t work, cudaEvent_t mark);
 // A surface object over level 0 of a mapped array (registered with SurfaceLoadStore).
 SurfaceObject createSurface(cudaArray_t array);
 

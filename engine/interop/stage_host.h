@@ -37,19 +37,15 @@ class StageHost {
   // Work of a later stage that needs only what ran before the backend (see-through's
   // reach reads the split it ran before): called every frame the backend maps the shared
   // targets, with that mapping, before the backend's own work, so that the stage can start
-  // it on the side stream (forkSide) under the backend's SAT. Empty: none.
+  // it on stream() ahead of the backend's SAT. Empty: none.
   using MappedWork = std::function<void(const Session::Mapped&, Profiler&)>;
   virtual void onFrameMapped(MappedWork work) = 0;
   // The DoF's field SATs (uint32) with the backend's SAT algorithm, inside a mapping that
   // holds those fields and their tables.
   virtual void buildFieldSats(const Session::Mapped& mapped, Profiler& profiler, const FieldTables& fields) = 0;
-  // A stream beside stream(), for a stage's work that the backend's next steps do not
-  // need (the layered DoF's reach passes beside its field SATs): forkSide orders it after
-  // all work enqueued on stream() so far and returns it; joinSide orders stream() after
-  // all enqueued on it. sideClock times sections on it.
-  virtual cudaStream_t forkSide() = 0;
-  virtual void joinSide() = 0;
-  virtual TimestampSource& sideClock() = 0;
+  // Every stage's work goes on stream(), in order: a second stream in the frame, however
+  // its work is joined back, made the pipelined frame wait 3.2-4.1 ms for GL's next
+  // commands at every size (docs/PERFORMANCE.md, "Every DoF on both GPU backends").
 };
 
 }  // namespace satdof::interop
