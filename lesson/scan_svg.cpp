@@ -15,7 +15,7 @@
 namespace satdof::lesson {
 namespace {
 
-constexpr int kCell = 44, kLeft = 16, kTop = 92;
+constexpr int kCell = 44, kLeft = 16, kTop = 108;
 
 std::string escape(const std::string& s) {
   std::string out;
@@ -60,7 +60,7 @@ std::string ordinalLabel(const ScanTrace& t, int step) {
 std::string scanStepSvg(const ScanTrace& t, int stepIndex) {
   const TraceStep& s = t.steps.at(stepIndex);
   const int cells = static_cast<int>(s.values.size());
-  const int width = std::max(kLeft * 2 + cells * kCell, 760);
+  const int width = std::max(kLeft * 2 + cells * kCell, 1060);
   const bool sums = !s.blockSums.empty();
   const int height = kTop + 200 + (sums ? 70 : 0);
 
@@ -95,6 +95,9 @@ std::string scanStepSvg(const ScanTrace& t, int stepIndex) {
               << (s.conflictDegree == 1 ? " (none)" : "") << ", " << s.extraWavefronts << " extra wavefronts this step, "
               << extraSoFar << " so far";
   o << text(kLeft, 84, conflicts.str(), 12, "start", "bold", s.conflictDegree > 1 ? "#c62828" : "#2e7d32");
+  if (s.adjacentPairs)
+    o << text(kLeft, 100, "Each thread touches two neighbouring words here: the compiled kernel may fuse them into one "
+                          "64-bit access, which a warp serves without these conflicts.", 11, "start", "normal", "#6a1b9a");
 
   // Threads row (block 0's threads; each thread over the element it starts from).
   const int threadsY = kTop + 14;
@@ -199,12 +202,17 @@ std::string scanLessonText(const ScanTrace& t) {
     const TraceStep& s = t.steps[k];
     o << "  " << ordinalLabel(t, k) << ": " << s.phase << ": " << s.what << "; " << s.additions << " additions";
     if (s.conflictDegree > 0) o << ", worst bank conflict " << s.conflictDegree << "-way";
+    if (s.adjacentPairs) o << " (neighbouring words: may be one 64-bit access)";
     o << "\n";
   }
   o << "satdof: lesson: " << t.variant << ", n = " << t.n << " in " << t.blocks << " block(s) of " << t.tileItems << ": "
     << t.additions << " additions and " << t.treeSteps << " tree steps in all; one block of " << t.tileItems
     << " by the chapter's formula (" << t.formula << "): " << t.formulaAdditions << " and " << t.formulaSteps << "; "
     << t.extraWavefronts << " extra shared-memory wavefronts (bank conflicts)\n";
+  if (t.adjacentPairs)
+    o << "satdof: lesson: the count is the source's 32-bit accesses; in the steps marked, a thread touches two "
+         "neighbouring words, which the compiled kernel may fuse into one 64-bit access that a warp serves without "
+         "a conflict, so Nsight Compute can count fewer (docs/PERFORMANCE.md, the lesson against Nsight Compute)\n";
   return o.str();
 }
 

@@ -269,6 +269,22 @@ class Blelloch final : public BlockScan {
   int slotOf(int, int element, int) const override { return Pad::index(element); }
 };
 
+// Whether two consecutive instructions of the same kind have every thread touch an even
+// word and the next one (TraceStep::adjacentPairs).
+bool touchesAdjacentPairs(const std::vector<SharedInstruction>& instructions) {
+  auto kind = [](const std::string& what) { return what.substr(0, what.find(' ')); };
+  for (std::size_t i = 0; i + 1 < instructions.size(); ++i) {
+    const auto& a = instructions[i].accesses;
+    const auto& b = instructions[i + 1].accesses;
+    if (a.empty() || a.size() != b.size() || kind(instructions[i].what) != kind(instructions[i + 1].what)) continue;
+    bool all = true;
+    for (std::size_t k = 0; k < a.size() && all; ++k)
+      all = a[k].thread == b[k].thread && a[k].slot % 2 == 0 && b[k].slot == a[k].slot + 1;
+    if (all) return true;
+  }
+  return false;
+}
+
 const BlockScan* blockScanOf(std::string_view variant) {
   static const HillisSteele hillisSteele;
   static const Blelloch<NoPadding, scan_tree::AdjacentPairs> blelloch;
@@ -350,6 +366,8 @@ ScanTrace traceScan(std::string_view variant, std::span<const std::uint32_t> inp
     for (const SharedInstruction& i : step.instructions) extra += extraOf(i, worst);
     step.conflictDegree = worst;
     step.extraWavefronts = extra * trace.blocks;
+    step.adjacentPairs = touchesAdjacentPairs(step.instructions);
+    trace.adjacentPairs = trace.adjacentPairs || step.adjacentPairs;
     trace.additions += step.additions;
     trace.extraWavefronts += step.extraWavefronts;
     if (s.treeStep) ++trace.treeSteps;

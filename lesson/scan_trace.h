@@ -43,6 +43,10 @@ struct TraceStep {
   int additions = 0;         // additions this step, all blocks
   int conflictDegree = 1;    // the worst instruction's degree (1: none; 0: no shared access)
   long long extraWavefronts = 0;  // sum over instructions and warps of degree - 1, all blocks
+  // Two instructions of this step touch, in each thread, two neighbouring words (an even
+  // one and the next): a compiler may fuse them into one 64-bit access, which a warp can
+  // serve without the conflicts counted here for two 32-bit ones.
+  bool adjacentPairs = false;
 };
 
 struct ScanTrace {
@@ -56,7 +60,9 @@ struct ScanTrace {
   std::vector<TraceStep> steps;
   long long additions = 0;        // all steps, all blocks
   int treeSteps = 0;              // the block scan's synchronised steps (one block)
-  long long extraWavefronts = 0;  // all steps: what Nsight Compute counts as bank conflicts
+  long long extraWavefronts = 0;  // all steps: what Nsight Compute counts as bank conflicts,
+                                  // for the source's 32-bit accesses (see adjacentPairs)
+  bool adjacentPairs = false;     // any step's
   // The chapter's counts for one block of tileItems elements (a power of two), and the
   // formula they come from.
   long long formulaAdditions = 0;

@@ -124,6 +124,13 @@ TEST(ScanTrace, BankConflictsOfTheKernelsTileMatchTheChaptersAnalysis) {
   EXPECT_EQ(findStep(plain, "load", "")->conflictDegree, 2);
   EXPECT_EQ(findStep(padded, "load", "")->conflictDegree, 1);
   EXPECT_GT(plain.extraWavefronts, 4 * padded.extraWavefronts);
+  // Blelloch's threads touch neighbouring words (2t, 2t+1) in the load, the store and the
+  // levels 1 apart, which a compiler can fuse (Nsight Compute then counts fewer); the
+  // conflict-free tree's halves and padding never do.
+  EXPECT_TRUE(plain.adjacentPairs);
+  EXPECT_TRUE(findStep(plain, "load", "")->adjacentPairs);
+  EXPECT_FALSE(findStep(plain, "up-sweep", "offset 2")->adjacentPairs);
+  EXPECT_FALSE(padded.adjacentPairs);
   // Hillis-Steele reads neighbours at unit stride: never a conflict.
   EXPECT_EQ(traceScan("hillis-steele", std::vector<std::uint32_t>(512, 1u), 512).extraWavefronts, 0);
 }

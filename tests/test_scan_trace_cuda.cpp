@@ -59,4 +59,18 @@ TEST(ScanTraceCuda, EveryTraceEndsWithItsKernelsResult) {
   }
 }
 
+// One launch of each traced variant on exactly one tile of its kernel (one block), in the
+// order tracedScanVariants() gives: what scripts/ncu-lesson-conflicts.sh profiles, to set
+// Nsight Compute's shared-memory bank conflicts beside the trace's count for the same tile.
+TEST(ScanTraceCuda, OneKernelTileOfEachVariant) {
+  SATDOF_SKIP_WITHOUT_DEVICE();
+  for (const std::string& name : satdof::lesson::tracedScanVariants()) {
+    const satdof::ScanVariant* variant = satdof::findScanVariant(name);
+    ASSERT_NE(variant, nullptr) << name;
+    const int tile = name == "hillis-steele" ? 512 : 1024;
+    const std::vector<std::uint32_t> in(static_cast<std::size_t>(tile), 1u);
+    EXPECT_EQ(satdof::lesson::traceScan(name, in, tile).result, onTheGpu(*variant, in)) << name;
+  }
+}
+
 }  // namespace
