@@ -1126,8 +1126,11 @@ TEST(AppFiles, AScreenshotThatCannotBeWrittenFailsTheRun) {
 
   const fs::path shot = dir / "sidecar" / "shot.png", sidecar = dir / "sidecar" / "shot.txt";
   fs::create_directories(shot.parent_path());
+  // The folder appears once the window runs, the sidecar is written after the last frame:
+  // enough frames (1-2 s of them at 200 on llvmpipe, which a loaded machine nearly met)
+  // that the folder is in place first.
   Background satdof(xvfb + "env XDG_CONFIG_HOME=" + (dir / "config").string() + " " + kBinary +
-                        " --frames 200 --size 320x180 --backend cpu --no-settings --screenshot " + shot.string(),
+                        " --frames 1000 --size 320x180 --backend cpu --no-settings --screenshot " + shot.string(),
                     dir);
   ASSERT_TRUE(satdof.started());
   ASSERT_TRUE(satdof.waitFor([&] { return satdof.out().find("satdof: GL ") != std::string::npos; })) << satdof.err();
