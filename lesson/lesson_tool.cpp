@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/files/safe_write.h"
+#include "lesson/sat_trace.h"
 #include "lesson/scan_svg.h"
 #include "lesson/scan_trace.h"
 
@@ -20,31 +21,59 @@ int lessonTile(int n, int blocks) {
   return tile;
 }
 
-int runScanLesson(const ScanLessonRequest& r) {
-  if (const std::string why = whyNoTrace(r.variant); !why.empty()) {
-    std::fprintf(stderr, "satdof: lesson scan: %s\n", why.c_str());
-    return 2;
-  }
-  std::mt19937 random(r.seed);
+namespace {
+
+// `count` random values 0..9 from `seed`.
+std::vector<std::uint32_t> digits(std::size_t count, unsigned seed) {
+  std::mt19937 random(seed);
   std::uniform_int_distribution<std::uint32_t> digit(0, 9);
-  std::vector<std::uint32_t> input(static_cast<std::size_t>(r.n));
-  for (std::uint32_t& v : input) v = digit(random);
+  std::vector<std::uint32_t> v(count);
+  for (std::uint32_t& x : v) x = digit(random);
+  return v;
+}
+
+// Runs `lesson` (it prints the steps, writes the pictures and returns their paths), reports
+// them, and turns a refusal into one line with exit 2 and a failed write into exit 1.
+template <class Lesson>
+int run(const char* topic, Lesson&& lesson) {
   try {
-    const ScanTrace trace = traceScan(r.variant, input, lessonTile(r.n, r.blocks));
-    std::printf("%s", scanLessonText(trace).c_str());
-    if (!r.outDir.empty()) {
-      const auto paths = writeScanLesson(trace, r.outDir);
+    const std::vector<std::filesystem::path> paths = lesson();
+    if (!paths.empty())
       std::printf("satdof: lesson: wrote %zu pictures, %s .. %s\n", paths.size(), paths.front().string().c_str(),
                   paths.back().filename().string().c_str());
-    }
   } catch (const std::invalid_argument& e) {
-    std::fprintf(stderr, "satdof: lesson scan: %s\n", e.what());
+    std::fprintf(stderr, "satdof: lesson %s: %s\n", topic, e.what());
     return 2;
   } catch (const files::WriteError& e) {
     std::fprintf(stderr, "satdof: %s\n", e.what());
     return 1;
   }
   return 0;
+}
+
+}  // namespace
+
+int runScanLesson(const ScanLessonRequest& r) {
+  if (const std::string why = whyNoTrace(r.variant); !why.empty()) {
+    std::fprintf(stderr, "satdof: lesson scan: %s\n", why.c_str());
+    return 2;
+  }
+  return run("scan", [&] {
+    const ScanTrace trace = traceScan(r.variant, digits(static_cast<std::size_t>(r.n), r.seed), lessonTile(r.n, r.blocks));
+    std::printf("%s", scanLessonText(trace).c_str());
+    return r.outDir.empty() ? std::vector<std::filesystem::path>{} : writeScanLesson(trace, r.outDir);
+  });
+}
+
+int runSatLesson(const SatLessonRequest& r) {
+  return run("sat", [&] {
+    const SatTrace trace = traceSat(r.algorithm, digits(static_cast<std::size_t>(r.n) * r.n, r.seed), r.n, r.n);
+    std::printf("%s", satLessonText(trace).c_str());
+    std::vector<std::filesystem::path> paths;
+    if (!r.outDir.empty())
+      for (const std::string& p : writeSatLesson(trace, r.outDir.string())) paths.emplace_back(p);
+    return paths;
+  });
 }
 
 }  // namespace satdof::lesson

@@ -1,5 +1,5 @@
-// lesson/lesson_tool.h — `satdof lesson scan`: a scan variant traced at a small size,
-// its steps printed and written as SVG pictures.
+// lesson/lesson_tool.h — `satdof lesson scan` and `satdof lesson sat`: a scan variant or a
+// SAT algorithm traced at a small size, its steps printed and written as SVG pictures.
 #pragma once
 
 #include <filesystem>
@@ -21,5 +21,15 @@ int runScanLesson(const ScanLessonRequest& request);
 
 // The request's tile: n / blocks rounded up to a power of two, at least 2.
 int lessonTile(int n, int blocks);
+
+struct SatLessonRequest {
+  std::string algorithm;          // a traced SAT algorithm (tracedSatAlgorithms())
+  int n = 16;                     // an n x n image
+  unsigned seed = 1;              // its values 0..9 from this seed
+  std::filesystem::path outDir;   // where the SVGs go (empty: none written)
+};
+
+// `satdof lesson sat`: as runScanLesson.
+int runSatLesson(const SatLessonRequest& request);
 
 }  // namespace satdof::lesson

@@ -10,45 +10,21 @@
 #include <sstream>
 
 #include "engine/files/safe_write.h"
+#include "lesson/svg_text.h"
 #include "satdof/scan_tree.h"
 
 namespace satdof::lesson {
 namespace {
 
-constexpr int kCell = 44, kLeft = 16, kTop = 108;
+using svg::label;
+using svg::text;
 
-std::string escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '&') out += "&amp;";
-    else if (c == '"') out += "&quot;";
-    else out += c;
-  }
-  return out;
-}
+constexpr int kCell = 44, kLeft = 16, kTop = 108;
 
 // Eight bank colours, repeating: neighbouring banks differ.
 const char* bankColour(int bank) {
   static const char* kColours[] = {"#e3f2fd", "#fff3e0", "#e8f5e9", "#fce4ec", "#ede7f6", "#e0f7fa", "#f9fbe7", "#efebe9"};
   return kColours[bank % 8];
-}
-
-std::string text(int x, int y, const std::string& s, int size = 13, const char* anchor = "middle",
-                 const char* weight = "normal", const char* fill = "#222") {
-  std::ostringstream o;
-  o << "<text x=\"" << x << "\" y=\"" << y << "\" font-size=\"" << size << "\" text-anchor=\"" << anchor
-    << "\" font-weight=\"" << weight << "\" fill=\"" << fill << "\">" << escape(s) << "</text>\n";
-  return o.str();
-}
-
-// "t3", "s17", "b5": a letter and a number (built in place: GCC 12 warns, wrongly, about
-// `"t" + std::to_string(n)`).
-std::string label(char letter, int value) {
-  std::string s(1, letter);
-  s += std::to_string(value);
-  return s;
 }
 
 std::string ordinalLabel(const ScanTrace& t, int step) {
@@ -74,11 +50,7 @@ std::string scanStepSvg(const ScanTrace& t, int stepIndex) {
   }
 
   std::ostringstream o;
-  o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
-    << "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n";
-  o << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  o << "<defs><marker id=\"arrow\" markerWidth=\"8\" markerHeight=\"8\" refX=\"6\" refY=\"4\" orient=\"auto\">"
-       "<path d=\"M0,0 L8,4 L0,8 z\" fill=\"#c62828\"/></marker></defs>\n";
+  o << svg::open(width, height);
   o << text(kLeft, 24, t.variant + " — " + ordinalLabel(t, stepIndex) + ": " + s.phase, 18, "start", "bold");
   o << text(kLeft, 46, s.what, 13, "start");
   std::ostringstream counts;
@@ -179,7 +151,7 @@ std::string scanStepSvg(const ScanTrace& t, int stepIndex) {
       o << text(x + kCell, sumsY + 20, std::to_string(s.blockSums[b]), 13, "middle", "bold");
     }
   }
-  o << "</svg>\n";
+  o << svg::close();
   return o.str();
 }
 

@@ -339,6 +339,14 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
   integer(scanLesson, "seed", o.lesson.seed, 0, 999999999, "Random seed of the values [1]");
   scanLesson->add_option("--out", o.lesson.outDir, "Folder for the pictures, one SVG per step (none: printed only)");
   scanLesson->callback([&o] { o.lesson.topic = "scan"; });
+  auto* satLesson = lesson->add_subcommand(
+      "sat", "A summed-area table as two scans on a small image: rows, then columns (or rows, transpose, rows, "
+             "transpose back), with the additions each step makes");
+  satLesson->add_option("--algorithm", o.lesson.variant, "SAT algorithm: rows-columns or rows-transpose-rows")->required();
+  integer(satLesson, "n", o.lesson.n, 1, 32, "The image's side (random values 0..9) [16]");
+  integer(satLesson, "seed", o.lesson.seed, 0, 999999999, "Random seed of the values [1]");
+  satLesson->add_option("--out", o.lesson.outDir, "Folder for the pictures, one SVG per step (none: printed only)");
+  satLesson->callback([&o] { o.lesson.topic = "sat"; });
 
   try {
     app.parse(argc, argv);

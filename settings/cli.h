@@ -96,9 +96,9 @@ struct Options {
 
   // `satdof lesson scan`: a scan variant followed step by step (lesson/lesson_tool.h).
   struct LessonRequest {
-    std::string topic;    // empty: no lesson; "scan"
-    std::string variant;  // --variant NAME
-    int n = 16;           // --n N elements
+    std::string topic;    // empty: no lesson; "scan" or "sat"
+    std::string variant;  // --variant NAME (scan), --algorithm NAME (sat)
+    int n = 16;           // --n N elements (sat: an N x N image)
     int blocks = 1;       // --blocks B
     int seed = 1;         // --seed S: the input's values
     std::string outDir;   // --out FOLDER (empty: the steps printed only)

@@ -28,10 +28,21 @@ TEST(AppLesson, ScanWritesOnePictureAStepAndTheChaptersCounts) {
   fs::remove_all(out);
 }
 
+TEST(AppLesson, SatWritesItsTwoScansAndTheirAdditions) {
+  const fs::path out = fs::path(kTestOut) / "lesson_sat";
+  fs::remove_all(out);
+  const RunResult r = ::run("lesson sat --algorithm rows-columns --n 8 --out " + out.string());
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("112 additions in all"), std::string::npos) << r.out;  // 8 * 7 + 8 * 7
+  EXPECT_TRUE(fs::is_regular_file(out / "rows-columns-step-03.svg"));
+  fs::remove_all(out);
+}
+
 TEST(AppLesson, AVariantWithoutATraceOrABadSizeIsOneLineAndExit2) {
   for (const std::string args : {"lesson scan --variant cub --n 8", "lesson scan --variant no-such --n 8",
                                  "lesson scan --variant blelloch --n 0", "lesson scan --variant blelloch --blocks 9",
-                                 "lesson scan --n 8"}) {
+                                 "lesson scan --n 8", "lesson sat --algorithm single-pass --n 8",
+                                 "lesson sat --algorithm rows-columns --n 33"}) {
     const RunResult r = ::run(args);
     EXPECT_EQ(r.exitCode, 2) << args;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << ": " << r.err;
