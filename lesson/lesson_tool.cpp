@@ -69,10 +69,7 @@ int runSatLesson(const SatLessonRequest& r) {
   return run("sat", [&] {
     const SatTrace trace = traceSat(r.algorithm, digits(static_cast<std::size_t>(r.n) * r.n, r.seed), r.n, r.n);
     std::printf("%s", satLessonText(trace).c_str());
-    std::vector<std::filesystem::path> paths;
-    if (!r.outDir.empty())
-      for (const std::string& p : writeSatLesson(trace, r.outDir.string())) paths.emplace_back(p);
-    return paths;
+    return r.outDir.empty() ? std::vector<std::filesystem::path>{} : writeSatLesson(trace, r.outDir);
   });
 }
 

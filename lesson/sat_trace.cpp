@@ -116,13 +116,13 @@ std::string satStepSvg(const SatTrace& t, int index) {
   return o.str();
 }
 
-std::vector<std::string> writeSatLesson(const SatTrace& t, const std::string& folder) {
+std::vector<std::filesystem::path> writeSatLesson(const SatTrace& t, const std::filesystem::path& folder) {
   files::createFolders(folder);
-  std::vector<std::string> paths;
+  std::vector<std::filesystem::path> paths;
   for (int k = 0; k < static_cast<int>(t.steps.size()); ++k) {
     char name[64];
     std::snprintf(name, sizeof name, "-step-%02d.svg", k + 1);
-    const std::string path = folder + "/" + t.algorithm + name;
+    const std::filesystem::path path = folder / (t.algorithm + name);
     files::writeFileAtomically(path, satStepSvg(t, k));
     paths.push_back(path);
   }

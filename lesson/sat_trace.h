@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <span>
 #include <string>
 #include <string_view>
@@ -39,7 +40,7 @@ std::vector<std::string> tracedSatAlgorithms();
 SatTrace traceSat(std::string_view algorithm, std::span<const std::uint32_t> image, int width, int height);
 
 // One SVG a step (FOLDER/ALGORITHM-step-NN.svg, each written whole); the paths.
-std::vector<std::string> writeSatLesson(const SatTrace& trace, const std::string& folder);
+std::vector<std::filesystem::path> writeSatLesson(const SatTrace& trace, const std::filesystem::path& folder);
 std::string satStepSvg(const SatTrace& trace, int step);
 std::string satLessonText(const SatTrace& trace);
 

@@ -68,7 +68,7 @@ TEST(SatTrace, EveryStepIsAPicture) {
   const fs::path folder = fs::temp_directory_path() / ("satdof_test_sat_trace_" + std::to_string(::getpid()));
   fs::remove_all(folder);
   const SatTrace t = traceSat("rows-columns", std::vector<std::uint32_t>(16, 1u), 4, 4);
-  const auto paths = writeSatLesson(t, folder.string());
+  const auto paths = writeSatLesson(t, folder);
   ASSERT_EQ(paths.size(), 3u);
   std::ifstream f(paths.back());
   std::stringstream svg;
