@@ -15,7 +15,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <array>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -23,6 +26,8 @@
 #include <iterator>
 #include <string>
 #include <vector>
+
+#include <jpeglib.h>
 
 #include "engine/content/content_error.h"
 #include "engine/content/image_files.h"
@@ -99,6 +104,43 @@ std::string bytes(std::initializer_list<int> values) {
 std::string jpegSegment(int marker, const std::string& payload) {
   const std::size_t n = payload.size() + 2;
   return bytes({0xFF, marker, int(n >> 8), int(n & 0xFF)}) + payload;
+}
+
+// A JPEG's first segments for one 8-bit grey component: a quantiser of ones, the frame
+// header (`frame`: C0 baseline, C2 progressive), width x height.
+std::string jpegStart(int frame, int width, int height) {
+  std::string quantiser = bytes({0x00});
+  for (int i = 0; i < 64; ++i) quantiser += bytes({1});
+  return bytes({0xFF, 0xD8}) + jpegSegment(0xDB, quantiser) +
+         jpegSegment(frame, bytes({8, height >> 8, height & 0xFF, width >> 8, width & 0xFF, 1, 1, 0x11, 0}));
+}
+
+// An Adobe CMYK JPEG of `width` x `height` pixels (C, M, Y, K each, stored inverted as
+// Photoshop writes them), by libjpeg at quality 100 with no subsampling.
+std::string cmykJpeg(const std::vector<std::uint8_t>& cmyk, int width, int height) {
+  jpeg_compress_struct c{};
+  jpeg_error_mgr errors{};
+  c.err = jpeg_std_error(&errors);
+  jpeg_create_compress(&c);
+  unsigned char* out = nullptr;
+  unsigned long size = 0;
+  jpeg_mem_dest(&c, &out, &size);
+  c.image_width = JDIMENSION(width), c.image_height = JDIMENSION(height);
+  c.input_components = 4, c.in_color_space = JCS_CMYK;
+  jpeg_set_defaults(&c);
+  jpeg_set_quality(&c, 100, TRUE);
+  for (int i = 0; i < c.num_components; ++i) c.comp_info[i].h_samp_factor = c.comp_info[i].v_samp_factor = 1;
+  jpeg_start_compress(&c, TRUE);
+  std::vector<std::uint8_t> rows = cmyk;
+  while (c.next_scanline < c.image_height) {
+    JSAMPROW row = rows.data() + std::size_t(c.next_scanline) * std::size_t(width) * 4;
+    jpeg_write_scanlines(&c, &row, 1);
+  }
+  jpeg_finish_compress(&c);
+  std::string file(reinterpret_cast<const char*>(out), size);
+  jpeg_destroy_compress(&c);
+  std::free(out);
+  return file;
 }
 
 // ---- Other formats, each the smallest file its usual decoder reads (1x1 or 2x2).
@@ -305,11 +347,10 @@ TEST_F(ImageSafety, AnEmptyDataChunkBeforeTheDataIsHarmless) {
   EXPECT_EQ(readDepthImage(dir / "empty_idat.png").values.size(), 2u);
 }
 
-// A JPEG whose DC differences add up past what stb_image's int product with a 16-bit
-// quantiser holds (two blocks of +32767 each, quantiser 65535): the fuzzer's finding in
-// Debian's stb_image 2.27 (upstream 2.28 refuses such files). The decoders are built with
-// -fwrapv (engine/content/stb_decoders.h), so it decodes to a wrong grey instead of UB:
-// under the sanitizers' build, UB would abort the child and show as "crashed".
+// A JPEG whose DC differences add up past what an int product with a 16-bit quantiser
+// holds (two blocks of +32767 each, quantiser 65535): undefined behaviour in Debian's
+// stb_image 2.27, found by the fuzzer. It decodes to a wrong grey; under the sanitizers'
+// build, UB in our code would abort the child and show as "crashed".
 TEST_F(ImageSafety, AJpegWhoseDcOverflowsDecodesWithoutUndefinedBehaviour) {
   std::string quantiser = bytes({0x10, 0xFF, 0xFF});  // 16-bit table 0: DC 65535, AC 1
   for (int i = 1; i < 64; ++i) quantiser += bytes({0, 1});
@@ -330,18 +371,14 @@ TEST_F(ImageSafety, AJpegWhoseDcOverflowsDecodesWithoutUndefinedBehaviour) {
 }
 
 // A JPEG whose entropy-coded data stops at the end-of-image marker in the middle of a block:
-// Debian's stb_image 2.27 goes on taking bits past the end (2.28 stops), its bit count falls
-// below zero and the refill shifts a zero by 32 (UBSan's finding in fuzz_depth_map). The
-// decoders leave that check out (engine/content/stb_decoders.h: the value shifted is always
-// 0); every other check of the sanitizers' build still runs on this file, and the picture
-// decodes, padded with zeros, instead of aborting the child.
+// Debian's stb_image 2.27 went on taking bits past the end and shifted by 32 or more (the
+// fuzzer's finding). The picture decodes, padded as libjpeg pads it.
 TEST_F(ImageSafety, AJpegWhoseDataStopsMidBlockDecodesWithoutUndefinedBehaviour) {
   std::string quantiser = bytes({0x00});  // 8-bit table 0, all ones
   for (int i = 0; i < 64; ++i) quantiser += bytes({1});
   // Table class and id, 16 counts of codes by length, /**/ the symbols. DC: codes 0
   // (category 0), 10 (15), 110 (3). AC: 0 (run 0 size 7), 10 (end of block), 110 (size 15),
-  // 1110 (size 3). A 7-bit AC value fits stb's fast table, whose path takes its bits
-  // without checking that they came.
+  // 1110 (size 3).
   const std::string dc = bytes({0x00, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /**/ 0, 15, 3});
   const std::string ac = bytes({0x10, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /**/ 0x07, 0x00, 0x0F, 0x03});
   const std::string scan = bytes({0xAA, 0x00, 0xF0, 0xAA, 0xAA, 0xF0, 0x0F, 0x0F, 0x6F});
@@ -354,6 +391,57 @@ TEST_F(ImageSafety, AJpegWhoseDataStopsMidBlockDecodesWithoutUndefinedBehaviour)
               return std::to_string(image.width) + "x" + std::to_string(image.height);
             }),
             "returned: 64x64");
+}
+
+// A Huffman table whose code lengths hold more codes than their bits can tell apart (three
+// codes of one bit): a symbol index decoded from it can point past the table (stb_image
+// 2.27 read past its 256 symbols on such a file: fuzz/fuzz_depth_map's finding). The
+// decoder refuses the table.
+TEST_F(ImageSafety, AJpegWhoseHuffmanCodesOverflowTheirLengthsIsRefused) {
+  const std::string threeOneBitCodes = bytes({0x00, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /**/ 0, 1, 2});
+  const std::string endOfBlock = bytes({0x10, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /**/ 0});
+  const std::string jpeg = jpegStart(0xC0, 8, 8) + jpegSegment(0xC4, threeOneBitCodes + endOfBlock) +
+                           jpegSegment(0xDA, bytes({1, 1, 0x00, 0, 63, 0})) + bytes({0xFF, 0x00, 0xFF, 0x00}) +
+                           bytes({0xFF, 0xD9});
+  expectRefused(photoOutcome(write("overfull_huffman.jpg", jpeg)), "overfull_huffman.jpg",
+                "cannot be decoded: Bogus Huffman table definition");
+}
+
+// A progressive JPEG of thousands of scans would keep the decoder busy for minutes at a
+// large stated size: past jpeg::kMaxScans (500) it is refused, while ten scans decode.
+TEST_F(ImageSafety, AJpegOfMoreThan500ScansIsRefused) {
+  const std::string dcCode = bytes({0x00, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /**/ 0});  // "0": no change
+  auto progressive = [&](int scans) {
+    std::string jpeg = jpegStart(0xC2, 8, 8) + jpegSegment(0xC4, dcCode);
+    for (int i = 0; i < scans; ++i) jpeg += jpegSegment(0xDA, bytes({1, 1, 0x00, 0, 0, 0})) + bytes({0x7F});
+    return jpeg + bytes({0xFF, 0xD9});
+  };
+  EXPECT_EQ(photoOutcome(write("ten_scans.jpg", progressive(10))), "returned: 8x8");
+  EXPECT_EQ(photoOutcome(write("scans_500.jpg", progressive(500))), "returned: 8x8");
+  expectRefused(photoOutcome(write("scans_501.jpg", progressive(501))), "scans_501.jpg",
+                "cannot be decoded: it has more than 500 scans");
+}
+
+// Adobe CMYK (as print workflows save photos) reads as its colours: red = C x K and so on,
+// each channel stored inverted (255: no ink). Two flat 8x8 blocks, so the JPEG keeps them
+// within a level or two.
+TEST_F(ImageSafety, ACmykJpegReadsAsItsColours) {
+  const int w = 16, h = 8;
+  std::vector<std::uint8_t> cmyk(std::size_t(w) * h * 4);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const std::array<std::uint8_t, 4> ink = x < 8 ? std::array<std::uint8_t, 4>{255, 128, 0, 255}
+                                                     : std::array<std::uint8_t, 4>{200, 100, 50, 128};
+      std::copy(ink.begin(), ink.end(), cmyk.begin() + (std::ptrdiff_t(y) * w + x) * 4);
+    }
+  const ColourImage image = readColourImage(write("cmyk.jpg", cmykJpeg(cmyk, w, h)));
+  ASSERT_EQ(describe(image), "16x8");
+  auto expectNear = [&](int x, int y, std::array<int, 4> rgba) {
+    for (int c = 0; c < 4; ++c)
+      EXPECT_NEAR(image.rgba[(std::size_t(y) * w + x) * 4 + c], rgba[c], 2) << x << "," << y << " channel " << c;
+  };
+  expectNear(3, 4, {255, 128, 0, 255});
+  expectNear(12, 4, {100, 50, 25, 255});  // 200 x 128 / 255, ...
 }
 
 TEST_F(ImageSafety, TheReadmesFormatsStillReadTheirValues) {

@@ -23,7 +23,7 @@ std::uint32_t bigEndian32(const std::uint8_t* p) {
 }
 
 // The size a PNG's or JPEG's header states, read before any decoder sees the file: stb
-// refuses to even describe an image over 1 GiB decoded, which would hide why.
+// refuses to even describe a PNG over 1 GiB decoded, which would hide why.
 std::optional<std::pair<int, int>> statedSize(const std::uint8_t* b, std::size_t n) {
   auto be16 = [&](std::size_t i) { return int(b[i]) << 8 | int(b[i + 1]); };
   if (n >= 24 && std::memcmp(b, "\x89PNG\r\n\x1a\n", 8) == 0 && std::memcmp(b + 12, "IHDR", 4) == 0)
@@ -55,11 +55,10 @@ void checkPngChunks(const std::filesystem::path& name, const std::uint8_t* b, st
   }
 }
 
-// A JPEG's Huffman tables each define at most 256 codes. stb_image copies a table's codes
-// into arrays of 256 (257) before it checks their number, so a table of more writes past
-// them. Every table it could parse is checked: its marker segments are walked as it walks
-// them (by their lengths, the bytes between them scanned for the next FF), so each one it
-// reads starts right after an FF C4 this walk reaches too.
+// A JPEG's Huffman tables each define at most 256 codes; a table of more is refused with
+// the byte it starts at (libjpeg's own message, "Bogus Huffman table definition", says
+// neither which nor where). The marker segments are walked as a decoder walks them (by
+// their lengths, the bytes between them scanned for the next FF).
 void checkJpegTables(const std::filesystem::path& name, const std::uint8_t* b, std::size_t n) {
   if (n < 2 || b[0] != 0xff || b[1] != 0xd8) return;
   auto at = [&](std::size_t i) -> unsigned { return i < n ? b[i] : 0; };  // past the end: 0, as stb reads

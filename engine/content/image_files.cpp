@@ -1,9 +1,10 @@
 // engine/content/image_files.cpp — see image_files.h. A file is read through one descriptor,
 // opened only when it is a regular file; its first bytes say what it is (image_checks.h),
-// and only a PNG, a JPEG or an OpenEXR reaches a decoder. stb_image's PNG and JPEG
-// decoders alone are compiled (stb_decoders.h; its other formats' decoders have known hangs
-// and over-reads on broken files, and no place in what the user may give); tinyexr (Debian's
-// libtinyexr) reads OpenEXR; both from the file's bytes in memory. What either would abort
+// and only a PNG, a JPEG or an OpenEXR reaches a decoder. stb_image's PNG decoder alone is
+// compiled (stb_decoders.h; its other formats' decoders have known hangs and over-reads on
+// broken files, and no place in what the user may give); libjpeg-turbo reads JPEG
+// (jpeg_decoder.h) and tinyexr (Debian's libtinyexr) OpenEXR; all from the file's bytes in
+// memory. What either would abort
 // on, over-allocate for or write past its tables on is refused first (image_checks.h and
 // the OpenEXR header checks below).
 #include "engine/content/image_files.h"
@@ -25,6 +26,7 @@
 
 #include "engine/content/content_error.h"
 #include "engine/content/image_checks.h"
+#include "engine/content/jpeg_decoder.h"
 #include "engine/content/stb_decoders.h"
 #include "engine/text/parse.h"
 
@@ -156,7 +158,19 @@ bool looksLikeImage(const std::filesystem::path& path) {
 
 namespace {
 
-// ---- PNG and JPEG, by stb_image, each checked first.
+// ---- PNG by stb_image and JPEG by libjpeg-turbo, each checked first.
+
+ColourImage decodeJpeg(const std::filesystem::path& name, const std::uint8_t* bytes, std::size_t size) {
+  int w = 0, h = 0;
+  std::string why;
+  if (!jpeg::size(bytes, size, w, h, why)) throw ContentError(name, "is a broken JPEG image: " + why);
+  checkImageSize(name, w, h);
+  ColourImage image;
+  if (!jpeg::decodeRgba(bytes, size, image.width, image.height, image.rgba, why))
+    throw ContentError(name, "cannot be decoded: " + why);
+  checkImageSize(name, image.width, image.height);
+  return image;
+}
 
 // `role` says what the image is read as ("a colour photo"), for the message that refuses
 // another format.
@@ -166,12 +180,11 @@ ColourImage decodeColour(const std::filesystem::path& name, const std::uint8_t* 
   if (kind.format != ImageFormat::Png && kind.format != ImageFormat::Jpeg)
     throw ContentError(name, std::string("is ") + kind.what + "; " + role + " " + kColourFormats);
   checkBeforeDecoding(name, bytes, size);
+  if (kind.format == ImageFormat::Jpeg) return decodeJpeg(name, bytes, size);
   const std::vector<std::uint8_t> cleaned = withoutEmptyPngData(bytes, size);  // (image_checks.h)
   if (!cleaned.empty()) bytes = cleaned.data(), size = cleaned.size();
   int w = 0, h = 0, channels = 0;
-  if (!stb::info(bytes, int(size), w, h, channels))
-    throw ContentError(name, std::string("is a broken ") + (kind.format == ImageFormat::Png ? "PNG" : "JPEG") +
-                                 " image: " + stb::reason());
+  if (!stb::info(bytes, int(size), w, h, channels)) throw ContentError(name, "is a broken PNG image: " + stb::reason());
   checkImageSize(name, w, h);
   const stb::Pixels<std::uint8_t> pixels = stb::load8(bytes, int(size), w, h, 4);
   if (!pixels) throw ContentError(name, "cannot be decoded: " + stb::reason());

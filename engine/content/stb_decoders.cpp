@@ -1,5 +1,4 @@
-// engine/content/stb_decoders.cpp — see stb_decoders.h. Built with -fwrapv (the CMake files
-// that name it set it on this file alone).
+// engine/content/stb_decoders.cpp — see stb_decoders.h.
 #include "engine/content/stb_decoders.h"
 
 #include "engine/content/image_files.h"
@@ -7,7 +6,6 @@
 #define STB_IMAGE_IMPLEMENTATION
 #define STB_IMAGE_STATIC
 #define STBI_ONLY_PNG
-#define STBI_ONLY_JPEG
 #define STBI_NO_STDIO
 #define STBI_NO_LINEAR
 #define STBI_NO_HDR
