@@ -530,6 +530,7 @@ int App::run() {
     const float step = script_ || options_.headless ? 1.0f / 30.0f : seconds;
     if (options_.animate) scene_.animate(step);
     updateFocus(step);
+    if (ui_) ui_->lesson.advance(step);
     try {
       renderFrame();
     } catch (const std::runtime_error& e) {  // a backend that broke mid-run: the next one

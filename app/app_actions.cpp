@@ -268,6 +268,7 @@ void App::writeScreenshot(const std::string& requested) {
   if (const Extent area = imageArea(fb); area != extent())
     text << " (render scale " << options_.renderScale << ", shown at " << area.width << "x" << area.height << ")";
   text << " at its left\n";
+  if (ui_ && ui_->lesson.shown()) text << "# lesson " << ui_->lesson.caption() << "\n";
   try {
     writePng(path, readFramebuffer(0, fb.width, fb.height));
     files::writeFileAtomically(sidecar, text.str());

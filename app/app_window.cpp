@@ -126,6 +126,9 @@ void App::applyInput(const InputActions& a) {
   if (a.quit) quit_ = true;
   if (a.toggleHelp) ui_->helpShown = !ui_->helpShown;
   if (a.togglePanel) ui_->panelShown = !ui_->panelShown;
+  if (a.toggleLesson) ui_->lesson.toggle();
+  if (a.lessonStep != 0) ui_->lesson.step(a.lessonStep);
+  if (a.lessonPlay) ui_->lesson.togglePlay();
   if (a.reloadShaders) reloadShaders();
   if (a.screenshot) pendingScreenshots_.push_back("");
   if (a.reset) reset();

@@ -16,7 +16,7 @@ namespace {
 constexpr double kClickSlop = 3.0;     // pixels a click may move and still be a click
 constexpr double kDividerGrab = 8.0;   // pixels either side of the divider that grab it
 
-constexpr std::array<KeyBinding, 17> kBindings = {{
+constexpr std::array<KeyBinding, 18> kBindings = {{
     {"left drag", "orbit the camera (on the split divider: move it)"},
     {"left click", "focus at that pixel's depth (a 0.3 s pull)"},
     {"right or middle drag", "pan the camera"},
@@ -32,6 +32,7 @@ constexpr std::array<KeyBinding, 17> kBindings = {{
     {"D", "next depth-of-field implementation (of those this backend runs)"},
     {"V", "verify this frame against the CPU reference"},
     {"C", "compare configurations A and B: off, split, difference, off"},
+    {"L", "the lesson: a scan or a SAT step by step (Left / Right: a step back or on; Space: play or pause)"},
     {"hover", "the panel shows the depth under the cursor"},
     {"drop a file", "show it: a glTF scene, or a photo with its depth map beside it (NAME_depth.png)"},
 }};
@@ -50,6 +51,10 @@ std::string_view keyName(int key) {
     case GLFW_KEY_D: return "D";
     case GLFW_KEY_V: return "V";
     case GLFW_KEY_C: return "C";
+    case GLFW_KEY_L: return "L";
+    case GLFW_KEY_LEFT: return "Left";
+    case GLFW_KEY_RIGHT: return "Right";
+    case GLFW_KEY_SPACE: return "Space";
     default: return key >= GLFW_KEY_1 && key <= GLFW_KEY_9 ? kDigits[key - GLFW_KEY_1] : std::string_view{};
   }
 }
@@ -61,12 +66,14 @@ bool addKey(InputActions& a, const InputActions& key) {
                                             &InputActions::screenshot,    &InputActions::toggleHelp,
                                             &InputActions::togglePanel,   &InputActions::reloadShaders,
                                             &InputActions::nextPreset,    &InputActions::verify,
-                                            &InputActions::nextCompare,   &InputActions::nextDof};
+                                            &InputActions::nextCompare,   &InputActions::nextDof,
+                                            &InputActions::toggleLesson,  &InputActions::lessonPlay};
   for (auto flag : kFlags)
     if (key.*flag && a.*flag) return false;
-  if (key.scanVariant && a.scanVariant) return false;
+  if ((key.scanVariant && a.scanVariant) || (key.lessonStep && a.lessonStep)) return false;
   for (auto flag : kFlags) a.*flag = a.*flag || key.*flag;
   if (key.scanVariant) a.scanVariant = key.scanVariant;
+  if (key.lessonStep) a.lessonStep = key.lessonStep;
   return true;
 }
 
@@ -88,6 +95,10 @@ std::optional<InputActions> keyAction(std::string_view key) {
   else if (key == "D") a.nextDof = true;
   else if (key == "V") a.verify = true;
   else if (key == "C") a.nextCompare = true;
+  else if (key == "L") a.toggleLesson = true;
+  else if (key == "Space") a.lessonPlay = true;
+  else if (key == "Right") a.lessonStep = +1;
+  else if (key == "Left") a.lessonStep = -1;
   else if (key.size() == 1 && key[0] >= '1' && key[0] <= '9') a.scanVariant = key[0] - '1';
   else return std::nullopt;
   return a;

@@ -8,6 +8,7 @@
 //   F1 help, F5 reload shaders, F12 screenshot, Esc quit, R reset, H hide the panel,
 //   1-9 scan variant, P next scene preset, V verify against the CPU reference,
 //   C compare configurations A and B: off -> split -> difference -> off
+//   L the lesson view (a scan or a SAT step by step): Left / Right steps, Space plays
 //   files dropped on the window: a glTF scene, or a photo (with its depth map beside it)
 // The mouse is ignored while it is over the panel, the keys while ImGui has a text field.
 //
@@ -41,6 +42,9 @@ struct InputActions {
   bool reloadShaders = false, nextPreset = false, verify = false;
   bool nextCompare = false;         // C: off -> split -> diff -> off
   bool nextDof = false;             // D: the next DoF implementation the backend runs
+  bool toggleLesson = false;        // L: the lesson view on or off
+  bool lessonPlay = false;          // Space: play or pause it
+  int lessonStep = 0;               // Right +1, Left -1: its next or previous step
   std::optional<int> scanVariant;   // 0-based index from the number keys
   std::optional<Pixel> focusClick;  // image pixel of a click on the image
   std::optional<Pixel> hover;       // image pixel under the cursor (not over the panel)

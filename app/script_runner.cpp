@@ -64,7 +64,7 @@ std::vector<ScriptCommand> loadScript(const std::string& file, const Options& op
         if (!scene::findPreset(c.name)) why = "no preset '" + c.name + "'; valid: portrait, landscape, macro";
         break;
       case ScriptCommand::Kind::Key:
-        if (!keyAction(c.name)) why = "no key '" + c.name + "'; valid: F1, F5, F12, Esc, R, H, P, D, V, C, 1-9";
+        if (!keyAction(c.name)) why = "no key '" + c.name + "'; valid: F1, F5, F12, Esc, R, H, P, D, V, C, L, Left, Right, Space, 1-9";
         break;
       default: break;
     }

@@ -9,7 +9,7 @@
 
 #include "engine/files/safe_write.h"
 #include "lesson/sat_trace.h"
-#include "lesson/scan_svg.h"
+#include "lesson/scan_picture.h"
 #include "lesson/scan_trace.h"
 
 namespace satdof::lesson {
@@ -21,16 +21,15 @@ int lessonTile(int n, int blocks) {
   return tile;
 }
 
-namespace {
-
-// `count` random values 0..9 from `seed`.
-std::vector<std::uint32_t> digits(std::size_t count, unsigned seed) {
+std::vector<std::uint32_t> lessonInput(std::size_t count, unsigned seed) {
   std::mt19937 random(seed);
   std::uniform_int_distribution<std::uint32_t> digit(0, 9);
   std::vector<std::uint32_t> v(count);
   for (std::uint32_t& x : v) x = digit(random);
   return v;
 }
+
+namespace {
 
 // Runs `lesson` (it prints the steps, writes the pictures and returns their paths), reports
 // them, and turns a refusal into one line with exit 2 and a failed write into exit 1.
@@ -59,7 +58,7 @@ int runScanLesson(const ScanLessonRequest& r) {
     return 2;
   }
   return run("scan", [&] {
-    const ScanTrace trace = traceScan(r.variant, digits(static_cast<std::size_t>(r.n), r.seed), lessonTile(r.n, r.blocks));
+    const ScanTrace trace = traceScan(r.variant, lessonInput(static_cast<std::size_t>(r.n), r.seed), lessonTile(r.n, r.blocks));
     std::printf("%s", scanLessonText(trace).c_str());
     return r.outDir.empty() ? std::vector<std::filesystem::path>{} : writeScanLesson(trace, r.outDir);
   });
@@ -67,7 +66,7 @@ int runScanLesson(const ScanLessonRequest& r) {
 
 int runSatLesson(const SatLessonRequest& r) {
   return run("sat", [&] {
-    const SatTrace trace = traceSat(r.algorithm, digits(static_cast<std::size_t>(r.n) * r.n, r.seed), r.n, r.n);
+    const SatTrace trace = traceSat(r.algorithm, lessonInput(static_cast<std::size_t>(r.n) * r.n, r.seed), r.n, r.n);
     std::printf("%s", satLessonText(trace).c_str());
     return r.outDir.empty() ? std::vector<std::filesystem::path>{} : writeSatLesson(trace, r.outDir);
   });

@@ -2,8 +2,11 @@
 // SAT algorithm traced at a small size, its steps printed and written as SVG pictures.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace satdof::lesson {
 
@@ -21,6 +24,8 @@ int runScanLesson(const ScanLessonRequest& request);
 
 // The request's tile: n / blocks rounded up to a power of two, at least 2.
 int lessonTile(int n, int blocks);
+// A lesson's input: `count` values 0..9 from `seed` (the same in the window and the files).
+std::vector<std::uint32_t> lessonInput(std::size_t count, unsigned seed);
 
 struct SatLessonRequest {
   std::string algorithm;          // a traced SAT algorithm (tracedSatAlgorithms())

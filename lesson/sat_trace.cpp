@@ -2,12 +2,10 @@
 // (satdof/reference/scan.h), one row or column at a time.
 #include "lesson/sat_trace.h"
 
-#include <cstdio>
 #include <sstream>
 #include <stdexcept>
 
-#include "engine/files/safe_write.h"
-#include "lesson/svg_text.h"
+#include "lesson/canvas.h"
 #include "satdof/reference/scan.h"
 
 namespace satdof::lesson {
@@ -80,53 +78,45 @@ SatTrace traceSat(std::string_view algorithm, std::span<const std::uint32_t> ima
   return t;
 }
 
-std::string satStepSvg(const SatTrace& t, int index) {
+void drawSatStep(Canvas& c, const SatTrace& t, int index) {
   const SatStep& s = t.steps.at(index);
   constexpr int kCell = 40, kLeft = 16, kTop = 96;
   const int width = std::max(kLeft * 2 + s.width * kCell, 900), height = kTop + s.height * kCell + 30;
   long long so = 0;
   for (int k = 0; k <= index; ++k) so += t.steps[k].additions;
-  std::ostringstream o;
-  o << svg::open(width, height);
-  o << svg::text(kLeft, 24,
+  c.page(width, height);
+  c.text(kLeft, 24,
                  t.algorithm + " — step " + std::to_string(index + 1) + " of " + std::to_string(t.steps.size()) + ": " +
                      s.phase,
                  18, "start", "bold");
-  o << svg::text(kLeft, 46, s.what, 13, "start");
+  c.text(kLeft, 46, s.what, 13, "start");
   std::ostringstream counts;
   counts << t.width << " x " << t.height << " image. Additions this step " << s.additions << ", so far " << so << " of "
          << t.additions << " (rows h(w-1) + columns w(h-1) = " << t.formulaAdditions << ").";
-  o << svg::text(kLeft, 66, counts.str(), 12, "start", "normal", "#444");
+  c.text(kLeft, 66, counts.str(), 12, "start", "normal", "#444");
   for (int y = 0; y < s.height; ++y)
     for (int x = 0; x < s.width; ++x) {
       const int px = kLeft + x * kCell, py = kTop + y * kCell;
-      o << "<rect x=\"" << px + 1 << "\" y=\"" << py + 1 << "\" width=\"" << kCell - 2 << "\" height=\"" << kCell - 2
-        << "\" fill=\"" << ((s.along == SatStep::Along::Rows ? y : x) % 2 ? "#e3f2fd" : "#fff8e1") << "\" stroke=\"#90a4ae\"/>\n";
-      o << svg::text(px + kCell / 2, py + kCell / 2 + 5, std::to_string(s.values[std::size_t(y) * s.width + x]),
+      c.rect(px + 1, py + 1, kCell - 2, kCell - 2, (s.along == SatStep::Along::Rows ? y : x) % 2 ? "#e3f2fd" : "#fff8e1",
+             "#90a4ae");
+      c.text(px + kCell / 2, py + kCell / 2 + 5, std::to_string(s.values[std::size_t(y) * s.width + x]),
                      s.values[std::size_t(y) * s.width + x] >= 1000 ? 10 : 12);
     }
   // The scan's direction: an arrow along the first row or column.
   if (s.along == SatStep::Along::Rows)
-    o << "<line x1=\"" << kLeft << "\" y1=\"" << kTop - 10 << "\" x2=\"" << kLeft + s.width * kCell - 6 << "\" y2=\""
-      << kTop - 10 << "\" stroke=\"#c62828\" stroke-width=\"2\" marker-end=\"url(#arrow)\"/>\n";
+    c.line(kLeft, kTop - 10, kLeft + s.width * kCell - 6, kTop - 10, "#c62828", 2, false, true);
   if (s.along == SatStep::Along::Columns)
-    o << "<line x1=\"" << kLeft + s.width * kCell + 8 << "\" y1=\"" << kTop << "\" x2=\"" << kLeft + s.width * kCell + 8
-      << "\" y2=\"" << kTop + s.height * kCell - 6 << "\" stroke=\"#c62828\" stroke-width=\"2\" marker-end=\"url(#arrow)\"/>\n";
-  o << svg::close();
-  return o.str();
+    c.line(kLeft + s.width * kCell + 8, kTop, kLeft + s.width * kCell + 8, kTop + s.height * kCell - 6, "#c62828", 2,
+           false, true);
+}
+
+std::string satStepSvg(const SatTrace& t, int step) {
+  return svgOf([&](Canvas& c) { drawSatStep(c, t, step); });
 }
 
 std::vector<std::filesystem::path> writeSatLesson(const SatTrace& t, const std::filesystem::path& folder) {
-  files::createFolders(folder);
-  std::vector<std::filesystem::path> paths;
-  for (int k = 0; k < static_cast<int>(t.steps.size()); ++k) {
-    char name[64];
-    std::snprintf(name, sizeof name, "-step-%02d.svg", k + 1);
-    const std::filesystem::path path = folder / (t.algorithm + name);
-    files::writeFileAtomically(path, satStepSvg(t, k));
-    paths.push_back(path);
-  }
-  return paths;
+  return writeStepPictures(folder, t.algorithm, static_cast<int>(t.steps.size()),
+                           [&](Canvas& c, int k) { drawSatStep(c, t, k); });
 }
 
 std::string satLessonText(const SatTrace& t) {

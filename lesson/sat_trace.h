@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "lesson/canvas.h"
+
 namespace satdof::lesson {
 
 struct SatStep {
@@ -41,6 +43,8 @@ SatTrace traceSat(std::string_view algorithm, std::span<const std::uint32_t> ima
 
 // One SVG a step (FOLDER/ALGORITHM-step-NN.svg, each written whole); the paths.
 std::vector<std::filesystem::path> writeSatLesson(const SatTrace& trace, const std::filesystem::path& folder);
+// Step `step` (0-based) drawn on `canvas` (canvas.h); the SVG text of it.
+void drawSatStep(Canvas& canvas, const SatTrace& trace, int step);
 std::string satStepSvg(const SatTrace& trace, int step);
 std::string satLessonText(const SatTrace& trace);
 

@@ -22,6 +22,7 @@
 
 #include "app_run_support.h"
 #include "window_test_support.h"
+#include "app/ui/lesson_view.h"
 #include "app/ui/widgets.h"
 #include "engine/backends/compute_backend.h"
 #include "engine/dof/dof_implementation.h"
@@ -765,4 +766,79 @@ TEST(AppWindow, At1280x720NoControlOfEveryOpenSectionIsCut) {
       }
     EXPECT_GT(changed, std::size_t(w - iw) * h / 10) << "the panel hardly changed: did its sections open?";
   }
+}
+
+// The lesson view's stepping (app/ui/lesson_view.h): steps stay within the first and the
+// last; play advances one step per LessonView::kStepSeconds of the frame clock, only while
+// shown, and stops at the last step; play from the last starts over.
+TEST(LessonView, StepsStayInRangeAndPlayFollowsTheFrameClock) {
+  satdof::LessonView v;
+  ASSERT_GT(v.steps(), 4);
+  EXPECT_NE(v.caption().find("scan blelloch, n 16 in 2 blocks: step 1 of "), std::string::npos) << v.caption();
+  v.step(+3);
+  EXPECT_EQ(v.currentStep(), 3);
+  v.step(-10);
+  EXPECT_EQ(v.currentStep(), 0);
+  v.step(+1000);
+  EXPECT_EQ(v.currentStep(), v.steps() - 1);
+  v.step(-1000);
+  v.togglePlay();
+  v.advance(5.0f);
+  EXPECT_EQ(v.currentStep(), 0) << "hidden: nothing plays";
+  v.toggle();
+  v.advance(satdof::LessonView::kStepSeconds * 0.9f);
+  EXPECT_EQ(v.currentStep(), 0);
+  v.advance(satdof::LessonView::kStepSeconds * 0.2f);
+  EXPECT_EQ(v.currentStep(), 1);
+  v.advance(satdof::LessonView::kStepSeconds * 1000);
+  EXPECT_EQ(v.currentStep(), v.steps() - 1);
+  EXPECT_FALSE(v.playing()) << "stops at the last step";
+  v.togglePlay();
+  EXPECT_EQ(v.currentStep(), 0) << "play from the last step starts over";
+}
+
+// The lesson in the window, driven by the keys a user presses: L shows it over the image,
+// Space plays (a script's frames are 1/30 s apart: 30 frames are one step of 0.8 s), Right
+// and Left step, L hides it. Each screenshot's settings name the step shown; the picture
+// of a step is the same when it is come back to, and another step's differs.
+TEST(AppScript, TheLessonViewStepsWithTheKeysAndPlays) {
+  SATDOF_SKIP_WITHOUT_XVFB();
+  const fs::path dir = freshDir("lesson_view");
+  const std::string shot = "wait 2\nscreenshot " + dir.string() + "/";
+  const std::string script = shot + "none.png\nkey L\n" + shot + "first.png\nkey Space\nwait 28\n" + shot +
+                             "played.png\nkey Space\nkey Right\nkey Right\n" + shot + "fourth.png\nkey Left\nkey Left\n"
+                             "key Left\n" + shot + "back.png\nkey L\n" + shot + "closed.png\nquit\n";
+  const RunResult r = runScript(dir, script, "--msaa 1", 1280, 720);
+  ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+  auto lessonLine = [&](const char* name) {
+    const std::string text = slurp(dir / name);
+    const std::size_t at = text.find("# lesson ");
+    return at == std::string::npos ? std::string("(none)") : text.substr(at, text.find('\n', at) - at);
+  };
+  EXPECT_EQ(lessonLine("none.txt"), "(none)");
+  EXPECT_EQ(lessonLine("first.txt"), "# lesson scan blelloch, n 16 in 2 blocks: step 1 of 12, load");
+  EXPECT_EQ(lessonLine("played.txt"), "# lesson scan blelloch, n 16 in 2 blocks: step 2 of 12, up-sweep");
+  EXPECT_EQ(lessonLine("fourth.txt"), "# lesson scan blelloch, n 16 in 2 blocks: step 4 of 12, up-sweep");
+  EXPECT_EQ(lessonLine("back.txt"), "# lesson scan blelloch, n 16 in 2 blocks: step 1 of 12, load");
+  EXPECT_EQ(lessonLine("closed.txt"), "(none)");
+
+  // A part of the picture well inside its white page (the window opens at the top left).
+  auto page = [&](const char* name) {
+    const Png png = loadPng(dir / name);
+    std::vector<unsigned char> part;
+    if (png.width != 1280 || png.height != 720) return part;
+    for (int y = 130; y < 330; ++y)
+      part.insert(part.end(), png.rgba.begin() + (std::ptrdiff_t(y) * png.width + 40) * 4,
+                  png.rgba.begin() + (std::ptrdiff_t(y) * png.width + 700) * 4);
+    return part;
+  };
+  const std::vector<unsigned char> none = page("none.png"), first = page("first.png");
+  ASSERT_FALSE(first.empty());
+  std::size_t white = 0;
+  for (std::size_t i = 0; i + 3 < first.size(); i += 4) white += first[i] == 255 && first[i + 1] == 255 && first[i + 2] == 255;
+  EXPECT_GT(white * 4, first.size() / 2) << "most of it the page's white";
+  EXPECT_NE(first, none) << "L shows the lesson over the image";
+  EXPECT_EQ(first, page("back.png")) << "step 1 again looks as it did";
+  EXPECT_NE(first, page("played.png"));
+  EXPECT_NE(page("played.png"), page("fourth.png"));
 }

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "lesson/lesson_tool.h"
-#include "lesson/scan_svg.h"
+#include "lesson/scan_picture.h"
 #include "lesson/scan_trace.h"
 #include "satdof/reference/scan.h"
 

@@ -116,6 +116,11 @@ void satTimes(UiState& s) {
     ImGui::TextDisabled("%s", tag.c_str());
     widgets::tooltip(what.c_str());
   }
+  if (s.lesson && widgets::smallButton(s.lesson->shown() ? "hide the lesson (L)" : "the scans step by step (L)",
+                                      "lesson (L)"))
+    s.lesson->toggle();
+  widgets::tooltip("A scan variant or a SAT algorithm traced at a small size from its kernel's index arithmetic, one "
+                   "step at a time over the image: the array, the threads, each shared-memory bank, the counts");
   if (!scan) return;  // the cpu backend: one SAT, said above the times
 
   variantTable(s, *scan, algorithm, current);

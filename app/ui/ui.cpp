@@ -90,10 +90,12 @@ void Ui::drawPanel(UiState& state) {
 }
 
 void Ui::draw(UiState& state) {
+  state.lesson = &lesson;
   if (panelShown) drawPanel(state);
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   panels::imageLabels(state, display.x - panelWidthFor(display.x));
   panels::scanNote(state);
+  lesson.draw(display.x - panelWidthFor(display.x));
   if (helpShown) panels::helpOverlay();
 }
 

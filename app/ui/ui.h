@@ -10,6 +10,7 @@
 //   compare_panel.cpp compare: off / split / difference, configuration B's fields
 //   timings_panel.cpp per-stage times with rolling plots, FPS, SAT bandwidth
 //   race_panel.cpp    the race of the backend's kernels: start, progress, a bar per entry
+//   lesson_view.cpp   over the image: a scan or a SAT step by step (L)
 // The panel is docked: the app renders the image beside it (panelWidthFor), not under it.
 //   overlay.cpp       on the image: the A | B configurations' labels, the difference's maximum, the depth
 //                     range, the help overlay (F1)
@@ -31,6 +32,7 @@
 #include "engine/frame/filter_settings.h"
 #include "engine/passes/view_pass.h"
 #include "engine/profiling/profiler.h"
+#include "app/ui/lesson_view.h"
 #include "app/ui/widgets.h"
 #include "qa/verify.h"
 
@@ -127,6 +129,7 @@ struct UiState {
   // (empty: not running).
   bool timeScans = false;
   std::string scanTimesStatus;
+  LessonView* lesson = nullptr;  // the lesson view, which the panel's button shows or hides
 };
 
 class Ui {
@@ -151,6 +154,7 @@ class Ui {
 
   bool panelShown = true;
   bool helpShown = false;
+  LessonView lesson;  // L: a scan or a SAT step by step, over the image
   float panelWidth = 0;  // logical pixels before HiDPI scale; 0: the default
   // The panel's own settings for the settings file (ui.*: its width), and back.
   std::map<std::string, std::string> saveState() const;

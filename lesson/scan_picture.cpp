@@ -1,23 +1,18 @@
-// lesson/scan_svg.cpp — see scan_svg.h. Layout, top to bottom: the title and counts; the
+// lesson/scan_picture.cpp — see scan_picture.h. Layout, top to bottom: the title and counts; the
 // threads row (active ones filled); arrows from the cells a step read to the cells it
 // wrote; the array (written cells outlined, padding of a partial tile greyed); each
 // element's shared-memory slot and bank, banks coloured; the block sums row.
-#include "lesson/scan_svg.h"
+#include "lesson/scan_picture.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <set>
 #include <sstream>
 
-#include "engine/files/safe_write.h"
-#include "lesson/svg_text.h"
+#include "lesson/canvas.h"
 #include "satdof/scan_tree.h"
 
 namespace satdof::lesson {
 namespace {
-
-using svg::label;
-using svg::text;
 
 constexpr int kCell = 44, kLeft = 16, kTop = 108;
 
@@ -33,7 +28,7 @@ std::string ordinalLabel(const ScanTrace& t, int step) {
 
 }  // namespace
 
-std::string scanStepSvg(const ScanTrace& t, int stepIndex) {
+void drawScanStep(Canvas& c, const ScanTrace& t, int stepIndex) {
   const TraceStep& s = t.steps.at(stepIndex);
   const int cells = static_cast<int>(s.values.size());
   const int width = std::max(kLeft * 2 + cells * kCell, 1060);
@@ -49,16 +44,15 @@ std::string scanStepSvg(const ScanTrace& t, int stepIndex) {
     if (t.steps[k].phase == "step" || t.steps[k].phase == "up-sweep" || t.steps[k].phase == "down-sweep") ++treeStepsSoFar;
   }
 
-  std::ostringstream o;
-  o << svg::open(width, height);
-  o << text(kLeft, 24, t.variant + " — " + ordinalLabel(t, stepIndex) + ": " + s.phase, 18, "start", "bold");
-  o << text(kLeft, 46, s.what, 13, "start");
+  c.page(width, height);
+  c.text(kLeft, 24, t.variant + " — " + ordinalLabel(t, stepIndex) + ": " + s.phase, 18, "start", "bold");
+  c.text(kLeft, 46, s.what, 13, "start");
   std::ostringstream counts;
   counts << "n = " << t.n << ", " << t.blocks << (t.blocks == 1 ? " block" : " blocks") << " of " << t.tileItems
          << " elements, " << t.threads << " threads each. Additions so far " << additionsSoFar << " of " << t.additions
          << " (one block: " << t.formulaAdditions << "), tree steps " << treeStepsSoFar << " of " << t.treeSteps
          << " (" << t.formulaSteps << "); " << t.formula << ".";
-  o << text(kLeft, 66, counts.str(), 12, "start", "normal", "#444");
+  c.text(kLeft, 66, counts.str(), 12, "start", "normal", "#444");
   std::ostringstream conflicts;
   if (s.conflictDegree == 0)
     conflicts << "No shared-memory access in this step";
@@ -66,10 +60,10 @@ std::string scanStepSvg(const ScanTrace& t, int stepIndex) {
     conflicts << "Bank conflicts: worst instruction " << s.conflictDegree << "-way"
               << (s.conflictDegree == 1 ? " (none)" : "") << ", " << s.extraWavefronts << " extra wavefronts this step, "
               << extraSoFar << " so far";
-  o << text(kLeft, 84, conflicts.str(), 12, "start", "bold", s.conflictDegree > 1 ? "#c62828" : "#2e7d32");
+  c.text(kLeft, 84, conflicts.str(), 12, "start", "bold", s.conflictDegree > 1 ? "#c62828" : "#2e7d32");
   if (s.adjacentPairs)
-    o << text(kLeft, 100, "Each thread touches two neighbouring words here: the compiled kernel may fuse them into one "
-                          "64-bit access, which a warp serves without these conflicts.", 11, "start", "normal", "#6a1b9a");
+    c.text(kLeft, 100, "A thread touches two neighbouring words here: the compiler may fuse them into one 64-bit "
+                       "access, which a warp serves without these conflicts.", 11, "start", "normal", "#6a1b9a");
 
   // Threads row (block 0's threads; each thread over the element it starts from).
   const int threadsY = kTop + 14;
@@ -79,9 +73,8 @@ std::string scanStepSvg(const ScanTrace& t, int stepIndex) {
   for (int th = 0; th < shownThreads; ++th) {
     const int x = kLeft + th * threadWidth;
     const bool on = active.count(th) > 0;
-    o << "<rect x=\"" << x + 2 << "\" y=\"" << threadsY << "\" width=\"" << threadWidth - 4 << "\" height=\"18\" rx=\"4\" fill=\""
-      << (on ? "#1565c0" : "#eceff1") << "\"/>\n";
-    o << text(x + threadWidth / 2, threadsY + 13, label('t', th), 10, "middle", "normal", on ? "white" : "#90a4ae");
+    c.rect(x + 2, threadsY, threadWidth - 4, 18, on ? "#1565c0" : "#eceff1", nullptr, 1, 4);
+    c.text(x + threadWidth / 2, threadsY + 13, label('t', th), 10, "middle", "normal", on ? "white" : "#90a4ae");
   }
 
   // The array.
@@ -92,22 +85,19 @@ std::string scanStepSvg(const ScanTrace& t, int stepIndex) {
     const bool padding = i >= t.n;
     const int slot = i < static_cast<int>(s.slotOfElement.size()) ? s.slotOfElement[i] : -1;
     const char* fill = padding ? "#f5f5f5" : slot >= 0 ? bankColour(scan_tree::bankOf(slot)) : "#ffffff";
-    o << "<rect x=\"" << x + 1 << "\" y=\"" << arrayY << "\" width=\"" << kCell - 2 << "\" height=\"34\" fill=\"" << fill
-      << "\" stroke=\"" << (written.count(i) ? "#c62828" : "#90a4ae") << "\" stroke-width=\"" << (written.count(i) ? 3 : 1)
-      << "\"/>\n";
-    o << text(x + kCell / 2, arrayY + 22, std::to_string(s.values[i]), 13, "middle", "bold", padding ? "#9e9e9e" : "#222");
-    o << text(x + kCell / 2, arrayY - 6, std::to_string(i % t.tileItems), 9, "middle", "normal", "#78909c");
+    c.rect(x + 1, arrayY, kCell - 2, 34, fill, written.count(i) ? "#c62828" : "#90a4ae", written.count(i) ? 3 : 1);
+    c.text(x + kCell / 2, arrayY + 22, std::to_string(s.values[i]), 13, "middle", "bold", padding ? "#9e9e9e" : "#222");
+    c.text(x + kCell / 2, arrayY - 6, std::to_string(i % t.tileItems), 9, "middle", "normal", "#78909c");
     if (slot >= 0) {
-      o << text(x + kCell / 2, arrayY + 50, label('s', slot), 10, "middle", "normal", "#455a64");
-      o << text(x + kCell / 2, arrayY + 64, label('b', scan_tree::bankOf(slot)), 10, "middle", "normal", "#455a64");
+      c.text(x + kCell / 2, arrayY + 50, label('s', slot), 10, "middle", "normal", "#455a64");
+      c.text(x + kCell / 2, arrayY + 64, label('b', scan_tree::bankOf(slot)), 10, "middle", "normal", "#455a64");
     }
   }
   for (int b = 1; b < t.blocks; ++b) {
     const int x = kLeft + b * t.tileItems * kCell;
-    o << "<line x1=\"" << x << "\" y1=\"" << threadsY << "\" x2=\"" << x << "\" y2=\"" << arrayY + 70
-      << "\" stroke=\"#37474f\" stroke-dasharray=\"4,3\"/>\n";
+    c.line(x, threadsY, x, arrayY + 70, "#37474f", 1, true);
   }
-  o << text(kLeft, arrayY + 88, "element (its index in the tile above it), shared-memory slot s and bank b below; "
+  c.text(kLeft, arrayY + 88, "element (its index in the tile above it), shared-memory slot s and bank b below; "
                                 "outlined: written in this step; grey: the identity a partial tile is padded with",
             10, "start", "normal", "#607d8b");
 
@@ -132,9 +122,7 @@ std::string scanStepSvg(const ScanTrace& t, int stepIndex) {
             if (from < 0 || to < 0 || from == to) continue;
             const int x1 = kLeft + from * kCell + kCell / 2, x2 = kLeft + to * kCell + kCell / 2;
             const int lift = 18 + std::min(36, std::abs(to - from) * 3);
-            o << "<path d=\"M" << x1 << "," << arrayY - 12 << " C" << x1 << "," << arrayY - 12 - lift << " " << x2 << ","
-              << arrayY - 12 - lift << " " << x2 << "," << arrayY - 14 << "\" fill=\"none\" stroke=\"#c62828\" "
-              << "stroke-width=\"1.4\" marker-end=\"url(#arrow)\"/>\n";
+            c.arrowCurve(x1, arrayY - 12, x1, arrayY - 12 - lift, x2, arrayY - 12 - lift, x2, arrayY - 14, "#c62828", 1.4f);
           }
         }
       }
@@ -143,29 +131,22 @@ std::string scanStepSvg(const ScanTrace& t, int stepIndex) {
 
   if (sums) {
     const int sumsY = arrayY + 118;
-    o << text(kLeft, sumsY - 6, "block sums", 11, "start", "bold", "#37474f");
+    c.text(kLeft, sumsY - 6, "block sums", 11, "start", "bold", "#37474f");
     for (int b = 0; b < static_cast<int>(s.blockSums.size()); ++b) {
       const int x = kLeft + b * t.tileItems * kCell;
-      o << "<rect x=\"" << x + 1 << "\" y=\"" << sumsY << "\" width=\"" << kCell * 2 - 2
-        << "\" height=\"30\" fill=\"#fffde7\" stroke=\"#f9a825\"/>\n";
-      o << text(x + kCell, sumsY + 20, std::to_string(s.blockSums[b]), 13, "middle", "bold");
+      c.rect(x + 1, sumsY, kCell * 2 - 2, 30, "#fffde7", "#f9a825");
+      c.text(x + kCell, sumsY + 20, std::to_string(s.blockSums[b]), 13, "middle", "bold");
     }
   }
-  o << svg::close();
-  return o.str();
+}
+
+std::string scanStepSvg(const ScanTrace& t, int step) {
+  return svgOf([&](Canvas& c) { drawScanStep(c, t, step); });
 }
 
 std::vector<std::filesystem::path> writeScanLesson(const ScanTrace& t, const std::filesystem::path& folder) {
-  files::createFolders(folder);
-  std::vector<std::filesystem::path> paths;
-  for (int k = 0; k < static_cast<int>(t.steps.size()); ++k) {
-    char name[64];
-    std::snprintf(name, sizeof name, "-step-%02d.svg", k + 1);
-    const std::filesystem::path path = folder / (t.variant + name);
-    files::writeFileAtomically(path, scanStepSvg(t, k));
-    paths.push_back(path);
-  }
-  return paths;
+  return writeStepPictures(folder, t.variant, static_cast<int>(t.steps.size()),
+                           [&](Canvas& c, int k) { drawScanStep(c, t, k); });
 }
 
 std::string scanLessonText(const ScanTrace& t) {

@@ -1,0 +1,246 @@
+// app/ui/lesson_view.cpp — see lesson_view.h. ImGuiCanvas draws the pictures' calls into
+// the window's draw list at their own size (HiDPI-scaled), larger up to twice where the
+// window is wider; in a narrower window the picture scrolls sideways.
+#include "app/ui/lesson_view.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+
+#include "lesson/canvas.h"
+#include "lesson/lesson_tool.h"
+#include "lesson/scan_picture.h"
+
+namespace satdof {
+
+namespace {
+
+ImU32 colourOf(const char* colour) {
+  if (colour == nullptr || std::strcmp(colour, "none") == 0) return 0;
+  if (std::strcmp(colour, "white") == 0) return IM_COL32_WHITE;
+  if (colour[0] == '#' && std::strlen(colour) == 7) {
+    const unsigned long rgb = std::strtoul(colour + 1, nullptr, 16);
+    return IM_COL32((rgb >> 16) & 0xff, (rgb >> 8) & 0xff, rgb & 0xff, 255);
+  }
+  return IM_COL32(0x22, 0x22, 0x22, 255);
+}
+
+// ImGui's built-in font has ASCII alone: the pictures' dash becomes a hyphen.
+std::string ascii(const std::string& utf8) {
+  std::string out;
+  for (std::size_t i = 0; i < utf8.size(); ++i) {
+    if (utf8.compare(i, 3, "\xe2\x80\x94") == 0) out += '-', i += 2;
+    else out += utf8[i];
+  }
+  return out;
+}
+
+class ImGuiCanvas final : public lesson::Canvas {
+ public:
+  ImGuiCanvas(ImDrawList* list, ImVec2 origin, float scale) : list_(list), origin_(origin), scale_(scale) {}
+
+  void page(int width, int height) override {
+    list_->AddRectFilled(at(0, 0), at(float(width), float(height)), IM_COL32_WHITE);
+  }
+  void rect(int x, int y, int width, int height, const char* fill, const char* stroke, float strokeWidth,
+            int radius) override {
+    const ImVec2 a = at(float(x), float(y)), b = at(float(x + width), float(y + height));
+    if (const ImU32 c = colourOf(fill)) list_->AddRectFilled(a, b, c, float(radius) * scale_);
+    if (const ImU32 c = colourOf(stroke)) list_->AddRect(a, b, c, float(radius) * scale_, 0, strokeWidth * scale_);
+  }
+  void text(int x, int y, const std::string& utf8, int size, const char* anchor, const char* weight,
+            const char* fill) override {
+    const std::string s = ascii(utf8);
+    ImFont* font = ImGui::GetFont();
+    // ImGui's built-in font is a 13-pixel bitmap font: drawn at 11 or 12 pixels its
+    // one-pixel strokes (a hyphen) fall between rows and vanish, so those sizes take 13.
+    const float native = 13 * ImGui::GetIO().FontGlobalScale;
+    float px = float(size) * scale_;
+    if (px >= native * 0.8f && px < native) px = native;
+    const ImVec2 extent = font->CalcTextSizeA(px, 1e9f, 0.0f, s.c_str());
+    ImVec2 p = at(float(x), float(y));
+    p.y -= font->Ascent * px / font->FontSize;  // the picture places text by its baseline
+    if (std::strcmp(anchor, "middle") == 0) p.x -= extent.x / 2;
+    const ImU32 c = colourOf(fill);
+    list_->AddText(font, px, p, c, s.c_str());
+    if (std::strcmp(weight, "bold") == 0) list_->AddText(font, px, ImVec2(p.x + std::max(1.0f, scale_ * 0.6f), p.y), c, s.c_str());
+  }
+  void line(int x1, int y1, int x2, int y2, const char* stroke, float width, bool dashed, bool arrow) override {
+    const ImU32 c = colourOf(stroke);
+    const ImVec2 a = at(float(x1), float(y1)), b = at(float(x2), float(y2));
+    if (!dashed) {
+      list_->AddLine(a, b, c, width * scale_);
+    } else {  // 4 on, 3 off, as the SVG's dash array
+      const float length = std::hypot(b.x - a.x, b.y - a.y), dash = 4 * scale_, gap = 3 * scale_;
+      for (float t = 0; t < length; t += dash + gap) {
+        const float u = t / length, v = std::min(t + dash, length) / length;
+        list_->AddLine(ImVec2(a.x + (b.x - a.x) * u, a.y + (b.y - a.y) * u),
+                       ImVec2(a.x + (b.x - a.x) * v, a.y + (b.y - a.y) * v), c, width * scale_);
+      }
+    }
+    if (arrow) head(a, b);
+  }
+  void arrowCurve(int x1, int y1, int cx1, int cy1, int cx2, int cy2, int x2, int y2, const char* stroke,
+                  float width) override {
+    list_->AddBezierCubic(at(float(x1), float(y1)), at(float(cx1), float(cy1)), at(float(cx2), float(cy2)),
+                          at(float(x2), float(y2)), colourOf(stroke), width * scale_);
+    head(at(float(cx2), float(cy2)), at(float(x2), float(y2)));
+  }
+
+ private:
+  ImVec2 at(float x, float y) const { return ImVec2(origin_.x + x * scale_, origin_.y + y * scale_); }
+  // The SVG's arrowhead: 8 long, 8 wide, in the direction from `from` to `to`.
+  void head(ImVec2 from, ImVec2 to) {
+    const float dx = to.x - from.x, dy = to.y - from.y, length = std::hypot(dx, dy);
+    if (length <= 0) return;
+    const float ux = dx / length, uy = dy / length, s = 4 * scale_;
+    list_->AddTriangleFilled(ImVec2(to.x + ux * s, to.y + uy * s), ImVec2(to.x - ux * s - uy * s, to.y - uy * s + ux * s),
+                             ImVec2(to.x - ux * s + uy * s, to.y - uy * s - ux * s), IM_COL32(0xc6, 0x28, 0x28, 255));
+  }
+
+  ImDrawList* list_;
+  ImVec2 origin_;
+  float scale_;
+};
+
+}  // namespace
+
+LessonView::LessonView() {
+  for (const std::string& v : lesson::tracedScanVariants()) lessons_.push_back({v, false});
+  for (const std::string& a : lesson::tracedSatAlgorithms()) lessons_.push_back({a, true});
+  for (std::size_t i = 0; i < lessons_.size(); ++i)
+    if (lessons_[i].name == "blelloch") lesson_ = int(i);  // the chapter's work-efficient scan
+  retrace();
+}
+
+int LessonView::steps() const {
+  return scan_ ? int(scan_->steps.size()) : sat_ ? int(sat_->steps.size()) : 0;
+}
+
+std::string LessonView::caption() const {
+  const Lesson& l = lessons_.at(std::size_t(lesson_));
+  std::string text = l.sat ? "SAT " + l.name + ", " + std::to_string(satSide_) + " x " + std::to_string(satSide_)
+                           : "scan " + l.name + ", n " + std::to_string(n_) + " in " + std::to_string(blocks_) +
+                                 (blocks_ == 1 ? " block" : " blocks");
+  if (!problem_.empty()) return text + ": " + problem_;
+  const std::string phase = scan_ ? scan_->steps.at(std::size_t(step_)).phase : sat_->steps.at(std::size_t(step_)).phase;
+  return text + ": step " + std::to_string(step_ + 1) + " of " + std::to_string(steps()) + ", " + phase;
+}
+
+void LessonView::step(int delta) {
+  step_ = std::clamp(step_ + delta, 0, std::max(steps() - 1, 0));
+  clock_ = 0;
+}
+
+void LessonView::togglePlay() {
+  playing_ = !playing_;
+  clock_ = 0;
+  if (playing_ && step_ + 1 >= steps()) step_ = 0;  // from the start again
+}
+
+void LessonView::advance(float seconds) {
+  if (!playing_ || !shown_) return;
+  for (clock_ += seconds; clock_ >= kStepSeconds; clock_ -= kStepSeconds) {
+    if (step_ + 1 >= steps()) {
+      playing_ = false;
+      break;
+    }
+    ++step_;
+  }
+}
+
+void LessonView::retrace() {
+  scan_.reset();
+  sat_.reset();
+  problem_.clear();
+  const Lesson& l = lessons_.at(std::size_t(lesson_));
+  try {
+    if (l.sat)
+      sat_ = lesson::traceSat(l.name, lesson::lessonInput(std::size_t(satSide_) * std::size_t(satSide_), seed_), satSide_,
+                              satSide_);
+    else
+      scan_ = lesson::traceScan(l.name, lesson::lessonInput(std::size_t(n_), seed_), lesson::lessonTile(n_, blocks_));
+  } catch (const std::invalid_argument& e) {
+    problem_ = e.what();
+  }
+  step_ = std::clamp(step_, 0, std::max(steps() - 1, 0));
+}
+
+void LessonView::draw(float imageRight) {
+  if (!shown_) return;
+  const float margin = 8 * ImGui::GetIO().FontGlobalScale;
+  ImGui::SetNextWindowPos(ImVec2(margin, margin), ImGuiCond_Appearing);
+  // Over the image, or wider (over the panel) where the pictures need it.
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  const float wide = std::max(imageRight, std::min(1100 * ImGui::GetIO().FontGlobalScale, display.x)) - 2 * margin;
+  ImGui::SetNextWindowSize(ImVec2(std::max(wide, 200.0f), display.y * 0.6f), ImGuiCond_Appearing);
+  if (!ImGui::Begin("Lesson: the kernels step by step", &shown_, ImGuiWindowFlags_NoSavedSettings)) {
+    ImGui::End();
+    return;
+  }
+  bool changed = false;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16);
+  const std::string current = (lessons_[std::size_t(lesson_)].sat ? "SAT: " : "scan: ") + lessons_[std::size_t(lesson_)].name;
+  if (ImGui::BeginCombo("##lesson", current.c_str())) {
+    for (std::size_t i = 0; i < lessons_.size(); ++i) {
+      const std::string name = (lessons_[i].sat ? "SAT: " : "scan: ") + lessons_[i].name;
+      if (ImGui::Selectable(name.c_str(), int(i) == lesson_)) lesson_ = int(i), changed = true;
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+  if (lessons_[std::size_t(lesson_)].sat) {
+    changed |= ImGui::SliderInt("side", &satSide_, 2, 16);
+  } else {
+    changed |= ImGui::SliderInt("n", &n_, 8, 64);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
+    changed |= ImGui::SliderInt("blocks", &blocks_, 1, 4);
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("new input")) ++seed_, changed = true;
+  if (changed) retrace();
+
+  if (ImGui::Button("< previous")) step(-1);
+  ImGui::SameLine();
+  if (ImGui::Button(playing_ ? "pause" : "play")) togglePlay();
+  ImGui::SameLine();
+  if (ImGui::Button("next >")) step(+1);
+  ImGui::SameLine();
+  ImGui::TextDisabled("step %d of %d   (Left / Right, Space plays, L closes)", step_ + 1, steps());
+
+  if (!problem_.empty()) {
+    ImGui::TextWrapped("%s", problem_.c_str());
+  } else {
+    // The picture's size first (a canvas that only records it), then the picture scaled.
+    struct Size final : lesson::Canvas {
+      int width = 0, height = 0;
+      void page(int w, int h) override { width = w, height = h; }
+      void rect(int, int, int, int, const char*, const char*, float, int) override {}
+      void text(int, int, const std::string&, int, const char*, const char*, const char*) override {}
+      void line(int, int, int, int, const char*, float, bool, bool) override {}
+      void arrowCurve(int, int, int, int, int, int, int, int, const char*, float) override {}
+    } size;
+    auto drawOn = [&](lesson::Canvas& c) {
+      if (scan_) lesson::drawScanStep(c, *scan_, step_);
+      else lesson::drawSatStep(c, *sat_, step_);
+    };
+    drawOn(size);
+    ImGui::BeginChild("picture", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+    const float base = ImGui::GetIO().FontGlobalScale;  // (HiDPI)
+    const float scale = std::clamp(ImGui::GetContentRegionAvail().x / float(std::max(size.width, 1)), base, 2 * base);
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    ImGuiCanvas canvas(ImGui::GetWindowDrawList(), origin, scale);
+    drawOn(canvas);
+    ImGui::Dummy(ImVec2(float(size.width) * scale, float(size.height) * scale));
+    ImGui::EndChild();
+  }
+  ImGui::End();
+}
+
+}  // namespace satdof

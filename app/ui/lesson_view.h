@@ -1,0 +1,56 @@
+// app/ui/lesson_view.h — the lesson in the window: a scan variant or a SAT algorithm traced
+// at a small size (lesson/), one step at a time, in a window over the image. Each step is
+// drawn by the code that draws `satdof lesson`'s pictures (lesson/canvas.h), so the window
+// and the files show the same thing.
+// Keys (app/input.h): L shows or hides it; Right / Left the next / previous step; Space
+// plays (a step every kStepSeconds of the frame clock, stopping at the last) or pauses.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lesson/sat_trace.h"
+#include "lesson/scan_trace.h"
+
+namespace satdof {
+
+class LessonView {
+ public:
+  static constexpr float kStepSeconds = 0.8f;
+
+  LessonView();
+
+  bool shown() const { return shown_; }
+  void toggle() { shown_ = !shown_; }
+  void step(int delta);  // by `delta` steps, within the first and the last
+  void togglePlay();
+  void advance(float seconds);  // the frame clock: plays on while playing
+  int currentStep() const { return step_; }
+  int steps() const;
+  bool playing() const { return playing_; }
+  // What it shows, in words: "scan blelloch, n 16 in 2 blocks: step 2 of 12, up-sweep".
+  std::string caption() const;
+  // Its window over the image, whose right edge is at `imageRight` (window pixels).
+  void draw(float imageRight);
+
+ private:
+  struct Lesson {
+    std::string name;  // a traced scan variant or SAT algorithm
+    bool sat = false;
+  };
+  void retrace();
+
+  std::vector<Lesson> lessons_;
+  int lesson_ = 0;
+  int n_ = 16, blocks_ = 2, satSide_ = 8;
+  unsigned seed_ = 1;
+  bool shown_ = false, playing_ = false;
+  int step_ = 0;
+  float clock_ = 0;
+  std::optional<lesson::ScanTrace> scan_;
+  std::optional<lesson::SatTrace> sat_;
+  std::string problem_;  // why the trace could not be made (empty: it was)
+};
+
+}  // namespace satdof
