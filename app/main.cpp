@@ -49,6 +49,10 @@ int main(int argc, char** argv) {
       const Options::LessonRequest& l = options.lesson;
       return lesson::runSatLesson({l.variant, l.n, static_cast<unsigned>(l.seed), l.outDir});
     }
+    if (options.lesson.topic == "conv") {
+      const Options::LessonRequest& l = options.lesson;
+      return lesson::runConvLesson({l.variant, l.radius, l.border == "clamp", static_cast<unsigned>(l.seed), l.outDir});
+    }
     // Settings between runs belong to the interactive window; headless and scripted runs
     // are reproducible from their command line (and script) alone.
     const bool settingsApply = !runsHeadless(options) && options.script.empty() && !options.quality && !options.resizeStorm;

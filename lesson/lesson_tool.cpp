@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/files/safe_write.h"
+#include "lesson/conv_trace.h"
 #include "lesson/sat_trace.h"
 #include "lesson/scan_picture.h"
 #include "lesson/scan_trace.h"
@@ -69,6 +70,20 @@ int runSatLesson(const SatLessonRequest& r) {
     const SatTrace trace = traceSat(r.algorithm, lessonInput(static_cast<std::size_t>(r.n) * r.n, r.seed), r.n, r.n);
     std::printf("%s", satLessonText(trace).c_str());
     return r.outDir.empty() ? std::vector<std::filesystem::path>{} : writeSatLesson(trace, r.outDir);
+  });
+}
+
+int runConvLesson(const ConvLessonRequest& r) {
+  if (const std::string why = whyNoConvTrace(r.variant, r.radius); !why.empty()) {
+    std::fprintf(stderr, "satdof: lesson conv: %s\n", why.c_str());
+    return 2;
+  }
+  return run("conv", [&] {
+    const ConvTrace trace = traceConv(r.variant, convLessonImage(r.variant, r.radius, r.seed),
+                                      gaussian(r.radius, defaultGaussianSigma(r.radius)),
+                                      r.clampBorder ? Border::Clamp : Border::Zero);
+    std::printf("%s", convLessonText(trace).c_str());
+    return r.outDir.empty() ? std::vector<std::filesystem::path>{} : writeConvLesson(trace, r.outDir);
   });
 }
 

@@ -1,5 +1,6 @@
-// lesson/lesson_tool.h — `satdof lesson scan` and `satdof lesson sat`: a scan variant or a
-// SAT algorithm traced at a small size, its steps printed and written as SVG pictures.
+// lesson/lesson_tool.h — `satdof lesson scan`, `sat` and `conv`: a scan variant, a SAT
+// algorithm or one block of a convolution variant traced at a small size, its steps
+// printed and written as SVG pictures.
 #pragma once
 
 #include <cstddef>
@@ -36,5 +37,16 @@ struct SatLessonRequest {
 
 // `satdof lesson sat`: as runScanLesson.
 int runSatLesson(const SatLessonRequest& request);
+
+struct ConvLessonRequest {
+  std::string variant;            // a traced convolution variant (tracedConvVariants())
+  int radius = 3;                 // a Gaussian filter of this radius (sigma r / 2)
+  bool clampBorder = false;       // the border rule: zero (the book's) or clamp
+  unsigned seed = 1;              // the image's random bytes
+  std::filesystem::path outDir;   // where the SVGs go (empty: none written)
+};
+
+// `satdof lesson conv`: as runScanLesson.
+int runConvLesson(const ConvLessonRequest& request);
 
 }  // namespace satdof::lesson

@@ -347,6 +347,17 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
   integer(satLesson, "seed", o.lesson.seed, 0, 999999999, "Random seed of the values [1]");
   satLesson->add_option("--out", o.lesson.outDir, "Folder for the pictures, one SVG per step (none: printed only)");
   satLesson->callback([&o] { o.lesson.topic = "sat"; });
+  auto* convLesson = lesson->add_subcommand(
+      "conv", "One block of a convolution variant: its output tile and halo, every tap's load coloured by the memory "
+              "that serves it (global, shared, constant), the loads per output pixel against the chapter's");
+  convLesson->add_option("--variant", o.lesson.variant, "Convolution variant: basic, constant-memory, tiled-halo or "
+                                                         "tiled-cached-halo")->required();
+  integer(convLesson, "radius", o.lesson.radius, 1, 15, "The Gaussian filter's radius (the tiled variants: 3..15) [3]");
+  convLesson->add_option("--border", o.lesson.border, "Outside the image: zero or clamp [zero]")
+      ->check(CLI::IsMember({"zero", "clamp"}));
+  integer(convLesson, "seed", o.lesson.seed, 0, 999999999, "Random seed of the image [1]");
+  convLesson->add_option("--out", o.lesson.outDir, "Folder for the pictures, one SVG per step (none: printed only)");
+  convLesson->callback([&o] { o.lesson.topic = "conv"; });
 
   try {
     app.parse(argc, argv);

@@ -94,12 +94,14 @@ struct Options {
     bool quick = false;                 // --quick: small sizes only
   } bench;
 
-  // `satdof lesson scan`: a scan variant followed step by step (lesson/lesson_tool.h).
+  // `satdof lesson scan|sat|conv`: a kernel followed step by step (lesson/lesson_tool.h).
   struct LessonRequest {
-    std::string topic;    // empty: no lesson; "scan" or "sat"
-    std::string variant;  // --variant NAME (scan), --algorithm NAME (sat)
+    std::string topic;    // empty: no lesson; "scan", "sat" or "conv"
+    std::string variant;  // --variant NAME (scan, conv), --algorithm NAME (sat)
     int n = 16;           // --n N elements (sat: an N x N image)
     int blocks = 1;       // --blocks B
+    int radius = 3;       // --radius R (conv)
+    std::string border = "zero";  // --border zero|clamp (conv)
     int seed = 1;         // --seed S: the input's values
     std::string outDir;   // --out FOLDER (empty: the steps printed only)
   } lesson;

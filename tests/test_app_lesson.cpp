@@ -38,11 +38,26 @@ TEST(AppLesson, SatWritesItsTwoScansAndTheirAdditions) {
   fs::remove_all(out);
 }
 
+TEST(AppLesson, ConvWritesTheTileAndItsLoadsPerOutput) {
+  const fs::path out = fs::path(kTestOut) / "lesson_conv";
+  fs::remove_all(out);
+  const RunResult r = ::run("lesson conv --variant tiled-halo --radius 3 --out " + out.string());
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  // (64 + 6)^2 loads for 64^2 outputs; (8 + 6) rows of 8 words for 8 x 2 outputs a thread.
+  EXPECT_NE(r.out.find("per output pixel 1.20 global loads of pixels (1.20 distinct), 7.00 shared-memory reads"),
+            std::string::npos) << r.out;
+  EXPECT_TRUE(fs::is_regular_file(out / "tiled-halo-step-01.svg"));
+  EXPECT_TRUE(fs::is_regular_file(out / "tiled-halo-step-02.svg"));
+  fs::remove_all(out);
+}
+
 TEST(AppLesson, AVariantWithoutATraceOrABadSizeIsOneLineAndExit2) {
   for (const std::string args : {"lesson scan --variant cub --n 8", "lesson scan --variant no-such --n 8",
                                  "lesson scan --variant blelloch --n 0", "lesson scan --variant blelloch --blocks 9",
                                  "lesson scan --n 8", "lesson sat --algorithm single-pass --n 8",
-                                 "lesson sat --algorithm rows-columns --n 33"}) {
+                                 "lesson sat --algorithm rows-columns --n 33", "lesson conv --variant separable",
+                                 "lesson conv --variant tiled-halo --radius 2", "lesson conv --variant basic --radius 16",
+                                 "lesson conv --variant basic --border mirror"}) {
     const RunResult r = ::run(args);
     EXPECT_EQ(r.exitCode, 2) << args;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << ": " << r.err;

@@ -109,25 +109,34 @@ class ImGuiCanvas final : public lesson::Canvas {
 
 }  // namespace
 
+std::string LessonView::Lesson::title() const {
+  return (topic == Topic::Scan ? "scan: " : topic == Topic::Sat ? "SAT: " : "convolution: ") + name;
+}
+
 LessonView::LessonView() {
-  for (const std::string& v : lesson::tracedScanVariants()) lessons_.push_back({v, false});
-  for (const std::string& a : lesson::tracedSatAlgorithms()) lessons_.push_back({a, true});
+  for (const std::string& v : lesson::tracedScanVariants()) lessons_.push_back({v, Topic::Scan});
+  for (const std::string& a : lesson::tracedSatAlgorithms()) lessons_.push_back({a, Topic::Sat});
+  for (const std::string& v : lesson::tracedConvVariants()) lessons_.push_back({v, Topic::Conv});
   for (std::size_t i = 0; i < lessons_.size(); ++i)
     if (lessons_[i].name == "blelloch") lesson_ = int(i);  // the chapter's work-efficient scan
   retrace();
 }
 
 int LessonView::steps() const {
-  return scan_ ? int(scan_->steps.size()) : sat_ ? int(sat_->steps.size()) : 0;
+  return scan_ ? int(scan_->steps.size()) : sat_ ? int(sat_->steps.size()) : conv_ ? int(conv_->steps.size()) : 0;
 }
 
 std::string LessonView::caption() const {
   const Lesson& l = lessons_.at(std::size_t(lesson_));
-  std::string text = l.sat ? "SAT " + l.name + ", " + std::to_string(satSide_) + " x " + std::to_string(satSide_)
-                           : "scan " + l.name + ", n " + std::to_string(n_) + " in " + std::to_string(blocks_) +
-                                 (blocks_ == 1 ? " block" : " blocks");
+  std::string text;
+  if (l.topic == Topic::Sat) text = "SAT " + l.name + ", " + std::to_string(satSide_) + " x " + std::to_string(satSide_);
+  else if (l.topic == Topic::Conv)
+    text = "convolution " + l.name + ", r " + std::to_string(radius_) + (clampBorder_ ? ", clamp border" : ", zero border");
+  else text = "scan " + l.name + ", n " + std::to_string(n_) + " in " + std::to_string(blocks_) + (blocks_ == 1 ? " block" : " blocks");
   if (!problem_.empty()) return text + ": " + problem_;
-  const std::string phase = scan_ ? scan_->steps.at(std::size_t(step_)).phase : sat_->steps.at(std::size_t(step_)).phase;
+  const std::string& phase = scan_  ? scan_->steps.at(std::size_t(step_)).phase
+                             : sat_ ? sat_->steps.at(std::size_t(step_)).phase
+                                    : conv_->steps.at(std::size_t(step_)).phase;
   return text + ": step " + std::to_string(step_ + 1) + " of " + std::to_string(steps()) + ", " + phase;
 }
 
@@ -156,12 +165,16 @@ void LessonView::advance(float seconds) {
 void LessonView::retrace() {
   scan_.reset();
   sat_.reset();
+  conv_.reset();
   problem_.clear();
   const Lesson& l = lessons_.at(std::size_t(lesson_));
   try {
-    if (l.sat)
+    if (l.topic == Topic::Sat)
       sat_ = lesson::traceSat(l.name, lesson::lessonInput(std::size_t(satSide_) * std::size_t(satSide_), seed_), satSide_,
                               satSide_);
+    else if (l.topic == Topic::Conv)
+      conv_ = lesson::traceConv(l.name, lesson::convLessonImage(l.name, radius_, seed_),
+                                gaussian(radius_, defaultGaussianSigma(radius_)), clampBorder_ ? Border::Clamp : Border::Zero);
     else
       scan_ = lesson::traceScan(l.name, lesson::lessonInput(std::size_t(n_), seed_), lesson::lessonTile(n_, blocks_));
   } catch (const std::invalid_argument& e) {
@@ -183,19 +196,21 @@ void LessonView::draw(float imageRight) {
     return;
   }
   bool changed = false;
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16);
-  const std::string current = (lessons_[std::size_t(lesson_)].sat ? "SAT: " : "scan: ") + lessons_[std::size_t(lesson_)].name;
-  if (ImGui::BeginCombo("##lesson", current.c_str())) {
-    for (std::size_t i = 0; i < lessons_.size(); ++i) {
-      const std::string name = (lessons_[i].sat ? "SAT: " : "scan: ") + lessons_[i].name;
-      if (ImGui::Selectable(name.c_str(), int(i) == lesson_)) lesson_ = int(i), changed = true;
-    }
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 20);
+  const Lesson& shown = lessons_[std::size_t(lesson_)];
+  if (ImGui::BeginCombo("##lesson", shown.title().c_str())) {
+    for (std::size_t i = 0; i < lessons_.size(); ++i)
+      if (ImGui::Selectable(lessons_[i].title().c_str(), int(i) == lesson_)) lesson_ = int(i), changed = true;
     ImGui::EndCombo();
   }
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-  if (lessons_[std::size_t(lesson_)].sat) {
+  if (shown.topic == Topic::Sat) {
     changed |= ImGui::SliderInt("side", &satSide_, 2, 16);
+  } else if (shown.topic == Topic::Conv) {
+    changed |= ImGui::SliderInt("radius", &radius_, kMinFilterRadius, kMaxFilterRadius);
+    ImGui::SameLine();
+    changed |= ImGui::Checkbox("clamp border", &clampBorder_);
   } else {
     changed |= ImGui::SliderInt("n", &n_, 8, 64);
     ImGui::SameLine();
@@ -228,7 +243,8 @@ void LessonView::draw(float imageRight) {
     } size;
     auto drawOn = [&](lesson::Canvas& c) {
       if (scan_) lesson::drawScanStep(c, *scan_, step_);
-      else lesson::drawSatStep(c, *sat_, step_);
+      else if (sat_) lesson::drawSatStep(c, *sat_, step_);
+      else lesson::drawConvStep(c, *conv_, step_);
     };
     drawOn(size);
     ImGui::BeginChild("picture", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);

@@ -1,5 +1,6 @@
-// app/ui/lesson_view.h — the lesson in the window: a scan variant or a SAT algorithm traced
-// at a small size (lesson/), one step at a time, in a window over the image. Each step is
+// app/ui/lesson_view.h — the lesson in the window: a scan variant, a SAT algorithm or one
+// block of a convolution variant traced at a small size (lesson/), one step at a time, in a
+// window over the image. Each step is
 // drawn by the code that draws `satdof lesson`'s pictures (lesson/canvas.h), so the window
 // and the files show the same thing.
 // Keys (app/input.h): L shows or hides it; Right / Left the next / previous step; Space
@@ -10,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "lesson/conv_trace.h"
 #include "lesson/sat_trace.h"
 #include "lesson/scan_trace.h"
 
@@ -35,21 +37,25 @@ class LessonView {
   void draw(float imageRight);
 
  private:
+  enum class Topic { Scan, Sat, Conv };
   struct Lesson {
-    std::string name;  // a traced scan variant or SAT algorithm
-    bool sat = false;
+    std::string name;  // a traced scan variant, SAT algorithm or convolution variant
+    Topic topic = Topic::Scan;
+    std::string title() const;  // "scan: blelloch"
   };
   void retrace();
 
   std::vector<Lesson> lessons_;
   int lesson_ = 0;
-  int n_ = 16, blocks_ = 2, satSide_ = 8;
+  int n_ = 16, blocks_ = 2, satSide_ = 8, radius_ = 3;
+  bool clampBorder_ = false;
   unsigned seed_ = 1;
   bool shown_ = false, playing_ = false;
   int step_ = 0;
   float clock_ = 0;
   std::optional<lesson::ScanTrace> scan_;
   std::optional<lesson::SatTrace> sat_;
+  std::optional<lesson::ConvTrace> conv_;
   std::string problem_;  // why the trace could not be made (empty: it was)
 };
 

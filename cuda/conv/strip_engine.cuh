@@ -24,6 +24,7 @@
 #pragma once
 
 #include "conv/conv_device.cuh"
+#include "satdof/conv_tiles.h"
 #include "satdof/cuda_check.h"
 
 namespace satdof::conv::strip {
@@ -282,7 +283,7 @@ cudaError_t launchByRadius(const ConvArgs& args, cudaStream_t stream, LaunchLarg
   const Filter& f = *args.filter;
   return withRadius(f.radius, [&](auto radius) -> cudaError_t {
     constexpr int R = decltype(radius)::value;
-    if constexpr (R <= 2) {
+    if constexpr (R < conv_tiles::kTiledMinRadius) {
       const ImageIo io = makeImageIo(args);
       const auto taps = [&] {
         if constexpr (M == ConvMath::Direct) return makeTaps2D<R>(f);

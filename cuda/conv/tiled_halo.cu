@@ -26,20 +26,20 @@
 namespace satdof::conv {
 namespace {
 
-constexpr int kThreadsX = 32;
-constexpr int kThreadsY = 8;
+constexpr int kThreadsX = conv_tiles::kTiledThreadsX;
+constexpr int kThreadsY = conv_tiles::kTiledThreadsY;
 constexpr int kRows = kTiledRowsPerThread;  // outputs per thread, vertically
 constexpr int kCols = kTiledColsPerThread;  // outputs per thread, horizontally (adjacent)
-constexpr int kTileW = kThreadsX * kCols;   // 64
-constexpr int kTileH = kThreadsY * kRows;   // 64
+constexpr int kTileW = conv_tiles::kTiledOutW;  // 64
+constexpr int kTileH = conv_tiles::kTiledOutH;  // 64
 static_assert(kCols == 2, "the compute loop reads pixel pairs as 8-byte words");
 
 template <int R>
 __global__ void __launch_bounds__(kThreadsX * kThreadsY, 3)
     tiledHaloKernel(ImageIo io, const __grid_constant__ Taps2D<R> taps) {
   constexpr int kN = 2 * R + 1;
-  constexpr int kInW = kTileW + 2 * R;  // even: rows stay 8-byte aligned
-  constexpr int kInH = kTileH + 2 * R;
+  constexpr int kInW = conv_tiles::tiledInputSide(kTileW, R);  // even: rows stay 8-byte aligned
+  constexpr int kInH = conv_tiles::tiledInputSide(kTileH, R);
   constexpr bool kUnrolled = R <= kTiledUnrollMaxRadius;
   __shared__ __align__(8) unsigned tile[kInH][kInW];
   __shared__ float sharedWeights[kUnrolled ? 1 : kN * kN];

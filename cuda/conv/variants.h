@@ -3,7 +3,8 @@
 // Private to cuda/.
 //
 // The launch shapes are spelled once here so that the registry prints what the kernels
-// are compiled with; the reasoning behind each number sits next to it.
+// are compiled with; the reasoning behind each number sits next to it. The book kernels'
+// shapes come from satdof/conv_tiles.h, which the lesson's traces share.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -14,6 +15,7 @@
 #include <string_view>
 
 #include "satdof/conv2d.h"
+#include "satdof/conv_tiles.h"
 
 namespace satdof::conv {
 
@@ -21,24 +23,24 @@ namespace satdof::conv {
 
 // Book baselines: one thread per output pixel, 32x8 blocks (a warp spans one row of 32
 // pixels, so every tap's load is one 128-byte line).
-inline constexpr int kPixelBlockX = 32;
-inline constexpr int kPixelBlockY = 8;
+inline constexpr int kPixelBlockX = conv_tiles::kPixelBlockX;
+inline constexpr int kPixelBlockY = conv_tiles::kPixelBlockY;
 
 // Tiled (halo in shared memory): 256 threads, each computing 8 rows x 2 columns, so a
 // 64x64 output tile; the input tile is (64 + 2r)^2 (35 KiB at r = 15), which lets every
 // radius 1..15 run. Every loaded pixel feeds up to 16 outputs from registers: at r = 2
 // that is 4.5 shared loads and conversions per output instead of 25. 80 registers
 // (ptxas, sm_90, no spills at any radius): three blocks, 24 warps per SM.
-inline constexpr int kTiledRowsPerThread = 8;
-inline constexpr int kTiledColsPerThread = 2;
+inline constexpr int kTiledRowsPerThread = conv_tiles::kTiledRowsPerThread;
+inline constexpr int kTiledColsPerThread = conv_tiles::kTiledColsPerThread;
 // Taps are fully unrolled (weights as constant-bank operands) up to this radius; above,
 // the input-row loop stays rolled and weights come from shared memory, keeping the code
 // a few thousand instructions long.
-inline constexpr int kTiledUnrollMaxRadius = 3;
+inline constexpr int kTiledUnrollMaxRadius = conv_tiles::kTiledUnrollMaxRadius;
 
 // Tiled with the halo from cache: 256 threads, 8 rows x 1 column each, 32x64 output tile
 // in shared memory; halo cells come from global memory through L1.
-inline constexpr int kCachedRowsPerThread = 8;
+inline constexpr int kCachedRowsPerThread = conv_tiles::kCachedRowsPerThread;
 
 // Separable, fused: each warp walks down a strip 32 columns wide on its own (no block
 // barrier), 16 rows per step: 16 outputs per thread and pass, the float intermediate in a
