@@ -9,6 +9,7 @@
 
 #include "engine/files/safe_write.h"
 #include "lesson/conv_trace.h"
+#include "lesson/lookback_trace.h"
 #include "lesson/sat_trace.h"
 #include "lesson/scan_picture.h"
 #include "lesson/scan_trace.h"
@@ -54,6 +55,13 @@ int run(const char* topic, Lesson&& lesson) {
 }  // namespace
 
 int runScanLesson(const ScanLessonRequest& r) {
+  if (r.variant == "decoupled-lookback")
+    return run("scan", [&] {
+      const LookbackTrace trace =
+          traceLookback(lessonInput(static_cast<std::size_t>(r.n), r.seed), (r.n + r.blocks - 1) / r.blocks, r.seed);
+      std::printf("%s", lookbackLessonText(trace).c_str());
+      return r.outDir.empty() ? std::vector<std::filesystem::path>{} : writeLookbackLesson(trace, r.outDir);
+    });
   if (const std::string why = whyNoTrace(r.variant); !why.empty()) {
     std::fprintf(stderr, "satdof: lesson scan: %s\n", why.c_str());
     return 2;

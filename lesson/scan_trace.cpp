@@ -314,7 +314,8 @@ std::vector<std::string> tracedScanVariants() { return {"hillis-steele", "blello
 std::string whyNoTrace(std::string_view variant) {
   if (blockScanOf(variant)) return {};
   if (variant == "cub") return "cub is the CUDA library's scan: its steps are CUB's own code, not this program's";
-  return "'" + std::string(variant) + "': no step-by-step trace (traced: hillis-steele, blelloch, blelloch-conflict-free)";
+  return "'" + std::string(variant) + "': no step-by-step trace (traced: hillis-steele, blelloch, blelloch-conflict-free; "
+         "decoupled-lookback's tiles: lesson/lookback_trace.h)";
 }
 
 ScanTrace traceScan(std::string_view variant, std::span<const std::uint32_t> input, int tileItems) {

@@ -38,6 +38,16 @@ TEST(AppLesson, SatWritesItsTwoScansAndTheirAdditions) {
   fs::remove_all(out);
 }
 
+TEST(AppLesson, DecoupledLookbackShowsItsTilesStatuses) {
+  const fs::path out = fs::path(kTestOut) / "lesson_lookback";
+  fs::remove_all(out);
+  const RunResult r = ::run("lesson scan --variant decoupled-lookback --n 32 --blocks 8 --out " + out.string());
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("decoupled-lookback, n = 32 in 8 tiles of 4"), std::string::npos) << r.out;
+  EXPECT_TRUE(fs::is_regular_file(out / "decoupled-lookback-step-01.svg"));
+  fs::remove_all(out);
+}
+
 TEST(AppLesson, ConvWritesTheTileAndItsLoadsPerOutput) {
   const fs::path out = fs::path(kTestOut) / "lesson_conv";
   fs::remove_all(out);

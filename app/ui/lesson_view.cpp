@@ -110,11 +110,12 @@ class ImGuiCanvas final : public lesson::Canvas {
 }  // namespace
 
 std::string LessonView::Lesson::title() const {
-  return (topic == Topic::Scan ? "scan: " : topic == Topic::Sat ? "SAT: " : "convolution: ") + name;
+  return (topic == Topic::Sat ? "SAT: " : topic == Topic::Conv ? "convolution: " : "scan: ") + name;
 }
 
 LessonView::LessonView() {
   for (const std::string& v : lesson::tracedScanVariants()) lessons_.push_back({v, Topic::Scan});
+  lessons_.push_back({"decoupled-lookback", Topic::Lookback});
   for (const std::string& a : lesson::tracedSatAlgorithms()) lessons_.push_back({a, Topic::Sat});
   for (const std::string& v : lesson::tracedConvVariants()) lessons_.push_back({v, Topic::Conv});
   for (std::size_t i = 0; i < lessons_.size(); ++i)
@@ -123,7 +124,11 @@ LessonView::LessonView() {
 }
 
 int LessonView::steps() const {
-  return scan_ ? int(scan_->steps.size()) : sat_ ? int(sat_->steps.size()) : conv_ ? int(conv_->steps.size()) : 0;
+  return scan_       ? int(scan_->steps.size())
+         : sat_      ? int(sat_->steps.size())
+         : conv_     ? int(conv_->steps.size())
+         : lookback_ ? int(lookback_->steps.size())
+                     : 0;
 }
 
 std::string LessonView::caption() const {
@@ -132,11 +137,14 @@ std::string LessonView::caption() const {
   if (l.topic == Topic::Sat) text = "SAT " + l.name + ", " + std::to_string(satSide_) + " x " + std::to_string(satSide_);
   else if (l.topic == Topic::Conv)
     text = "convolution " + l.name + ", r " + std::to_string(radius_) + (clampBorder_ ? ", clamp border" : ", zero border");
-  else text = "scan " + l.name + ", n " + std::to_string(n_) + " in " + std::to_string(blocks_) + (blocks_ == 1 ? " block" : " blocks");
+  else
+    text = "scan " + l.name + ", n " + std::to_string(n_) + " in " + std::to_string(blocks_) +
+           (l.topic == Topic::Lookback ? (blocks_ == 1 ? " tile" : " tiles") : (blocks_ == 1 ? " block" : " blocks"));
   if (!problem_.empty()) return text + ": " + problem_;
-  const std::string& phase = scan_  ? scan_->steps.at(std::size_t(step_)).phase
-                             : sat_ ? sat_->steps.at(std::size_t(step_)).phase
-                                    : conv_->steps.at(std::size_t(step_)).phase;
+  const std::string phase = scan_       ? scan_->steps.at(std::size_t(step_)).phase
+                            : sat_      ? sat_->steps.at(std::size_t(step_)).phase
+                            : conv_     ? conv_->steps.at(std::size_t(step_)).phase
+                                        : "time " + std::to_string(lookback_->steps.at(std::size_t(step_)).time);
   return text + ": step " + std::to_string(step_ + 1) + " of " + std::to_string(steps()) + ", " + phase;
 }
 
@@ -166,6 +174,7 @@ void LessonView::retrace() {
   scan_.reset();
   sat_.reset();
   conv_.reset();
+  lookback_.reset();
   problem_.clear();
   const Lesson& l = lessons_.at(std::size_t(lesson_));
   try {
@@ -175,6 +184,8 @@ void LessonView::retrace() {
     else if (l.topic == Topic::Conv)
       conv_ = lesson::traceConv(l.name, lesson::convLessonImage(l.name, radius_, seed_),
                                 gaussian(radius_, defaultGaussianSigma(radius_)), clampBorder_ ? Border::Clamp : Border::Zero);
+    else if (l.topic == Topic::Lookback)
+      lookback_ = lesson::traceLookback(lesson::lessonInput(std::size_t(n_), seed_), (n_ + blocks_ - 1) / blocks_, seed_);
     else
       scan_ = lesson::traceScan(l.name, lesson::lessonInput(std::size_t(n_), seed_), lesson::lessonTile(n_, blocks_));
   } catch (const std::invalid_argument& e) {
@@ -215,7 +226,8 @@ void LessonView::draw(float imageRight) {
     changed |= ImGui::SliderInt("n", &n_, 8, 64);
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
-    changed |= ImGui::SliderInt("blocks", &blocks_, 1, 4);
+    changed |= ImGui::SliderInt(shown.topic == Topic::Lookback ? "tiles" : "blocks", &blocks_, 1,
+                                shown.topic == Topic::Lookback ? 8 : 4);
   }
   ImGui::SameLine();
   if (ImGui::Button("new input")) ++seed_, changed = true;
@@ -244,7 +256,8 @@ void LessonView::draw(float imageRight) {
     auto drawOn = [&](lesson::Canvas& c) {
       if (scan_) lesson::drawScanStep(c, *scan_, step_);
       else if (sat_) lesson::drawSatStep(c, *sat_, step_);
-      else lesson::drawConvStep(c, *conv_, step_);
+      else if (conv_) lesson::drawConvStep(c, *conv_, step_);
+      else lesson::drawLookbackStep(c, *lookback_, step_);
     };
     drawOn(size);
     ImGui::BeginChild("picture", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);

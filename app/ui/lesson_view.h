@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "lesson/conv_trace.h"
+#include "lesson/lookback_trace.h"
 #include "lesson/sat_trace.h"
 #include "lesson/scan_trace.h"
 
@@ -37,7 +38,7 @@ class LessonView {
   void draw(float imageRight);
 
  private:
-  enum class Topic { Scan, Sat, Conv };
+  enum class Topic { Scan, Lookback, Sat, Conv };
   struct Lesson {
     std::string name;  // a traced scan variant, SAT algorithm or convolution variant
     Topic topic = Topic::Scan;
@@ -56,6 +57,7 @@ class LessonView {
   std::optional<lesson::ScanTrace> scan_;
   std::optional<lesson::SatTrace> sat_;
   std::optional<lesson::ConvTrace> conv_;
+  std::optional<lesson::LookbackTrace> lookback_;
   std::string problem_;  // why the trace could not be made (empty: it was)
 };
 

@@ -14,7 +14,8 @@
 //
 // The look-back walks predecessors 32 at a time, one per lane: wait until none of the
 // window is NotReady, add the values up to (and including) the nearest Prefix, stop
-// there; with no Prefix in the window, add all 32 Aggregates and move 32 tiles back.
+// there; with no Prefix in the window, add all 32 Aggregates and move 32 tiles back (the
+// states and the window's rule: satdof/lookback_rule.h, which the lesson follows too).
 // A row's first tile publishes Prefix at once, and tiles before the row's first tile
 // read as a virtual Prefix of the identity, so every walk ends inside its own row.
 // Tile ids are handed out in launch order by an atomic counter, so every predecessor of
@@ -28,12 +29,14 @@
 
 #include "detail/scan_op.cuh"
 #include "detail/warp_scan.cuh"
+#include "satdof/lookback_rule.h"
 
 namespace satdof::detail {
 
 using TileStatusWord = unsigned long long;
 
-enum class TileFlag : std::uint32_t { NotReady = 0, Aggregate = 1, Prefix = 2 };
+using TileFlag = lookback::TileFlag;  // (satdof/lookback_rule.h, shared with the lesson)
+static_assert(lookback::kWindow == kWarpSize);
 
 // Bit casts between the 32-bit scan types and the status word's value half.
 __device__ __forceinline__ std::uint32_t toBits(std::uint32_t v) { return v; }
@@ -101,7 +104,7 @@ __device__ T lookbackExclusivePrefix(TileStatusWord* status, long long tile,
   if (delays.firstPollNs > 0) __nanosleep(delays.firstPollNs);
   for (long long window = tile - 1;; window -= kWarpSize) {
     // ---- wait until no lane's predecessor is NotReady --------------------------------
-    const long long pred = window - lane;
+    const long long pred = lookback::windowPredecessor(window, lane);
     const TileStatusWord rowStart = packStatus(TileFlag::Prefix, Op::template identity<T>());
     TileStatusWord word = pred >= rowFirstTile ? readStatus(status + pred) : rowStart;
     while (__any_sync(kFullMask, statusFlag(word) == TileFlag::NotReady)) {
@@ -111,7 +114,7 @@ __device__ T lookbackExclusivePrefix(TileStatusWord* status, long long tile,
 
     // ---- combine up to the nearest Prefix (lane order = distance back) ---------------
     const unsigned prefixLanes = __ballot_sync(kFullMask, statusFlag(word) == TileFlag::Prefix);
-    const int lastLane = prefixLanes ? __ffs(prefixLanes) - 1 : kWarpSize - 1;
+    const int lastLane = lookback::lastCombinedLane(prefixLanes);
     const T value = lane <= lastLane ? statusValue<T>(word) : Op::template identity<T>();
     // The window precedes everything gathered so far, so it goes on the left.
     exclusive = op(warpReduce(value, op), exclusive);
