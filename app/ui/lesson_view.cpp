@@ -202,6 +202,7 @@ void LessonView::draw(float imageRight) {
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   const float wide = std::max(imageRight, std::min(1100 * ImGui::GetIO().FontGlobalScale, display.x)) - 2 * margin;
   ImGui::SetNextWindowSize(ImVec2(std::max(wide, 200.0f), display.y * 0.6f), ImGuiCond_Appearing);
+  ImGui::SetNextWindowBgAlpha(1.0f);  // opaque: over the panel, the panel's text would show through
   if (!ImGui::Begin("Lesson: the kernels step by step", &shown_, ImGuiWindowFlags_NoSavedSettings)) {
     ImGui::End();
     return;
