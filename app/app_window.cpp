@@ -126,7 +126,10 @@ void App::applyInput(const InputActions& a) {
   if (a.quit) quit_ = true;
   if (a.toggleHelp) ui_->helpShown = !ui_->helpShown;
   if (a.togglePanel) ui_->panelShown = !ui_->panelShown;
-  if (a.toggleLesson) ui_->lesson.toggle();
+  if (a.toggleLesson) {  // opens on the scan variant that runs, where it has a lesson
+    const BackendOption* scan = scanOption();
+    ui_->lesson.toggle(scan ? pipeline_->backend().selected(scan->key) : std::string());
+  }
   if (a.lessonStep != 0) ui_->lesson.step(a.lessonStep);
   if (a.lessonPlay) ui_->lesson.togglePlay();
   if (a.reloadShaders) reloadShaders();

@@ -797,6 +797,22 @@ TEST(LessonView, StepsStayInRangeAndPlayFollowsTheFrameClock) {
   EXPECT_EQ(v.currentStep(), 0) << "play from the last step starts over";
 }
 
+// Opened, the lesson follows the scan variant the app runs where that has one.
+TEST(LessonView, OpensOnTheScanVariantThatRuns) {
+  satdof::LessonView v;
+  v.toggle("hillis-steele");
+  EXPECT_TRUE(v.shown());
+  EXPECT_EQ(v.caption().rfind("scan hillis-steele, ", 0), 0u) << v.caption();
+  v.toggle("blelloch");  // hiding changes nothing
+  EXPECT_FALSE(v.shown());
+  EXPECT_EQ(v.caption().rfind("scan hillis-steele, ", 0), 0u) << v.caption();
+  v.toggle("warp-shuffle");  // no lesson for it: the last one stays
+  EXPECT_EQ(v.caption().rfind("scan hillis-steele, ", 0), 0u) << v.caption();
+  v.toggle();
+  v.toggle("decoupled-lookback");
+  EXPECT_EQ(v.caption().rfind("scan decoupled-lookback, n 16 in 2 tiles: step 1 of ", 0), 0u) << v.caption();
+}
+
 // The lesson in the window, driven by the keys a user presses: L shows it over the image,
 // Space plays (a script's frames are 1/30 s apart: 30 frames are one step of 0.8 s), Right
 // and Left step, L hides it. Each screenshot's settings name the step shown; the picture
@@ -841,4 +857,16 @@ TEST(AppScript, TheLessonViewStepsWithTheKeysAndPlays) {
   EXPECT_EQ(first, page("back.png")) << "step 1 again looks as it did";
   EXPECT_NE(first, page("played.png"));
   EXPECT_NE(page("played.png"), page("fourth.png"));
+}
+
+// On gl-compute, L opens on the scan variant the backend runs (chosen by a script here).
+TEST(AppScript, TheLessonViewOpensOnTheScanVariantThatRuns) {
+  SATDOF_SKIP_WITHOUT_XVFB();
+  const fs::path dir = freshDir("lesson_follows");
+  const std::string script = "select scan hillis-steele\nwait 2\nkey L\nwait 2\nscreenshot " + (dir / "shot.png").string() +
+                             "\nquit\n";
+  const RunResult r = runScript(dir, script, "--backend gl-compute --msaa 1", 640, 360);
+  ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+  const std::string text = slurp(dir / "shot.txt");
+  EXPECT_NE(text.find("# lesson scan hillis-steele, n 16 in 2 blocks: step 1 of "), std::string::npos) << text;
 }

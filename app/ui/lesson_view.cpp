@@ -123,6 +123,18 @@ LessonView::LessonView() {
   retrace();
 }
 
+void LessonView::toggle(std::string_view scanVariant) {
+  shown_ = !shown_;
+  if (!shown_ || scanVariant.empty()) return;
+  for (std::size_t i = 0; i < lessons_.size(); ++i)
+    if (lessons_[i].topic != Topic::Sat && lessons_[i].topic != Topic::Conv && lessons_[i].name == scanVariant &&
+        int(i) != lesson_) {
+      lesson_ = int(i);
+      step_ = 0;
+      retrace();
+    }
+}
+
 int LessonView::steps() const {
   return scan_       ? int(scan_->steps.size())
          : sat_      ? int(sat_->steps.size())

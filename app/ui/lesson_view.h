@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lesson/conv_trace.h"
@@ -25,7 +26,9 @@ class LessonView {
   LessonView();
 
   bool shown() const { return shown_; }
-  void toggle() { shown_ = !shown_; }
+  // Shows or hides it; shown, it opens on `scanVariant` (the one the app runs) where that
+  // has a lesson, else on what it showed last.
+  void toggle(std::string_view scanVariant = {});
   void step(int delta);  // by `delta` steps, within the first and the last
   void togglePlay();
   void advance(float seconds);  // the frame clock: plays on while playing

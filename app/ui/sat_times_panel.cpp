@@ -118,7 +118,7 @@ void satTimes(UiState& s) {
   }
   if (s.lesson && widgets::smallButton(s.lesson->shown() ? "hide the lesson (L)" : "the scans step by step (L)",
                                       "lesson (L)"))
-    s.lesson->toggle();
+    s.lesson->toggle(current);
   widgets::tooltip("A scan variant or a SAT algorithm traced at a small size from its kernel's index arithmetic, one "
                    "step at a time over the image: the array, the threads, each shared-memory bank, the counts");
   if (!scan) return;  // the cpu backend: one SAT, said above the times
