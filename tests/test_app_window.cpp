@@ -797,6 +797,40 @@ TEST(LessonView, StepsStayInRangeAndPlayFollowsTheFrameClock) {
   EXPECT_EQ(v.currentStep(), 0) << "play from the last step starts over";
 }
 
+// Every lesson draws in an ImGui frame at its largest size (the most cells a picture has),
+// and the window's draw list holds the picture.
+TEST(LessonView, EveryLessonDrawsAtItsLargestSize) {
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;
+  io.DisplaySize = ImVec2(1280, 720);
+  io.DeltaTime = 1.0f / 60.0f;
+  io.BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset;  // as the OpenGL 3 backend sets it
+  unsigned char* pixels = nullptr;
+  int tw = 0, th = 0;
+  io.Fonts->GetTexDataAsRGBA32(&pixels, &tw, &th);
+  satdof::LessonView v;
+  v.toggle();
+  const std::vector<std::string> names = v.names();
+  ASSERT_EQ(names.size(), 10u) << "3 block scans, the look-back, 2 SATs, 4 convolutions";
+  for (const std::string& name : names) {
+    const bool conv = name == "basic" || name == "constant-memory" || name.rfind("tiled", 0) == 0;
+    const bool sat = name.rfind("rows-", 0) == 0;
+    ASSERT_TRUE(v.select(name, conv ? 15 : sat ? 16 : 64)) << name;
+    for (int step : {0, 1000}) {  // the first step and the last
+      v.step(step);
+      ImGui::NewFrame();
+      v.draw(950);
+      ImGui::Render();
+      std::size_t vertices = 0;
+      for (int i = 0; i < ImGui::GetDrawData()->CmdListsCount; ++i) vertices += std::size_t(ImGui::GetDrawData()->CmdLists[i]->VtxBuffer.Size);
+      EXPECT_GT(vertices, 1000u) << name << " step " << v.currentStep() << ": " << v.caption();
+      EXPECT_EQ(v.caption().find("must"), std::string::npos) << v.caption();
+    }
+  }
+  ImGui::DestroyContext();
+}
+
 // Opened, the lesson follows the scan variant the app runs where that has one.
 TEST(LessonView, OpensOnTheScanVariantThatRuns) {
   satdof::LessonView v;

@@ -125,14 +125,26 @@ LessonView::LessonView() {
 
 void LessonView::toggle(std::string_view scanVariant) {
   shown_ = !shown_;
-  if (!shown_ || scanVariant.empty()) return;
-  for (std::size_t i = 0; i < lessons_.size(); ++i)
-    if (lessons_[i].topic != Topic::Sat && lessons_[i].topic != Topic::Conv && lessons_[i].name == scanVariant &&
-        int(i) != lesson_) {
-      lesson_ = int(i);
-      step_ = 0;
-      retrace();
-    }
+  const auto it = std::find_if(lessons_.begin(), lessons_.end(), [&](const Lesson& l) {
+    return l.name == scanVariant && (l.topic == Topic::Scan || l.topic == Topic::Lookback);
+  });
+  if (shown_ && it != lessons_.end() && int(it - lessons_.begin()) != lesson_) select(scanVariant);
+}
+
+bool LessonView::select(std::string_view name, std::optional<int> size) {
+  const auto it = std::find_if(lessons_.begin(), lessons_.end(), [&](const Lesson& l) { return l.name == name; });
+  if (it == lessons_.end()) return false;
+  lesson_ = int(it - lessons_.begin());
+  if (size) (it->topic == Topic::Sat ? satSide_ : it->topic == Topic::Conv ? radius_ : n_) = *size;
+  step_ = 0;
+  retrace();
+  return true;
+}
+
+std::vector<std::string> LessonView::names() const {
+  std::vector<std::string> out;
+  for (const Lesson& l : lessons_) out.push_back(l.name);
+  return out;
 }
 
 int LessonView::steps() const {

@@ -29,6 +29,11 @@ class LessonView {
   // Shows or hides it; shown, it opens on `scanVariant` (the one the app runs) where that
   // has a lesson, else on what it showed last.
   void toggle(std::string_view scanVariant = {});
+  // Shows the lesson `name` (a traced scan variant, SAT algorithm or convolution variant),
+  // with `size` its n, the image's side or the radius where given; false: no such lesson.
+  bool select(std::string_view name, std::optional<int> size = {});
+  // Every lesson's name, in the list's order.
+  std::vector<std::string> names() const;
   void step(int delta);  // by `delta` steps, within the first and the last
   void togglePlay();
   void advance(float seconds);  // the frame clock: plays on while playing
