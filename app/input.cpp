@@ -32,7 +32,7 @@ constexpr std::array<KeyBinding, 18> kBindings = {{
     {"D", "next depth-of-field implementation (of those this backend runs)"},
     {"V", "verify this frame against the CPU reference"},
     {"C", "compare configurations A and B: off, split, difference, off"},
-    {"L", "the lesson: a scan or a SAT step by step (Left / Right: a step back or on; Space: play or pause)"},
+    {"L", "the lesson: a scan, SAT or convolution step by step (Left / Right, Space plays)"},
     {"hover", "the panel shows the depth under the cursor"},
     {"drop a file", "show it: a glTF scene, or a photo with its depth map beside it (NAME_depth.png)"},
 }};

@@ -8,7 +8,7 @@
 //   F1 help, F5 reload shaders, F12 screenshot, Esc quit, R reset, H hide the panel,
 //   1-9 scan variant, P next scene preset, V verify against the CPU reference,
 //   C compare configurations A and B: off -> split -> difference -> off
-//   L the lesson view (a scan or a SAT step by step): Left / Right steps, Space plays
+//   L the lesson view (a scan, a SAT or a convolution step by step): Left / Right steps, Space plays
 //   files dropped on the window: a glTF scene, or a photo (with its depth map beside it)
 // The mouse is ignored while it is over the panel, the keys while ImGui has a text field.
 //

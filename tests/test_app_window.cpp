@@ -686,15 +686,25 @@ TEST(AppScript, BackendFailingMidRunHandsOverToTheNext) {
 // right edge and names it, and leaves one that fits alone; `openAll` opens or folds every
 // section for one frame. In process, on ImGui without a window: the check itself, so that
 // the window tests' "no control cut" can fail.
-TEST(PanelLayout, AControlPastTheRightEdgeIsCountedAndSectionsOpenOnRequest) {
+namespace {
+
+// An ImGui context with no window and no backend, its font atlas built: frames can be made
+// and rendered into draw data.
+void createHeadlessImGui(float width, float height) {
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;
-  io.DisplaySize = ImVec2(640, 400);
+  io.DisplaySize = ImVec2(width, height);
   io.DeltaTime = 1.0f / 60.0f;
   unsigned char* pixels = nullptr;
   int tw = 0, th = 0;
   io.Fonts->GetTexDataAsRGBA32(&pixels, &tw, &th);
+}
+
+}  // namespace
+
+TEST(PanelLayout, AControlPastTheRightEdgeIsCountedAndSectionsOpenOnRequest) {
+  createHeadlessImGui(640, 400);
   satdof::widgets::LayoutCheck check;
   satdof::widgets::checkLayout(&check);
   auto frame = [&](std::optional<bool> openAll, bool wide, bool* open) {
@@ -800,15 +810,8 @@ TEST(LessonView, StepsStayInRangeAndPlayFollowsTheFrameClock) {
 // Every lesson draws in an ImGui frame at its largest size (the most cells a picture has),
 // and the window's draw list holds the picture.
 TEST(LessonView, EveryLessonDrawsAtItsLargestSize) {
-  ImGui::CreateContext();
-  ImGuiIO& io = ImGui::GetIO();
-  io.IniFilename = nullptr;
-  io.DisplaySize = ImVec2(1280, 720);
-  io.DeltaTime = 1.0f / 60.0f;
-  io.BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset;  // as the OpenGL 3 backend sets it
-  unsigned char* pixels = nullptr;
-  int tw = 0, th = 0;
-  io.Fonts->GetTexDataAsRGBA32(&pixels, &tw, &th);
+  createHeadlessImGui(1280, 720);
+  ImGui::GetIO().BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset;  // as the OpenGL 3 backend sets it
   satdof::LessonView v;
   v.toggle();
   const std::vector<std::string> names = v.names();

@@ -1,6 +1,7 @@
 // app/ui/lesson_view.cpp — see lesson_view.h. ImGuiCanvas draws the pictures' calls into
 // the window's draw list at their own size (HiDPI-scaled), larger up to twice where the
-// window is wider; in a narrower window the picture scrolls sideways.
+// window is wider; in a narrower window the picture scrolls sideways. Each frame draws the
+// step once.
 #include "app/ui/lesson_view.h"
 
 #include <imgui.h>
@@ -39,13 +40,19 @@ std::string ascii(const std::string& utf8) {
   return out;
 }
 
+// Draws at `origin`, scaled to fill `availableWidth` between `minScale` and twice that
+// (the scale is known once page() gives the picture's size).
 class ImGuiCanvas final : public lesson::Canvas {
  public:
-  ImGuiCanvas(ImDrawList* list, ImVec2 origin, float scale) : list_(list), origin_(origin), scale_(scale) {}
+  ImGuiCanvas(ImDrawList* list, ImVec2 origin, float availableWidth, float minScale)
+      : list_(list), origin_(origin), available_(availableWidth), minScale_(minScale) {}
 
   void page(int width, int height) override {
+    scale_ = std::clamp(available_ / float(std::max(width, 1)), minScale_, 2 * minScale_);
+    size_ = ImVec2(float(width) * scale_, float(height) * scale_);
     list_->AddRectFilled(at(0, 0), at(float(width), float(height)), IM_COL32_WHITE);
   }
+  ImVec2 size() const { return size_; }  // the picture drawn, in window pixels
   void rect(int x, int y, int width, int height, const char* fill, const char* stroke, float strokeWidth,
             int radius) override {
     const ImVec2 a = at(float(x), float(y)), b = at(float(x + width), float(y + height));
@@ -104,7 +111,9 @@ class ImGuiCanvas final : public lesson::Canvas {
 
   ImDrawList* list_;
   ImVec2 origin_;
-  float scale_;
+  float available_, minScale_;
+  float scale_ = 1;
+  ImVec2 size_{0, 0};
 };
 
 }  // namespace
@@ -269,29 +278,14 @@ void LessonView::draw(float imageRight) {
   if (!problem_.empty()) {
     ImGui::TextWrapped("%s", problem_.c_str());
   } else {
-    // The picture's size first (a canvas that only records it), then the picture scaled.
-    struct Size final : lesson::Canvas {
-      int width = 0, height = 0;
-      void page(int w, int h) override { width = w, height = h; }
-      void rect(int, int, int, int, const char*, const char*, float, int) override {}
-      void text(int, int, const std::string&, int, const char*, const char*, const char*) override {}
-      void line(int, int, int, int, const char*, float, bool, bool) override {}
-      void arrowCurve(int, int, int, int, int, int, int, int, const char*, float) override {}
-    } size;
-    auto drawOn = [&](lesson::Canvas& c) {
-      if (scan_) lesson::drawScanStep(c, *scan_, step_);
-      else if (sat_) lesson::drawSatStep(c, *sat_, step_);
-      else if (conv_) lesson::drawConvStep(c, *conv_, step_);
-      else lesson::drawLookbackStep(c, *lookback_, step_);
-    };
-    drawOn(size);
     ImGui::BeginChild("picture", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
-    const float base = ImGui::GetIO().FontGlobalScale;  // (HiDPI)
-    const float scale = std::clamp(ImGui::GetContentRegionAvail().x / float(std::max(size.width, 1)), base, 2 * base);
-    const ImVec2 origin = ImGui::GetCursorScreenPos();
-    ImGuiCanvas canvas(ImGui::GetWindowDrawList(), origin, scale);
-    drawOn(canvas);
-    ImGui::Dummy(ImVec2(float(size.width) * scale, float(size.height) * scale));
+    ImGuiCanvas canvas(ImGui::GetWindowDrawList(), ImGui::GetCursorScreenPos(), ImGui::GetContentRegionAvail().x,
+                       ImGui::GetIO().FontGlobalScale);  // (HiDPI)
+    if (scan_) lesson::drawScanStep(canvas, *scan_, step_);
+    else if (sat_) lesson::drawSatStep(canvas, *sat_, step_);
+    else if (conv_) lesson::drawConvStep(canvas, *conv_, step_);
+    else lesson::drawLookbackStep(canvas, *lookback_, step_);
+    ImGui::Dummy(canvas.size());  // what the child scrolls over
     ImGui::EndChild();
   }
   ImGui::End();

@@ -119,8 +119,9 @@ void satTimes(UiState& s) {
   if (s.lesson && widgets::smallButton(s.lesson->shown() ? "hide the lesson (L)" : "the scans step by step (L)",
                                       "lesson (L)"))
     s.lesson->toggle(current);
-  widgets::tooltip("A scan variant or a SAT algorithm traced at a small size from its kernel's index arithmetic, one "
-                   "step at a time over the image: the array, the threads, each shared-memory bank, the counts");
+  widgets::tooltip("A scan variant, the look-back, a SAT algorithm or a convolution block traced at a small size from "
+                   "its kernel's index arithmetic, one step at a time over the image: the threads, the memory each "
+                   "access goes to, the counts");
   if (!scan) return;  // the cpu backend: one SAT, said above the times
 
   variantTable(s, *scan, algorithm, current);

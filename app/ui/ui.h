@@ -10,7 +10,7 @@
 //   compare_panel.cpp compare: off / split / difference, configuration B's fields
 //   timings_panel.cpp per-stage times with rolling plots, FPS, SAT bandwidth
 //   race_panel.cpp    the race of the backend's kernels: start, progress, a bar per entry
-//   lesson_view.cpp   over the image: a scan or a SAT step by step (L)
+//   lesson_view.cpp   over the image: a scan, a SAT or a convolution step by step (L)
 // The panel is docked: the app renders the image beside it (panelWidthFor), not under it.
 //   overlay.cpp       on the image: the A | B configurations' labels, the difference's maximum, the depth
 //                     range, the help overlay (F1)
@@ -154,7 +154,7 @@ class Ui {
 
   bool panelShown = true;
   bool helpShown = false;
-  LessonView lesson;  // L: a scan or a SAT step by step, over the image
+  LessonView lesson;  // L: a scan, a SAT or a convolution step by step, over the image
   float panelWidth = 0;  // logical pixels before HiDPI scale; 0: the default
   // The panel's own settings for the settings file (ui.*: its width), and back.
   std::map<std::string, std::string> saveState() const;
