@@ -18,6 +18,7 @@
 
 #include "engine/backends/compute_backend.h"
 #include "bokeh_test_support.h"
+#include "skip_support.h"
 #include "engine/frame/frame_targets.h"
 #include "gl_test_support.h"
 #include "engine/passes/backend_pass.h"
@@ -56,6 +57,8 @@ std::vector<Config> configs() {
         std::string why;
         if (create(c, why))
           list.push_back(c);
+        else if (satdof::test::required("SATDOF_REQUIRE_GL"))  // a GL that must run them all
+          ADD_FAILURE() << c.label() << ": " << why;
         else
           std::printf("%s: not run here: %s\n", c.label().c_str(), why.c_str());
       }

@@ -7,9 +7,10 @@
 namespace satdof {
 namespace {
 
-constexpr int kTile = 16;     // the 2D passes' work group edge
-constexpr int kGroup = 256;   // the 1D passes' work group
-constexpr int kDigitBits = 2;  // bokeh_digits.comp's one-hot lanes: 4 digits
+constexpr int kTile = 16;      // the 2D passes' work group edge
+constexpr int kGroup = 256;    // bokeh_emit.comp's work group
+constexpr int kRankGroup = 64;   // bokeh_rank.comp's work group: the elements it ranks
+constexpr int kRankChunk = 512;  // and the keys each group compares them with
 
 GLuint groups(int n, int per) { return GLuint((n + per - 1) / per); }
 
@@ -20,23 +21,19 @@ void setExtent(GLuint program, const char* name, Extent e) { gl::uniform2i(progr
 GlBokeh::GlBokeh(const std::filesystem::path& dir)
     : flags_(gl::loadProgram(dir, {{GL_COMPUTE_SHADER, "compute/bokeh_flags.comp"}})),
       compact_(gl::loadProgram(dir, {{GL_COMPUTE_SHADER, "compute/bokeh_compact.comp"}})),
-      digits_(gl::loadProgram(dir, {{GL_COMPUTE_SHADER, "compute/bokeh_digits.comp"}})),
-      split_(gl::loadProgram(dir, {{GL_COMPUTE_SHADER, "compute/bokeh_split.comp"}})),
+      rank_(gl::loadProgram(dir, {{GL_COMPUTE_SHADER, "compute/bokeh_rank.comp"}}, {},
+                            {{"GROUP", kRankGroup}, {"CHUNK", kRankChunk}})),
       emit_(gl::loadProgram(dir, {{GL_COMPUTE_SHADER, "compute/bokeh_emit.comp"}})) {}
 
 void GlBokeh::attach(const Targets& t) {
   targets_ = t;
-  const Extent f = flagExtent(t.extent), s = sortExtent();
+  const Extent f = flagExtent(t.extent);
   flagTexture_ = gl::createTexture2D(GL_RGBA8, f.width, f.height);
   flagSat_ = gl::createBuffer(GLsizeiptr(std::size_t(f.width) * f.height * 16), nullptr, 0);
-  if (!digitTexture_) {  // independent of the frame's size
-    digitTexture_ = gl::createTexture2D(GL_RGBA8, s.width, s.height);
-    digitSat_ = gl::createBuffer(GLsizeiptr(std::size_t(s.width) * s.height * 16), nullptr, 0);
+  if (!counts_) {  // independent of the frame's size
     counts_ = gl::createBuffer(2 * sizeof(std::uint32_t), nullptr, 0);
-    for (int i = 0; i < 2; ++i) {
-      keys_[i] = gl::createBuffer(GLsizeiptr(kMaxBokehSprites) * 4, nullptr, 0);
-      values_[i] = gl::createBuffer(GLsizeiptr(kMaxBokehSprites) * 4, nullptr, 0);
-    }
+    for (gl::Buffer* list : {&keys_, &pixels_, &ranks_})
+      *list = gl::createBuffer(GLsizeiptr(kMaxBokehSprites) * 4, nullptr, 0);
   }
 }
 
@@ -50,13 +47,11 @@ void GlBokeh::run(GLuint colour, const BokehRequest& r, const SatOfTexture& sat,
   const Targets& t = targets_;
   const Extent frame = t.extent, flags = flagExtent(frame);
   const std::uint32_t cap = r.select.maxSprites;
-  // Only the rows of the digit texture the cap needs are scanned.
-  const Extent sort{kSortWidth, int((cap + kSortWidth - 1) / kSortWidth)};
-  auto bindLists = [&](int in, int out) {
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, keys_[in].get());
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, values_[in].get());
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, keys_[out].get());
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 5, values_[out].get());
+  auto bindLists = [&] {
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, counts_.get());
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, keys_.get());
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, pixels_.get());
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 4, ranks_.get());
   };
   glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 4, -1, "bokeh");
   {
@@ -82,33 +77,17 @@ void GlBokeh::run(GLuint colour, const BokehRequest& r, const SatOfTexture& sat,
     glBindTextureUnit(0, flagTexture_.get());
     glBindTextureUnit(1, t.depth);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, flagSat_.get());
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, counts_.get());
-    bindLists(1, 0);
+    bindLists();
     glDispatchCompute(groups(flags.width, kTile), groups(flags.height, kTile), 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
   }
-  int current = 0;  // the list the last pass wrote
   {
     auto timed = profiler.section(profiler.gl(), "bokeh sort", "glsl");
-    for (GLuint p : {digits_.get(), split_.get()}) setExtent(p, "uTableSize", sort);
-    for (std::uint32_t shift = 0; shift < 32; shift += kDigitBits) {
-      gl::uniform1ui(digits_.get(), "uShift", shift);
-      gl::uniform1ui(split_.get(), "uShift", shift);
-      glUseProgram(digits_.get());
-      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, counts_.get());
-      bindLists(current, 1 - current);
-      glBindImageTexture(0, digitTexture_.get(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
-      glDispatchCompute(groups(sort.width * sort.height, kGroup), 1, 1);
-      glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT);
-      sat(digitTexture_.get(), sort, digitSat_.get());
-      glUseProgram(split_.get());
-      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, digitSat_.get());
-      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, counts_.get());
-      bindLists(current, 1 - current);
-      glDispatchCompute(groups(int(cap), kGroup), 1, 1);
-      glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-      current = 1 - current;
-    }
+    glUseProgram(rank_.get());
+    bindLists();
+    // Groups past the count return at once: the count is on the GPU, the cap bounds it.
+    glDispatchCompute(groups(int(cap), kRankGroup), groups(int(cap), kRankChunk), 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
   }
   {
     auto timed = profiler.section(profiler.gl(), "bokeh sprites", "glsl");
@@ -118,8 +97,7 @@ void GlBokeh::run(GLuint colour, const BokehRequest& r, const SatOfTexture& sat,
     glUseProgram(e);
     glBindTextureUnit(0, colour);
     glBindTextureUnit(1, t.depth);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, counts_.get());
-    bindLists(current, 1 - current);
+    bindLists();
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 6, t.bokehSprites);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 7, t.bokehCommands);
     glDispatchCompute(groups(int(cap), kGroup), 1, 1);

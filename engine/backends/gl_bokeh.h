@@ -26,18 +26,15 @@ class GlBokeh {
  public:
   static constexpr std::string_view kMethod =
       "GLSL compute: flags, the backend's scan (its SAT passes over them), stable compaction, a "
-      "stable 2-bit split sort on the same scan";
-  // The sort's digit texture is this wide (and kMaxBokehSprites / this tall).
-  static constexpr int kSortWidth = 256;
+      "rank sort (every pair compared)";
 
   // The uint32 SAT of an RGBA8 texture of `extent` into `table` (the backend's passes).
   using SatOfTexture = std::function<void(GLuint texture, Extent extent, GLuint table)>;
 
   explicit GlBokeh(const std::filesystem::path& shaderDir);
-  // The extents whose SATs run() asks for, beside the frame's (the backend sizes its
-  // scan's scratch for them).
+  // The extent whose SAT run() asks for, beside the frame's (the backend sizes its scan's
+  // scratch for it).
   static Extent flagExtent(Extent frame) { return {(frame.width + 3) / 4, frame.height}; }
-  static Extent sortExtent() { return {kSortWidth, kMaxBokehSprites / kSortWidth}; }
 
   void attach(const Targets& targets);
   void detach();
@@ -46,10 +43,10 @@ class GlBokeh {
 
  private:
   Targets targets_;
-  gl::Program flags_, compact_, digits_, split_, emit_;
-  gl::Texture flagTexture_, digitTexture_;
-  gl::Buffer flagSat_, digitSat_, counts_;
-  gl::Buffer keys_[2], values_[2];  // ping-pong between sort passes
+  gl::Program flags_, compact_, rank_, emit_;
+  gl::Texture flagTexture_;
+  gl::Buffer flagSat_, counts_;
+  gl::Buffer keys_, pixels_, ranks_;  // the kept highlights in pixel order, and their ranks
 };
 
 }  // namespace satdof

@@ -12,10 +12,11 @@ layout(std430, binding = 1) buffer Counts {
   uint found;  // highlights before the cap
   uint kept;   // min(found, cap): the sprites
 };
-layout(std430, binding = 2) buffer KeysIn { uint keysIn[]; };
-layout(std430, binding = 3) buffer ValuesIn { uint valuesIn[]; };
-layout(std430, binding = 4) buffer KeysOut { uint keysOut[]; };
-layout(std430, binding = 5) buffer ValuesOut { uint valuesOut[]; };
+// The kept highlights in pixel order: element i's depth key and pixel index, and its place
+// in the sorted list (bokeh_rank.comp).
+layout(std430, binding = 2) buffer Keys { uint keys[]; };
+layout(std430, binding = 3) buffer Pixels { uint pixels[]; };
+layout(std430, binding = 4) buffer Ranks { uint ranks[]; };
 
 uniform ivec2 uTableSize;  // the flag texture's extent, the SAT's
 

@@ -1,8 +1,9 @@
 #version 450 core
-// shaders/compute/bokeh_emit.comp — the gl-compute bokeh list, last step: the sorted
-// pixels as sprites (x + 0.5, y + 0.5, radius, depth; colour), the layout shaders/bokeh.vert
-// reads, and the draw-indirect command (a 4-vertex strip per sprite, then the count
-// before the cap) in this frame's slot.
+// shaders/compute/bokeh_emit.comp — the gl-compute bokeh list, last step: each kept pixel
+// as the sprite at its rank (bokeh_rank.comp), so the sprites come sorted: (x + 0.5,
+// y + 0.5, radius, depth; colour), the layout shaders/bokeh.vert reads, and the
+// draw-indirect command (a 4-vertex strip per sprite, then the count before the cap) in
+// this frame's slot.
 layout(local_size_x = 256) in;
 
 layout(binding = 0) uniform sampler2D uColour;
@@ -30,10 +31,11 @@ void main() {
     commands[uCommand + 4u] = found;
   }
   if (i >= kept) return;
-  const uint index = valuesIn[i];
+  const uint index = pixels[i];
   const ivec2 p = ivec2(index % uint(uSize.x), index / uint(uSize.x));
   const uvec4 c = uvec4(round(texelFetch(uColour, p, 0) * 255.0));
   const float depth = texelFetch(uDepth, p, 0).r;
-  sprites[i].xyRadiusDepth = vec4(float(p.x) + 0.5, float(p.y) + 0.5, float(cocRadius(depth)), depth);
-  sprites[i].colour = uvec4(c.r | c.g << 8u | c.b << 16u | 255u << 24u, 0u, 0u, 0u);
+  const uint slot = ranks[i];
+  sprites[slot].xyRadiusDepth = vec4(float(p.x) + 0.5, float(p.y) + 0.5, float(cocRadius(depth)), depth);
+  sprites[slot].colour = uvec4(c.r | c.g << 8u | c.b << 16u | 255u << 24u, 0u, 0u, 0u);
 }
