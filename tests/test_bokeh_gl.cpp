@@ -115,8 +115,8 @@ TEST_F(BokehGl, TinySceneGivesTheSpritesWorkedOutByHand) {
 
 // Random frames rich in highlights (lamps, glints, white walls, equal light:
 // bokeh_test_support.h) at a few depths (long runs of equal keys, so an unstable sort
-// shows), widths off the four-pixel flag texels and the ring radius's steps, heights and
-// pixel counts across the scan's 512-element blocks; with and without the cap; a low and
+// shows), widths off the four-pixel groups and the ring radius's steps, rows of one to
+// three 1024-pixel segments (the last one partial); with and without the cap; a low and
 // a high floor, contrasts of 1 and 2; a floor nothing passes.
 TEST_F(BokehGl, RandomFramesGiveTheReferenceList) {
   const std::vector<Config> backends = configs();
@@ -127,7 +127,7 @@ TEST_F(BokehGl, RandomFramesGiveTheReferenceList) {
   struct Select {
     std::uint32_t threshold, contrast;
   };
-  for (const Size size : {Size{1, 1}, {5, 3}, {33, 7}, {257, 129}, {513, 70}, {640, 360}}) {
+  for (const Size size : {Size{1, 1}, {5, 3}, {33, 7}, {257, 129}, {513, 70}, {640, 360}, {1024, 3}, {2100, 11}}) {
     const ref::ImageRgba8 colour = satdof::test::highlightFrame(size.width, size.height, rng);
     ref::ImageR32F depth(size.width, size.height);
     std::uniform_int_distribution<int> coarse(0, 7);

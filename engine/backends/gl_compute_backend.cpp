@@ -10,7 +10,7 @@
 //                  chosen block scan (--scan: hillis-steele ... subgroup,
 //                  decoupled-lookback), tagged "<algorithm> / <scan>".
 //   bokeh:         with a bokeh request, the sprite list of the same image by compute
-//                  shaders on the same scan (engine/backends/gl_bokeh.h).
+//                  shaders: a compaction and a rank sort (engine/backends/gl_bokeh.h).
 // Every output is bit for bit the reference's (tests/test_gl_compute.cpp, test_gl_scan.cpp).
 //
 // Index: implementations and options — the backend (programs, SAT passes, convolutions)
@@ -96,7 +96,7 @@ class GlComputeBackend final : public ComputeBackend {
 
   void attach(const Targets& t) override {
     detach();
-    sat_.attach(t.extent, t.satFormat, {GlBokeh::flagExtent(t.extent)});
+    sat_.attach(t.extent, t.satFormat, {});
     targets_ = t;
     bokeh_.attach(t);
   }
@@ -125,8 +125,7 @@ class GlComputeBackend final : public ComputeBackend {
     glMemoryBarrier(GL_ALL_BARRIER_BITS);
     unbind();
     if (r.bokeh) {
-      bokeh_.run(source, *r.bokeh, [&](GLuint texture, Extent e, GLuint table) { buildSat(texture, e, table); },
-                 r.profiler);
+      bokeh_.run(source, *r.bokeh, r.profiler);
     }
   }
 
@@ -227,7 +226,7 @@ class GlComputeBackend final : public ComputeBackend {
   gl::Program conv_[std::size(kConvolutions)];
   gl::Buffer weights_;
   gl::Buffer inputSat_;  // glsl-sat-box's SAT of the input, made on first use
-  GlBokeh bokeh_;        // the bokeh sprite list, on the same scan
+  GlBokeh bokeh_;        // the bokeh sprite list
   Targets targets_;
 };
 

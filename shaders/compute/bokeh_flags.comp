@@ -1,15 +1,14 @@
 #version 450 core
-// shaders/compute/bokeh_flags.comp — the gl-compute bokeh list, step 1 (select): one
-// texel of the flag texture per invocation, holding four consecutive pixels of a row
-// (lane k: pixel 4x + k), 1 where the pixel is a highlight (satdof/reference/bokeh.h:
-// luminance (54 r + 183 g + 19 b) >> 8 above the threshold, circle of confusion of at
-// least the minimum radius, outshining its ring in linear light: bokeh_select.glsl). The
-// backend then builds the SAT of this texture.
-layout(local_size_x = 16, local_size_y = 16) in;
+// shaders/compute/bokeh_flags.comp — the gl-compute bokeh list, step 1 (select): one work
+// group a segment (bokeh_common.glsl), four consecutive pixels of a row an invocation;
+// its bits say which are highlights (satdof/reference/bokeh.h: luminance (54 r + 183 g +
+// 19 b) >> 8 above the threshold, circle of confusion of at least the minimum radius,
+// outshining its ring in linear light: bokeh_select.glsl), and the group writes how many
+// its segment has.
+layout(local_size_x = SEGMENT / 4) in;
 
 layout(binding = 0) uniform sampler2D uColour;  // the image the SAT read (RGBA8)
 layout(binding = 1) uniform sampler2D uDepth;   // linear view depth (R32F)
-layout(binding = 0, rgba8) writeonly uniform image2D uFlags;
 
 #include "coc.glsl"
 #include "compute/bokeh_common.glsl"
@@ -29,10 +28,17 @@ bool isHighlight(ivec2 p) {
   return bokehOutshines(p, uSize, uContrast);
 }
 
+shared uint groupCount;
+
 void main() {
-  const ivec2 q = ivec2(gl_GlobalInvocationID.xy);
-  if (q.x >= uTableSize.x || q.y >= uTableSize.y) return;
-  uvec4 flags = uvec4(0u);
-  for (int k = 0; k < 4; ++k) flags[k] = isHighlight(ivec2(4 * q.x + k, q.y)) ? 1u : 0u;
-  imageStore(uFlags, q, flagTexel(flags));
+  const uint segment = segmentIndex(), lane = segment * kSegmentGroup + gl_LocalInvocationID.x;
+  const int y = int(gl_WorkGroupID.y), x0 = segmentFirstPixel();
+  if (gl_LocalInvocationID.x == 0u) groupCount = 0u;
+  barrier();
+  uint bits = 0u;
+  for (int k = 0; k < 4; ++k) bits |= isHighlight(ivec2(x0 + k, y)) ? 1u << k : 0u;
+  flags[lane] = bits;
+  if (bits != 0u) atomicAdd(groupCount, uint(bitCount(bits)));  // an integer sum: any order
+  barrier();
+  if (gl_LocalInvocationID.x == 0u) segments[segment].x = groupCount;
 }
