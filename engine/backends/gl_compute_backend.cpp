@@ -96,7 +96,7 @@ class GlComputeBackend final : public ComputeBackend {
 
   void attach(const Targets& t) override {
     detach();
-    sat_.attach(t.extent, t.satFormat, {});
+    sat_.attach(t.extent, t.satFormat);
     targets_ = t;
     bokeh_.attach(t);
   }

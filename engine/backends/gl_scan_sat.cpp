@@ -103,7 +103,7 @@ std::optional<std::string> GlSat::prepare(int scan) {
   return std::nullopt;
 }
 
-void GlSat::attach(Extent frame, SatFormat format, std::initializer_list<Extent> others) {
+void GlSat::attach(Extent frame, SatFormat format) {
   detach();
   // The float formats are rounded from exact uint32 sums, exact while the image's total
   // fits an int32.
@@ -128,18 +128,11 @@ void GlSat::attach(Extent frame, SatFormat format, std::initializer_list<Extent>
     throw std::runtime_error("the gl-compute SAT handles up to " + std::to_string(std::min(kBlock * kBlock, maxGroups)) +
                              " pixels on a side, not " + std::to_string(frame.width) + "x" +
                              std::to_string(frame.height));
-  std::size_t blocks = 0, rows = 0, columns = 0, inclusive = 0, flags = 0;
-  const auto add = [&](Extent x) {
-    const Tiles t = Tiles::of(x);
-    blocks = std::max({blocks, std::size_t(x.height) * ceilDiv(x.width, kBlock),
-                       std::size_t(x.width) * ceilDiv(x.height, kBlock)});
-    rows = std::max(rows, std::size_t(x.height) * t.x);
-    columns = std::max(columns, std::size_t(t.y + 1) * x.width);
-    inclusive = std::max(inclusive, std::size_t(t.y) * x.width);
-    flags = std::max(flags, std::size_t(t.x) * t.y);
-  };
-  add(frame);
-  for (const Extent x : others) add(x);
+  const Tiles t = Tiles::of(frame);
+  const std::size_t blocks = std::max(std::size_t(frame.height) * ceilDiv(frame.width, kBlock),
+                                      std::size_t(frame.width) * ceilDiv(frame.height, kBlock));
+  const std::size_t rows = std::size_t(frame.height) * t.x, columns = std::size_t(t.y + 1) * frame.width;
+  const std::size_t inclusive = std::size_t(t.y) * frame.width, flags = std::size_t(t.x) * t.y;
   blockSums_ = gl::createBuffer(GLsizeiptr(blocks * 16), nullptr, 0);
   rowCarry_ = gl::createBuffer(GLsizeiptr(rows * 16), nullptr, 0);
   colCarry_ = gl::createBuffer(GLsizeiptr(columns * 16), nullptr, 0);

@@ -18,7 +18,6 @@
 #pragma once
 
 #include <filesystem>
-#include <initializer_list>
 #include <optional>
 #include <span>
 #include <string>
@@ -63,9 +62,9 @@ class GlSat {
   // Why it cannot run on this GL, known without compiling (nullopt: it may).
   std::optional<std::string> whyNotHere(int scan) const;
 
-  // Scratch for the frame's table (`frame` in `format`) and uint32 tables of `others`.
+  // Scratch for the frame's table (`frame` in `format`; the field tables are as large).
   // Throws std::runtime_error, with what to do instead, for what the passes cannot build.
-  void attach(Extent frame, SatFormat format, std::initializer_list<Extent> others);
+  void attach(Extent frame, SatFormat format);
   void detach();
 
   // The SAT of `texture` (extent e, RGBA8) into `table` in `format`, by SAT algorithm
