@@ -353,7 +353,8 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
               "that serves it (global, shared, constant), the loads per output pixel against the chapter's");
   convLesson->add_option("--variant", o.lesson.variant, "Convolution variant: basic, constant-memory, tiled-halo or "
                                                          "tiled-cached-halo")->required();
-  integer(convLesson, "radius", o.lesson.radius, 1, 15, "The Gaussian filter's radius (the tiled variants: 3..15) [3]");
+  integer(convLesson, "radius", o.lesson.radius, 1, 15,
+          "The Gaussian filter's radius (the tiled variants run their strip path at 1 and 2) [3]");
   convLesson->add_option("--border", o.lesson.border, "Outside the image: zero or clamp [zero]")
       ->check(CLI::IsMember({"zero", "clamp"}));
   integer(convLesson, "seed", o.lesson.seed, 0, 999999999, "Random seed of the image [1]");

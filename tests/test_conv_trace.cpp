@@ -1,8 +1,9 @@
 // tests/test_conv_trace.cpp — the convolution lesson's traces (lesson/conv_trace.h): each
-// traced variant's block, run from the kernels' own tile arithmetic (satdof/conv_tiles.h),
-// gives the reference convolution's outputs for that block on a random image and a random,
-// lopsided filter, for both border rules and radii across the range; its loads and reads
-// add up to what the kernel's loops issue, counted here from the shapes alone.
+// traced variant's block, run from the kernels' own index arithmetic (satdof/conv_tiles.h)
+// on the path its kernel takes at that radius, gives the reference convolution's outputs
+// for that block on a random image and a random, lopsided filter, for both border rules and
+// every radius; its loads and reads add up to what the kernel's loops issue, counted here
+// from the shapes alone.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,13 +20,26 @@ namespace {
 
 using namespace satdof;
 using namespace satdof::lesson;
+namespace ct = conv_tiles;
+
+// `count` weights of both signs, adding up to about 1 (so that outputs spread over 0..255
+// rather than saturate).
+std::vector<float> weights(std::size_t count, std::mt19937& random) {
+  std::uniform_real_distribution<float> weight(-0.3f, 1.0f);
+  std::vector<float> w(count);
+  float total = 0.0f;
+  while (total < 0.2f * float(count)) {  // (0.35 on average: a smaller total is a near cancellation)
+    for (float& x : w) x = weight(random);
+    total = std::accumulate(w.begin(), w.end(), 0.0f);
+  }
+  for (float& x : w) x /= total;
+  return w;
+}
 
 Filter lopsided(int radius, unsigned seed) {
   std::mt19937 random(seed);
-  std::uniform_real_distribution<float> weight(-0.3f, 1.0f);
-  std::vector<float> w(std::size_t(2 * radius + 1) * std::size_t(2 * radius + 1));
-  for (float& x : w) x = weight(random);
-  return custom(radius, w);
+  const std::size_t n = std::size_t(2 * radius + 1);
+  return custom(radius, weights(n * n, random));
 }
 
 // The reference's outputs (channel 0) over the trace's output tile.
@@ -39,24 +53,43 @@ std::vector<std::uint8_t> referenceBlock(const ConvTrace& t, const reference::Im
 
 long long sum(const std::vector<int>& v) { return std::accumulate(v.begin(), v.end(), 0LL); }
 
+ConvTrace traced(const std::string& variant, int r, Border border = Border::Zero) {
+  return traceConv(variant, convLessonImage(variant, r, 7), lopsided(r, 7), border);
+}
+
 TEST(ConvTrace, EveryTracedVariantGivesTheReferenceOutputsOfItsBlock) {
   unsigned seed = 1;
   for (const std::string& variant : tracedConvVariants())
-    for (int radius : {1, 2, 3, 4, 7, 15})
+    for (int radius = kMinFilterRadius; radius <= kMaxFilterRadius; ++radius)
       for (Border border : {Border::Zero, Border::Clamp}) {
-        if (!whyNoConvTrace(variant, radius).empty()) continue;  // the tiled ones below r = 3
+        ASSERT_EQ(whyNoConvTrace(variant, radius), "");
         const reference::ImageRgba8 image = convLessonImage(variant, radius, ++seed);
         const ConvTrace t = traceConv(variant, image, lopsided(radius, seed), border);
         SCOPED_TRACE(variant + " r " + std::to_string(radius) + (border == Border::Zero ? " zero" : " clamp"));
         ASSERT_EQ(t.result.size(), std::size_t(t.outW) * std::size_t(t.outH));
         EXPECT_EQ(t.result, referenceBlock(t, image));
+        const auto saturated = std::count_if(t.result.begin(), t.result.end(), [](int v) { return v == 0 || v == 255; });
+        EXPECT_LT(saturated, static_cast<long>(t.result.size() / 4)) << "outputs that tell little";
         EXPECT_EQ(t.outputs, static_cast<long long>(t.outW) * t.outH);
-        EXPECT_EQ(t.footW, t.outW + 2 * radius);
       }
 }
 
+// tiled-halo and tiled-cached-halo run the strip engine below kTiledMinRadius, as
+// strip::launchByRadius does, and their tile from there on.
+TEST(ConvTrace, EachRadiusFollowsThePathItsKernelTakes) {
+  for (const std::string variant : {"tiled-halo", "tiled-cached-halo"})
+    for (int r = 1; r <= 4; ++r) {
+      const ConvTrace t = traced(variant, r);
+      EXPECT_EQ(t.path == "the strip engine", r < ct::kTiledMinRadius) << variant << " r " << r << ": " << t.path;
+      if (r < ct::kTiledMinRadius) {
+        EXPECT_EQ(t.outW, ct::kStripWidth);
+        EXPECT_EQ(t.outH, ct::kStripWarpsPerBlock * ct::stripRows(r));
+      }
+    }
+  EXPECT_EQ(traced("basic", 1).path, "one thread a pixel");
+}
+
 TEST(ConvTrace, LoadsAndReadsAreTheKernelsLoops) {
-  namespace ct = conv_tiles;
   constexpr int kThreads = ct::kTiledThreadsX * ct::kTiledThreadsY;
   for (int r : {3, 5, 15}) {
     const int n = 2 * r + 1;
@@ -64,46 +97,80 @@ TEST(ConvTrace, LoadsAndReadsAreTheKernelsLoops) {
     // basic: a thread a pixel, every in-image tap one global load (the block's footprint
     // lies inside the image up to r = 8 vertically; Clamp loads the edge pixel instead).
     const ConvTrace basic = traceConv("basic", convLessonImage("basic", r, 1), gaussian(r, 1.0f), Border::Clamp);
-    EXPECT_EQ(basic.globalLoads, basic.outputs * n * n);
+    EXPECT_EQ(basic.total().globalLoads, basic.outputs * n * n);
     EXPECT_EQ(basic.weightLoads, basic.outputs * n * n);
-    EXPECT_EQ(basic.sharedWords, 0);
+    EXPECT_EQ(basic.total().sharedReads, 0);
     EXPECT_EQ(basic.distinctPixels, std::min(96, 32 + 2 * r) * std::min(24, 8 + 2 * r));
 
     // tiled-halo: every cell of the (64 + 2r)^2 input tile loaded once, by the phase-1 loop;
     // each thread reads 8 + 2r window rows of 2r + 2 words.
     const ConvTrace tiled = traceConv("tiled-halo", convLessonImage("tiled-halo", r, 2), gaussian(r, 1.0f), Border::Zero);
     const int in = ct::tiledInputSide(ct::kTiledOutW, r);
-    EXPECT_EQ(tiled.globalLoads, static_cast<long long>(in) * in);
-    EXPECT_TRUE(std::all_of(tiled.tileLoads.begin(), tiled.tileLoads.end(), [](int k) { return k == 1; }));
-    EXPECT_EQ(tiled.sharedWords, static_cast<long long>(kThreads) * (ct::kTiledRowsPerThread + 2 * r) * (2 * r + 2));
-    EXPECT_EQ(sum(tiled.globalReads), 0);
+    EXPECT_EQ(tiled.total().globalLoads, static_cast<long long>(in) * in);
+    EXPECT_TRUE(std::all_of(tiled.input().tileLoads.begin(), tiled.input().tileLoads.end(), [](int k) { return k == 1; }));
+    EXPECT_EQ(tiled.total().sharedReads, static_cast<long long>(kThreads) * (ct::kTiledRowsPerThread + 2 * r) * (2 * r + 2));
+    EXPECT_EQ(sum(tiled.input().globalReads), 0);
+    EXPECT_EQ(tiled.total().fmas, tiled.outputs * n * n);
 
     // tiled-cached-halo: the output tile loaded once; of each thread's (8 + 2r) x (2r + 1)
     // window reads, those in the tile from shared memory, the others global.
     const ConvTrace cached =
         traceConv("tiled-cached-halo", convLessonImage("tiled-cached-halo", r, 3), gaussian(r, 1.0f), Border::Zero);
+    const ConvGrid& g = cached.input();
     const long long window = static_cast<long long>(kThreads) * (ct::kCachedRowsPerThread + 2 * r) * n;
-    EXPECT_EQ(sum(cached.tileLoads), cached.outputs);
-    EXPECT_EQ(cached.sharedWords + sum(cached.globalReads), window);
-    EXPECT_EQ(cached.globalLoads, cached.outputs + sum(cached.globalReads));
-    for (int y = 0; y < cached.footH; ++y)
-      for (int x = 0; x < cached.footW; ++x) {
-        const std::size_t i = std::size_t(y) * std::size_t(cached.footW) + std::size_t(x);
+    EXPECT_EQ(sum(g.tileLoads), cached.outputs);
+    EXPECT_EQ(cached.total().sharedReads + sum(g.globalReads), window);
+    EXPECT_EQ(cached.total().globalLoads, cached.outputs + sum(g.globalReads));
+    for (int y = 0; y < g.h; ++y)
+      for (int x = 0; x < g.w; ++x) {
+        const std::size_t i = std::size_t(y) * std::size_t(g.w) + std::size_t(x);
         const bool inTile = ct::cachedTileHolds(y - r, x - r);
-        EXPECT_EQ(cached.inTile[i] != 0, inTile);
-        if (inTile) EXPECT_EQ(cached.globalReads[i], 0);
-        else EXPECT_EQ(cached.sharedReads[i], 0);
+        EXPECT_EQ(g.inTile[i] != 0, inTile);
+        if (inTile) EXPECT_EQ(g.globalReads[i], 0);
+        else EXPECT_EQ(g.sharedReads[i], 0);
       }
+  }
+}
+
+// The strip engine (r = 1, 2): a block's 4 warps each walk rows + 2r input rows; per row a
+// lane copies its 4 pixels into the ring (tiled-halo's end lanes 4 more each), then reads
+// 3 groups of 4 words (tiled-halo) or its own 4 and loads its 2r halo words (the others,
+// a row ahead: one row more than it uses), and makes 4 (2r+1)^2 multiply-adds.
+TEST(ConvTrace, TheStripEnginesLoadsAndReadsAreItsLoops) {
+  for (int r = 1; r < ct::kTiledMinRadius; ++r) {
+    const int n = 2 * r + 1;
+    const long long rows = static_cast<long long>(ct::kStripWarpsPerBlock) * (ct::stripRows(r) + 2 * r);
+    const long long lanes = ct::kStripLanes, px = ct::kStripPixelsPerLane;
+    SCOPED_TRACE("r " + std::to_string(r));
+
+    const ConvTrace shared = traced("tiled-halo", r);
+    EXPECT_EQ(shared.passes[0].counts.globalLoads, rows * (ct::kStripWidth + 2 * px));
+    EXPECT_EQ(sum(shared.input().tileLoads), shared.passes[0].counts.globalLoads);
+    EXPECT_EQ(shared.passes[1].counts.globalLoads, 0);
+    EXPECT_EQ(shared.total().sharedReads, rows * lanes * 3 * px);
+    EXPECT_EQ(shared.total().fmas, rows * lanes * px * n * n);
+
+    {
+      const ConvTrace t = traced("tiled-cached-halo", r);
+      EXPECT_EQ(t.passes[0].counts.globalLoads, rows * ct::kStripWidth);
+      EXPECT_EQ(t.passes[1].counts.globalLoads, (rows + ct::kStripWarpsPerBlock) * lanes * 2 * r);
+      EXPECT_EQ(sum(t.input().globalReads), t.passes[1].counts.globalLoads);
+      EXPECT_EQ(t.total().sharedReads, rows * lanes * px);
+      EXPECT_EQ(t.total().fmas, rows * lanes * px * n * n);
+      // The last row's halo is loaded and feeds no output.
+      const ConvGrid& g = t.input();
+      for (int x = 0; x < g.w; ++x) EXPECT_FALSE(g.used[std::size_t(g.h - 1) * std::size_t(g.w) + std::size_t(x)]);
+    }
   }
 }
 
 TEST(ConvTrace, WhatHasNoTraceSaysWhy) {
   EXPECT_NE(whyNoConvTrace("separable", 3).find("no step-by-step trace yet"), std::string::npos);
-  EXPECT_NE(whyNoConvTrace("no-such", 3).find("no such convolution variant"), std::string::npos);
-  EXPECT_NE(whyNoConvTrace("tiled-halo", 2).find("strip path"), std::string::npos);
+  EXPECT_NE(whyNoConvTrace("glsl-separable", 3).find("no such convolution variant"), std::string::npos);
   EXPECT_NE(whyNoConvTrace("basic", 16).find("must be 1..15"), std::string::npos);
-  EXPECT_EQ(whyNoConvTrace("basic", 1), "");
-  EXPECT_THROW(traceConv("tiled-halo", convLessonImage("tiled-halo", 2, 1), box(2), Border::Zero), std::invalid_argument);
+  EXPECT_EQ(whyNoConvTrace("tiled-halo", 2), "");
+  EXPECT_THROW(traceConv("tiled-halo", convLessonImage("tiled-halo", 3, 1), box(2), Border::Zero), std::invalid_argument)
+      << "an image of another radius's blocks";
 }
 
 }  // namespace
