@@ -1,8 +1,8 @@
 // lesson/conv_trace.cpp — see conv_trace.h. The book's four kernels are followed here: each
 // block runs its kernel's loops in their order (phase 1 fills the tile, phase 2 reads the
 // taps), on channel 0 of the image, with one float fma chain per output as the kernels and
-// the reference keep it. The strip engine is in conv_trace_strips.cpp; what they share in
-// conv_trace_detail.h.
+// the reference keep it. The strip engine and separable are in conv_trace_strips.cpp; what
+// they share in conv_trace_detail.h.
 #include "lesson/conv_trace.h"
 
 #include <algorithm>
@@ -85,10 +85,11 @@ namespace ct = conv_tiles;
 bool isBook(std::string_view v) { return v == "basic" || v == "constant-memory"; }
 bool isTiled(std::string_view v) { return v == "tiled-halo" || v == "tiled-cached-halo"; }
 // Whether the variant runs the strip engine at `radius` (conv/strip_engine.cuh).
-bool onStrips(std::string_view v, int radius) { return isTiled(v) && radius < ct::kTiledMinRadius; }
+bool onStrips(std::string_view v, int radius) { return (isTiled(v) || v == "separable") && radius < ct::kTiledMinRadius; }
 
 BlockShape blockShape(std::string_view variant, int radius) {
   if (onStrips(variant, radius)) return stripBlockShape(radius);
+  if (variant == "separable") return separableBlockShape();
   if (variant == "tiled-halo") return {ct::kTiledOutW, ct::kTiledOutH};
   if (variant == "tiled-cached-halo") return {ct::kCachedOutW, ct::kCachedOutH};
   return {ct::kPixelBlockX, ct::kPixelBlockY};
@@ -287,14 +288,16 @@ std::string perOutput(const ConvCounts& c, double outputs, long long distinct) {
 
 }  // namespace
 
-std::vector<std::string> tracedConvVariants() { return {"basic", "constant-memory", "tiled-halo", "tiled-cached-halo"}; }
+std::vector<std::string> tracedConvVariants() {
+  return {"basic", "constant-memory", "tiled-halo", "tiled-cached-halo", "separable"};
+}
 
 std::string whyNoConvTrace(std::string_view variant, int radius) {
   const std::vector<std::string> traced = tracedConvVariants();
   std::ostringstream why;
   if (std::find(traced.begin(), traced.end(), variant) == traced.end()) {
-    const bool other = variant == "separable" || variant == "sat-box";
-    why << "'" << variant << "': " << (other ? "no step-by-step trace yet" : "no such convolution variant") << " (traced: ";
+    why << "'" << variant << "': " << (variant == "sat-box" ? "no step-by-step trace yet" : "no such convolution variant")
+        << " (traced: ";
     for (std::size_t i = 0; i < traced.size(); ++i) why << (i == 0 ? "" : ", ") << traced[i];
     why << ")";
   } else if (radius < kMinFilterRadius || radius > kMaxFilterRadius) {
@@ -315,6 +318,8 @@ reference::ImageRgba8 convLessonImage(std::string_view variant, int radius, unsi
 ConvTrace traceConv(std::string_view variant, const reference::ImageRgba8& image, const Filter& filter, Border border) {
   if (const std::string why = whyNoConvTrace(variant, filter.radius); !why.empty()) throw std::invalid_argument(why);
   if (const auto bad = validateFilter(filter)) throw std::invalid_argument(*bad);
+  if (variant == "separable" && !filter.separable)
+    throw std::invalid_argument("separable needs a separable (rank-one) filter; '" + filter.name + "' is not");
   const BlockShape s = blockShape(variant, filter.radius);
   if (image.width != 3 * s.outW || image.height != 3 * s.outH)
     throw std::invalid_argument("the image must be three blocks on a side (convLessonImage)");
@@ -325,6 +330,7 @@ ConvTrace traceConv(std::string_view variant, const reference::ImageRgba8& image
   t.imageWidth = image.width, t.imageHeight = image.height;
   ImageLoads loads(image, border);
   if (onStrips(variant, filter.radius)) traceStrips(t, loads);
+  else if (variant == "separable") traceSeparable(t, loads);
   else traceBook(t, loads);
   t.outputs = static_cast<long long>(t.outW) * t.outH;
   t.distinctPixels = loads.distinct();

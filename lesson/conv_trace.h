@@ -1,9 +1,10 @@
 // lesson/conv_trace.h — one block of a convolution kernel followed load by load, from the
 // index arithmetic its kernel runs (satdof/conv_tiles.h): the cells the block reads (its
-// output tile and the halo around it), which memory serves each read and how often, the
-// block's outputs computed from the values those reads return, and the loads per output
-// pixel, pass by pass, against the chapter's. The block is the middle one of an image
-// three blocks wide and high (its halo inside the image).
+// output tile and the halo around it, and the intermediate values of the two-pass
+// variants), which memory serves each read and how often, the block's outputs computed
+// from the values those reads return, and the loads per output pixel, pass by pass,
+// against the chapter's. The block is the middle one of an image three blocks wide and
+// high (its halo inside the image).
 //   basic                 every tap a global load of the pixel and one of the weight
 //   constant-memory       every tap a global load; the weights from the constant cache
 //   tiled-halo            r >= 3: the input tile, halo included, loaded once into shared
@@ -13,6 +14,9 @@
 //   tiled-cached-halo     r >= 3: the output tile alone in shared memory, the halo's taps
 //                         from global memory through the caches; r <= 2: the strip path, a
 //                         lane's own pixels through the ring, its halo from global memory
+//   separable             r >= 3: a row pass from global memory into a shared-memory ring
+//                         of intermediate rows, a column pass over them; r <= 2: the strip
+//                         path, both passes in registers
 #pragma once
 
 #include <cstdint>
@@ -26,7 +30,7 @@
 namespace satdof::lesson {
 
 // A rectangle of cells one step's picture draws, in image coordinates: the input image's,
-// or an intermediate's (one value a pixel).
+// or the intermediate's (one value a pixel: the row pass's).
 struct ConvGrid {
   std::string name;                  // "the input image", "the intermediate rows"
   int x0 = 0, y0 = 0, w = 0, h = 0;
@@ -48,7 +52,7 @@ struct ConvCounts {
   long long globalLoads = 0;    // pixels loaded from global memory (a word each)
   long long sharedReads = 0;    // values read from shared memory
   long long sharedWrites = 0;   // intermediate values written to shared memory
-  long long registerReads = 0;  // intermediate values read from registers (or by a shuffle)
+  long long registerReads = 0;  // intermediate values read from registers
   long long fmas = 0;           // multiply-adds (four channels each)
   ConvCounts& operator+=(const ConvCounts& o);
 };
@@ -101,8 +105,9 @@ struct ConvTrace {
 std::vector<std::string> tracedConvVariants();
 // Why `variant` at `radius` has no trace (empty: it has one).
 std::string whyNoConvTrace(std::string_view variant, int radius);
-// Throws std::invalid_argument where whyNoConvTrace says why. `image` must be the size
-// convLessonImage gives; its channel 0 is convolved.
+// Throws std::invalid_argument where whyNoConvTrace says why, or for a filter the variant
+// does not run (separable: rank-one). `image` must be the size convLessonImage gives; its
+// channel 0 is convolved.
 ConvTrace traceConv(std::string_view variant, const reference::ImageRgba8& image, const Filter& filter, Border border);
 // The image a variant's lesson works on at `radius`: three of its blocks on a side, random.
 reference::ImageRgba8 convLessonImage(std::string_view variant, int radius, unsigned seed);

@@ -1,5 +1,5 @@
 // lesson/conv_trace_detail.h — what the convolution traces (conv_trace.cpp, the book's
-// kernels; conv_trace_strips.cpp, the strip engine) share. Private to lesson/.
+// kernels; conv_trace_strips.cpp, the strip engine and separable) share. Private to lesson/.
 #pragma once
 
 #include <cstdint>
@@ -49,14 +49,16 @@ std::string cachedChapter(int r);
 // Where the unrolled kernels' weights come from.
 inline constexpr const char* kParameterWeights = "from the kernel's parameters: constant-bank operands of the unrolled taps";
 
-// The strip engine's trace (conv_trace_strips.cpp): fills `t` (whose variant, filter,
+// The traces of the paths in conv_trace_strips.cpp: each fills `t` (whose variant, filter,
 // border and image size are set) for the block it shows.
-void traceStrips(ConvTrace& t, ImageLoads& loads);  // r <= 2: tiled-halo, tiled-cached-halo
+void traceStrips(ConvTrace& t, ImageLoads& loads);    // r <= 2: tiled-halo, tiled-cached-halo, separable
+void traceSeparable(ConvTrace& t, ImageLoads& loads);  // r >= 3
 
-// A path's block size, for convLessonImage: its output tile.
+// The block sizes of those paths, for convLessonImage: its output tile, and the image's size.
 struct BlockShape {
   int outW = 0, outH = 0;
 };
 BlockShape stripBlockShape(int radius);
+BlockShape separableBlockShape();
 
 }  // namespace satdof::lesson::conv_detail

@@ -350,11 +350,13 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
   satLesson->callback([&o] { o.lesson.topic = "sat"; });
   auto* convLesson = lesson->add_subcommand(
       "conv", "One block of a convolution variant: its output tile and halo, every tap's load coloured by the memory "
-              "that serves it (global, shared, constant), the loads per output pixel against the chapter's");
-  convLesson->add_option("--variant", o.lesson.variant, "Convolution variant: basic, constant-memory, tiled-halo or "
-                                                         "tiled-cached-halo")->required();
+              "that serves it (global, shared, constant, registers), the loads per output pixel, pass by pass, against "
+              "the chapter's");
+  convLesson->add_option("--variant", o.lesson.variant, "Convolution variant: basic, constant-memory, tiled-halo, "
+                                                         "tiled-cached-halo or separable")->required();
   integer(convLesson, "radius", o.lesson.radius, 1, 15,
-          "The Gaussian filter's radius (the tiled variants run their strip path at 1 and 2) [3]");
+          "The Gaussian filter's radius (tiled-halo, tiled-cached-halo and separable run their strip path at 1 and 2) "
+          "[3]");
   convLesson->add_option("--border", o.lesson.border, "Outside the image: zero or clamp [zero]")
       ->check(CLI::IsMember({"zero", "clamp"}));
   integer(convLesson, "seed", o.lesson.seed, 0, 999999999, "Random seed of the image [1]");

@@ -67,11 +67,24 @@ TEST(AppLesson, ConvFollowsTheStripPathBelowRadius3) {
   EXPECT_TRUE(fs::is_regular_file(l.folder / "tiled-cached-halo-step-02.svg"));
 }
 
+TEST(AppLesson, ConvSeparableShowsBothPassesAndTheirCounts) {
+  const LessonRun l("lesson_separable", "lesson conv --variant separable --radius 3");
+  ASSERT_EQ(l.r.exitCode, 0) << l.r.err;
+  // A segment of 48 rows computes 4 chunks of intermediate rows (64): 24 words loaded for
+  // every 16 values, 7 multiply-adds each; the column pass reads 16 + 6 rows for 16 outputs.
+  EXPECT_NE(l.r.out.find("row pass: per output pixel 2.00 global loads of pixels, 1.33 shared-memory writes, 9.33 multiply-adds"),
+            std::string::npos) << l.r.out;
+  EXPECT_NE(l.r.out.find("column pass: per output pixel 1.38 shared-memory reads, 7.00 multiply-adds"), std::string::npos) << l.r.out;
+  EXPECT_NE(l.r.out.find("2(2r+1) = 14 taps per output"), std::string::npos) << l.r.out;
+  EXPECT_TRUE(fs::is_regular_file(l.folder / "separable-step-02.svg"));
+  EXPECT_FALSE(fs::exists(l.folder / "separable-step-03.svg"));
+}
+
 TEST(AppLesson, AVariantWithoutATraceOrABadSizeIsOneLineAndExit2) {
   for (const std::string args : {"lesson scan --variant cub --n 8", "lesson scan --variant no-such --n 8",
                                  "lesson scan --variant blelloch --n 0", "lesson scan --variant blelloch --blocks 9",
                                  "lesson scan --n 8", "lesson sat --algorithm single-pass --n 8",
-                                 "lesson sat --algorithm rows-columns --n 33", "lesson conv --variant separable",
+                                 "lesson sat --algorithm rows-columns --n 33", "lesson conv --variant sat-box",
                                  "lesson conv --variant cpu-box-sum --radius 2", "lesson conv --variant basic --radius 16",
                                  "lesson conv --variant basic --border mirror"}) {
     const RunResult r = ::run(args);

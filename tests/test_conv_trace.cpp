@@ -1,9 +1,9 @@
 // tests/test_conv_trace.cpp — the convolution lesson's traces (lesson/conv_trace.h): each
 // traced variant's block, run from the kernels' own index arithmetic (satdof/conv_tiles.h)
-// on the path its kernel takes at that radius, gives the reference convolution's outputs
-// for that block on a random image and a random, lopsided filter, for both border rules and
-// every radius; its loads and reads add up to what the kernel's loops issue, counted here
-// from the shapes alone.
+// on the path its kernel takes at that radius, gives the reference's outputs for that block
+// (Direct or Separable maths, as the variant) on a random image and a random, lopsided
+// filter, for both border rules and every radius; its loads and reads add up to what the
+// kernel's loops issue, counted here from the shapes alone.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -23,7 +23,7 @@ using namespace satdof::lesson;
 namespace ct = conv_tiles;
 
 // `count` weights of both signs, adding up to about 1 (so that outputs spread over 0..255
-// rather than saturate).
+// rather than saturate): any (2r+1)^2 of them, or rank one for separable.
 std::vector<float> weights(std::size_t count, std::mt19937& random) {
   std::uniform_real_distribution<float> weight(-0.3f, 1.0f);
   std::vector<float> w(count);
@@ -36,15 +36,25 @@ std::vector<float> weights(std::size_t count, std::mt19937& random) {
   return w;
 }
 
-Filter lopsided(int radius, unsigned seed) {
+Filter lopsided(const std::string& variant, int radius, unsigned seed) {
   std::mt19937 random(seed);
   const std::size_t n = std::size_t(2 * radius + 1);
-  return custom(radius, weights(n * n, random));
+  if (variant != "separable") return custom(radius, weights(n * n, random));
+  Filter f;
+  f.name = "lopsided rank one";
+  f.radius = radius;
+  f.separable = true;
+  f.rowWeights = weights(n, random);
+  f.colWeights = weights(n, random);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < n; ++j) f.weights.push_back(f.colWeights[i] * f.rowWeights[j]);
+  return f;
 }
 
-// The reference's outputs (channel 0) over the trace's output tile.
+// The reference's outputs (channel 0) over the trace's output tile, in the variant's maths.
 std::vector<std::uint8_t> referenceBlock(const ConvTrace& t, const reference::ImageRgba8& image) {
-  const reference::ImageRgba8 all = reference::convolve2D(image, t.filter, t.border, 1);
+  const ConvMath math = t.variant == "separable" ? ConvMath::Separable : ConvMath::Direct;
+  const reference::ImageRgba8 all = reference::convolve(image, t.filter, t.border, math, 1);
   std::vector<std::uint8_t> block;
   for (int y = t.outY0; y < t.outY0 + t.outH; ++y)
     for (int x = t.outX0; x < t.outX0 + t.outW; ++x) block.push_back(all.at(x, y)[0]);
@@ -54,7 +64,7 @@ std::vector<std::uint8_t> referenceBlock(const ConvTrace& t, const reference::Im
 long long sum(const std::vector<int>& v) { return std::accumulate(v.begin(), v.end(), 0LL); }
 
 ConvTrace traced(const std::string& variant, int r, Border border = Border::Zero) {
-  return traceConv(variant, convLessonImage(variant, r, 7), lopsided(r, 7), border);
+  return traceConv(variant, convLessonImage(variant, r, 7), lopsided(variant, r, 7), border);
 }
 
 TEST(ConvTrace, EveryTracedVariantGivesTheReferenceOutputsOfItsBlock) {
@@ -64,7 +74,7 @@ TEST(ConvTrace, EveryTracedVariantGivesTheReferenceOutputsOfItsBlock) {
       for (Border border : {Border::Zero, Border::Clamp}) {
         ASSERT_EQ(whyNoConvTrace(variant, radius), "");
         const reference::ImageRgba8 image = convLessonImage(variant, radius, ++seed);
-        const ConvTrace t = traceConv(variant, image, lopsided(radius, seed), border);
+        const ConvTrace t = traceConv(variant, image, lopsided(variant, radius, seed), border);
         SCOPED_TRACE(variant + " r " + std::to_string(radius) + (border == Border::Zero ? " zero" : " clamp"));
         ASSERT_EQ(t.result.size(), std::size_t(t.outW) * std::size_t(t.outH));
         EXPECT_EQ(t.result, referenceBlock(t, image));
@@ -74,10 +84,10 @@ TEST(ConvTrace, EveryTracedVariantGivesTheReferenceOutputsOfItsBlock) {
       }
 }
 
-// tiled-halo and tiled-cached-halo run the strip engine below kTiledMinRadius, as
-// strip::launchByRadius does, and their tile from there on.
+// tiled-halo, tiled-cached-halo and separable run the strip engine below kTiledMinRadius,
+// as strip::launchByRadius does, and their tile (separable: its strips) from there on.
 TEST(ConvTrace, EachRadiusFollowsThePathItsKernelTakes) {
-  for (const std::string variant : {"tiled-halo", "tiled-cached-halo"})
+  for (const std::string variant : {"tiled-halo", "tiled-cached-halo", "separable"})
     for (int r = 1; r <= 4; ++r) {
       const ConvTrace t = traced(variant, r);
       EXPECT_EQ(t.path == "the strip engine", r < ct::kTiledMinRadius) << variant << " r " << r << ": " << t.path;
@@ -135,7 +145,8 @@ TEST(ConvTrace, LoadsAndReadsAreTheKernelsLoops) {
 // The strip engine (r = 1, 2): a block's 4 warps each walk rows + 2r input rows; per row a
 // lane copies its 4 pixels into the ring (tiled-halo's end lanes 4 more each), then reads
 // 3 groups of 4 words (tiled-halo) or its own 4 and loads its 2r halo words (the others,
-// a row ahead: one row more than it uses), and makes 4 (2r+1)^2 multiply-adds.
+// a row ahead: one row more than it uses), and makes 4 (2r+1)^2 multiply-adds, or 4 (2r+1)
+// in each pass.
 TEST(ConvTrace, TheStripEnginesLoadsAndReadsAreItsLoops) {
   for (int r = 1; r < ct::kTiledMinRadius; ++r) {
     const int n = 2 * r + 1;
@@ -150,13 +161,21 @@ TEST(ConvTrace, TheStripEnginesLoadsAndReadsAreItsLoops) {
     EXPECT_EQ(shared.total().sharedReads, rows * lanes * 3 * px);
     EXPECT_EQ(shared.total().fmas, rows * lanes * px * n * n);
 
-    {
-      const ConvTrace t = traced("tiled-cached-halo", r);
+    for (const std::string variant : {"tiled-cached-halo", "separable"}) {
+      const ConvTrace t = traced(variant, r);
+      SCOPED_TRACE(variant);
       EXPECT_EQ(t.passes[0].counts.globalLoads, rows * ct::kStripWidth);
       EXPECT_EQ(t.passes[1].counts.globalLoads, (rows + ct::kStripWarpsPerBlock) * lanes * 2 * r);
       EXPECT_EQ(sum(t.input().globalReads), t.passes[1].counts.globalLoads);
       EXPECT_EQ(t.total().sharedReads, rows * lanes * px);
-      EXPECT_EQ(t.total().fmas, rows * lanes * px * n * n);
+      if (variant == "separable") {
+        EXPECT_EQ(t.passes[1].counts.fmas, rows * lanes * px * n);
+        EXPECT_EQ(t.passes[2].counts.fmas, rows * lanes * px * n);
+        EXPECT_EQ(t.passes[2].counts.registerReads, rows * lanes * px * n);
+        EXPECT_EQ(t.total().sharedWrites, 0) << "the intermediate never leaves registers";
+      } else {
+        EXPECT_EQ(t.total().fmas, rows * lanes * px * n * n);
+      }
       // The last row's halo is loaded and feeds no output.
       const ConvGrid& g = t.input();
       for (int x = 0; x < g.w; ++x) EXPECT_FALSE(g.used[std::size_t(g.h - 1) * std::size_t(g.w) + std::size_t(x)]);
@@ -164,11 +183,40 @@ TEST(ConvTrace, TheStripEnginesLoadsAndReadsAreItsLoops) {
   }
 }
 
+// separable (r >= 3): each of the block's 4 warps runs separableSteps() steps; in each a
+// lane loads separableWindowVecs() vectors of 4 words and writes 16 intermediate values
+// (2r + 1 multiply-adds each); from the ring's last chunk on it reads 16 + 2r of them for
+// 16 outputs (2r + 1 multiply-adds each).
+TEST(ConvTrace, SeparablesLoadsAndReadsAreItsLoops) {
+  for (int r = ct::kTiledMinRadius; r <= kMaxFilterRadius; ++r) {
+    const int n = 2 * r + 1;
+    const ConvTrace t = traced("separable", r);
+    SCOPED_TRACE("r " + std::to_string(r));
+    const long long lanes = static_cast<long long>(ct::kSeparableWarpsPerBlock) * 32, chunk = ct::kSeparableChunkRows;
+    const long long steps = ct::separableSteps(t.outH, r), blocks = (t.outH + chunk - 1) / chunk;
+    EXPECT_EQ(steps, blocks + ct::separableRingChunks(r) - 1);
+    EXPECT_EQ(t.passes[0].counts.globalLoads, lanes * steps * 4 * ct::separableWindowVecs(r));
+    EXPECT_EQ(t.passes[0].counts.sharedWrites, lanes * steps * chunk);
+    EXPECT_EQ(t.passes[0].counts.fmas, lanes * steps * chunk * n);
+    EXPECT_EQ(t.passes[1].counts.sharedReads, lanes * blocks * (chunk + 2 * r));
+    EXPECT_EQ(t.passes[1].counts.fmas, lanes * blocks * chunk * n);
+    EXPECT_EQ(t.passes[1].counts.globalLoads, 0);
+    EXPECT_EQ(sum(t.grids[1].writes), t.passes[0].counts.sharedWrites);
+    EXPECT_EQ(sum(t.grids[1].sharedReads), t.passes[1].counts.sharedReads);
+    // Against the chapter's 2(2r+1) taps: the column pass makes them exactly, the row pass
+    // also for the segment's 2r rows above and below (whole chunks).
+    EXPECT_EQ(t.passes[1].counts.fmas, t.outputs * n);
+    EXPECT_GE(t.passes[0].counts.fmas, t.outputs * n);
+  }
+}
+
 TEST(ConvTrace, WhatHasNoTraceSaysWhy) {
-  EXPECT_NE(whyNoConvTrace("separable", 3).find("no step-by-step trace yet"), std::string::npos);
   EXPECT_NE(whyNoConvTrace("glsl-separable", 3).find("no such convolution variant"), std::string::npos);
   EXPECT_NE(whyNoConvTrace("basic", 16).find("must be 1..15"), std::string::npos);
   EXPECT_EQ(whyNoConvTrace("tiled-halo", 2), "");
+  EXPECT_NE(whyNoConvTrace("sat-box", 3).find("no step-by-step trace yet"), std::string::npos);
+  EXPECT_THROW(traceConv("separable", convLessonImage("separable", 3, 1), lopsided("basic", 3, 1), Border::Zero),
+               std::invalid_argument);
   EXPECT_THROW(traceConv("tiled-halo", convLessonImage("tiled-halo", 3, 1), box(2), Border::Zero), std::invalid_argument)
       << "an image of another radius's blocks";
 }
