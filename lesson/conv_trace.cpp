@@ -1,8 +1,8 @@
 // lesson/conv_trace.cpp — see conv_trace.h. The book's four kernels are followed here: each
 // block runs its kernel's loops in their order (phase 1 fills the tile, phase 2 reads the
 // taps), on channel 0 of the image, with one float fma chain per output as the kernels and
-// the reference keep it. The strip engine and separable are in conv_trace_strips.cpp; what
-// they share in conv_trace_detail.h.
+// the reference keep it. The strip engine and separable are in conv_trace_strips.cpp,
+// sat-box in conv_trace_sat_box.cpp; what they share in conv_trace_detail.h.
 #include "lesson/conv_trace.h"
 
 #include <algorithm>
@@ -90,6 +90,7 @@ bool onStrips(std::string_view v, int radius) { return (isTiled(v) || v == "sepa
 BlockShape blockShape(std::string_view variant, int radius) {
   if (onStrips(variant, radius)) return stripBlockShape(radius);
   if (variant == "separable") return separableBlockShape();
+  if (variant == "sat-box") return satBoxBlockShape();
   if (variant == "tiled-halo") return {ct::kTiledOutW, ct::kTiledOutH};
   if (variant == "tiled-cached-halo") return {ct::kCachedOutW, ct::kCachedOutH};
   return {ct::kPixelBlockX, ct::kPixelBlockY};
@@ -289,21 +290,24 @@ std::string perOutput(const ConvCounts& c, double outputs, long long distinct) {
 }  // namespace
 
 std::vector<std::string> tracedConvVariants() {
-  return {"basic", "constant-memory", "tiled-halo", "tiled-cached-halo", "separable"};
+  return {"basic", "constant-memory", "tiled-halo", "tiled-cached-halo", "separable", "sat-box"};
 }
 
 std::string whyNoConvTrace(std::string_view variant, int radius) {
   const std::vector<std::string> traced = tracedConvVariants();
   std::ostringstream why;
   if (std::find(traced.begin(), traced.end(), variant) == traced.end()) {
-    why << "'" << variant << "': " << (variant == "sat-box" ? "no step-by-step trace yet" : "no such convolution variant")
-        << " (traced: ";
+    why << "'" << variant << "': no such convolution variant (traced: ";
     for (std::size_t i = 0; i < traced.size(); ++i) why << (i == 0 ? "" : ", ") << traced[i];
     why << ")";
   } else if (radius < kMinFilterRadius || radius > kMaxFilterRadius) {
     why << "radius " << radius << ": must be " << kMinFilterRadius << ".." << kMaxFilterRadius;
   }
   return why.str();
+}
+
+Filter convLessonFilter(std::string_view variant, int radius) {
+  return variant == "sat-box" ? box(radius) : gaussian(radius, defaultGaussianSigma(radius));
 }
 
 reference::ImageRgba8 convLessonImage(std::string_view variant, int radius, unsigned seed) {
@@ -320,6 +324,8 @@ ConvTrace traceConv(std::string_view variant, const reference::ImageRgba8& image
   if (const auto bad = validateFilter(filter)) throw std::invalid_argument(*bad);
   if (variant == "separable" && !filter.separable)
     throw std::invalid_argument("separable needs a separable (rank-one) filter; '" + filter.name + "' is not");
+  if (variant == "sat-box" && filter.kind != FilterKind::Box)
+    throw std::invalid_argument("sat-box: box filters only (the mean of a window); '" + filter.name + "' is not a box");
   const BlockShape s = blockShape(variant, filter.radius);
   if (image.width != 3 * s.outW || image.height != 3 * s.outH)
     throw std::invalid_argument("the image must be three blocks on a side (convLessonImage)");
@@ -331,6 +337,7 @@ ConvTrace traceConv(std::string_view variant, const reference::ImageRgba8& image
   ImageLoads loads(image, border);
   if (onStrips(variant, filter.radius)) traceStrips(t, loads);
   else if (variant == "separable") traceSeparable(t, loads);
+  else if (variant == "sat-box") traceSatBox(t, loads);
   else traceBook(t, loads);
   t.outputs = static_cast<long long>(t.outW) * t.outH;
   t.distinctPixels = loads.distinct();

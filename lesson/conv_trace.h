@@ -4,7 +4,8 @@
 // variants), which memory serves each read and how often, the block's outputs computed
 // from the values those reads return, and the loads per output pixel, pass by pass,
 // against the chapter's. The block is the middle one of an image three blocks wide and
-// high (its halo inside the image).
+// high (its halo inside the image); sat-box's is the top-left one, whose windows run past
+// the image's edges.
 //   basic                 every tap a global load of the pixel and one of the weight
 //   constant-memory       every tap a global load; the weights from the constant cache
 //   tiled-halo            r >= 3: the input tile, halo included, loaded once into shared
@@ -17,6 +18,8 @@
 //   separable             r >= 3: a row pass from global memory into a shared-memory ring
 //                         of intermediate rows, a column pass over them; r <= 2: the strip
 //                         path, both passes in registers
+//   sat-box               one pass of row prefixes and row windows into a shared-memory
+//                         ring, running column sums over it: four reads per pixel
 #pragma once
 
 #include <cstdint>
@@ -30,7 +33,7 @@
 namespace satdof::lesson {
 
 // A rectangle of cells one step's picture draws, in image coordinates: the input image's,
-// or the intermediate's (one value a pixel: the row pass's).
+// or the intermediate's (one value a pixel: the row pass's, sat-box's row windows).
 struct ConvGrid {
   std::string name;                  // "the input image", "the intermediate rows"
   int x0 = 0, y0 = 0, w = 0, h = 0;
@@ -52,7 +55,7 @@ struct ConvCounts {
   long long globalLoads = 0;    // pixels loaded from global memory (a word each)
   long long sharedReads = 0;    // values read from shared memory
   long long sharedWrites = 0;   // intermediate values written to shared memory
-  long long registerReads = 0;  // intermediate values read from registers
+  long long registerReads = 0;  // sat-box: prefix sums read from registers or by a shuffle
   long long fmas = 0;           // multiply-adds (four channels each)
   ConvCounts& operator+=(const ConvCounts& o);
 };
@@ -93,7 +96,7 @@ struct ConvTrace {
   long long outputs = 0;         // the block's output pixels
   long long distinctPixels = 0;  // the distinct pixels it loads: each first comes from DRAM or L2
   long long weightLoads = 0;     // weight reads, and where from:
-  std::string weightsFrom;       // "from global memory (...)"
+  std::string weightsFrom;       // "from global memory (...)", "are not read: ..."
   std::string chapter;           // the chapter's counts for its kernel, one line
   std::vector<std::uint8_t> result;  // the block's outputs (channel 0), row by row
   std::vector<ConvStep> steps;
@@ -105,9 +108,11 @@ struct ConvTrace {
 std::vector<std::string> tracedConvVariants();
 // Why `variant` at `radius` has no trace (empty: it has one).
 std::string whyNoConvTrace(std::string_view variant, int radius);
+// The filter a lesson runs: a Gaussian of sigma r / 2, sat-box's box (the mean).
+Filter convLessonFilter(std::string_view variant, int radius);
 // Throws std::invalid_argument where whyNoConvTrace says why, or for a filter the variant
-// does not run (separable: rank-one). `image` must be the size convLessonImage gives; its
-// channel 0 is convolved.
+// does not run (separable: rank-one; sat-box: a box). `image` must be the size
+// convLessonImage gives; its channel 0 is convolved.
 ConvTrace traceConv(std::string_view variant, const reference::ImageRgba8& image, const Filter& filter, Border border);
 // The image a variant's lesson works on at `radius`: three of its blocks on a side, random.
 reference::ImageRgba8 convLessonImage(std::string_view variant, int radius, unsigned seed);

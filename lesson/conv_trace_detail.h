@@ -1,5 +1,6 @@
 // lesson/conv_trace_detail.h — what the convolution traces (conv_trace.cpp, the book's
-// kernels; conv_trace_strips.cpp, the strip engine and separable) share. Private to lesson/.
+// kernels; conv_trace_strips.cpp, the strip engine and separable; conv_trace_sat_box.cpp)
+// share. Private to lesson/.
 #pragma once
 
 #include <cstdint>
@@ -49,10 +50,11 @@ std::string cachedChapter(int r);
 // Where the unrolled kernels' weights come from.
 inline constexpr const char* kParameterWeights = "from the kernel's parameters: constant-bank operands of the unrolled taps";
 
-// The traces of the paths in conv_trace_strips.cpp: each fills `t` (whose variant, filter,
-// border and image size are set) for the block it shows.
+// The traces of the paths in conv_trace_strips.cpp and conv_trace_sat_box.cpp: each fills
+// `t` (whose variant, filter, border and image size are set) for the block it shows.
 void traceStrips(ConvTrace& t, ImageLoads& loads);    // r <= 2: tiled-halo, tiled-cached-halo, separable
 void traceSeparable(ConvTrace& t, ImageLoads& loads);  // r >= 3
+void traceSatBox(ConvTrace& t, ImageLoads& loads);
 
 // The block sizes of those paths, for convLessonImage: its output tile, and the image's size.
 struct BlockShape {
@@ -60,5 +62,6 @@ struct BlockShape {
 };
 BlockShape stripBlockShape(int radius);
 BlockShape separableBlockShape();
+BlockShape satBoxBlockShape();
 
 }  // namespace satdof::lesson::conv_detail

@@ -80,11 +80,21 @@ TEST(AppLesson, ConvSeparableShowsBothPassesAndTheirCounts) {
   EXPECT_FALSE(fs::exists(l.folder / "separable-step-03.svg"));
 }
 
+TEST(AppLesson, ConvSatBoxReadsFourTimesAPixel) {
+  const LessonRun l("lesson_sat_box", "lesson conv --variant sat-box --radius 15 --border clamp");
+  ASSERT_EQ(l.r.exitCode, 0) << l.r.err;
+  // 160 rows of row windows for 158 input rows: 2 prefix reads each, and 160 + 129 ring reads a column.
+  EXPECT_NE(l.r.out.find("row pass: per output pixel 1.25 shared-memory writes, 2.50 reads from registers"), std::string::npos)
+      << l.r.out;
+  EXPECT_NE(l.r.out.find("column pass: per output pixel 2.26 shared-memory reads"), std::string::npos) << l.r.out;
+  for (int k = 1; k <= 3; ++k) EXPECT_TRUE(fs::is_regular_file(l.folder / ("sat-box-step-0" + std::to_string(k) + ".svg")));
+}
+
 TEST(AppLesson, AVariantWithoutATraceOrABadSizeIsOneLineAndExit2) {
   for (const std::string args : {"lesson scan --variant cub --n 8", "lesson scan --variant no-such --n 8",
                                  "lesson scan --variant blelloch --n 0", "lesson scan --variant blelloch --blocks 9",
                                  "lesson scan --n 8", "lesson sat --algorithm single-pass --n 8",
-                                 "lesson sat --algorithm rows-columns --n 33", "lesson conv --variant sat-box",
+                                 "lesson sat --algorithm rows-columns --n 33", "lesson conv --variant glsl-separable",
                                  "lesson conv --variant cpu-box-sum --radius 2", "lesson conv --variant basic --radius 16",
                                  "lesson conv --variant basic --border mirror"}) {
     const RunResult r = ::run(args);

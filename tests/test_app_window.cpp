@@ -816,9 +816,10 @@ TEST(LessonView, EveryLessonDrawsAtItsLargestSize) {
   satdof::LessonView v;
   v.toggle();
   const std::vector<std::string> names = v.names();
-  ASSERT_EQ(names.size(), 11u) << "3 block scans, the look-back, 2 SATs, 5 convolutions";
+  ASSERT_EQ(names.size(), 12u) << "3 block scans, the look-back, 2 SATs, 6 convolutions";
   for (const std::string& name : names) {
-    const bool conv = name == "basic" || name == "constant-memory" || name.rfind("tiled", 0) == 0 || name == "separable";
+    const bool conv = name == "basic" || name == "constant-memory" || name.rfind("tiled", 0) == 0 ||
+                      name == "separable" || name == "sat-box";
     const bool sat = name.rfind("rows-", 0) == 0;
     for (const int size : conv ? std::vector<int>{15, 2} : std::vector<int>{sat ? 16 : 64}) {
       ASSERT_TRUE(v.select(name, size)) << name;

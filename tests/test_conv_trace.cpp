@@ -1,9 +1,9 @@
 // tests/test_conv_trace.cpp — the convolution lesson's traces (lesson/conv_trace.h): each
 // traced variant's block, run from the kernels' own index arithmetic (satdof/conv_tiles.h)
 // on the path its kernel takes at that radius, gives the reference's outputs for that block
-// (Direct or Separable maths, as the variant) on a random image and a random, lopsided
-// filter, for both border rules and every radius; its loads and reads add up to what the
-// kernel's loops issue, counted here from the shapes alone.
+// (Direct, Separable or BoxSum maths, as the variant) on a random image and a random,
+// lopsided filter (sat-box: the box), for both border rules and every radius; its loads
+// and reads add up to what the kernel's loops issue, counted here from the shapes alone.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -23,7 +23,8 @@ using namespace satdof::lesson;
 namespace ct = conv_tiles;
 
 // `count` weights of both signs, adding up to about 1 (so that outputs spread over 0..255
-// rather than saturate): any (2r+1)^2 of them, or rank one for separable.
+// rather than saturate): any (2r+1)^2 of them, or rank one for separable, or the box for
+// sat-box.
 std::vector<float> weights(std::size_t count, std::mt19937& random) {
   std::uniform_real_distribution<float> weight(-0.3f, 1.0f);
   std::vector<float> w(count);
@@ -37,6 +38,7 @@ std::vector<float> weights(std::size_t count, std::mt19937& random) {
 }
 
 Filter lopsided(const std::string& variant, int radius, unsigned seed) {
+  if (variant == "sat-box") return box(radius);
   std::mt19937 random(seed);
   const std::size_t n = std::size_t(2 * radius + 1);
   if (variant != "separable") return custom(radius, weights(n * n, random));
@@ -53,7 +55,9 @@ Filter lopsided(const std::string& variant, int radius, unsigned seed) {
 
 // The reference's outputs (channel 0) over the trace's output tile, in the variant's maths.
 std::vector<std::uint8_t> referenceBlock(const ConvTrace& t, const reference::ImageRgba8& image) {
-  const ConvMath math = t.variant == "separable" ? ConvMath::Separable : ConvMath::Direct;
+  const ConvMath math = t.variant == "separable" ? ConvMath::Separable
+                        : t.variant == "sat-box" ? ConvMath::BoxSum
+                                                 : ConvMath::Direct;
   const reference::ImageRgba8 all = reference::convolve(image, t.filter, t.border, math, 1);
   std::vector<std::uint8_t> block;
   for (int y = t.outY0; y < t.outY0 + t.outH; ++y)
@@ -97,6 +101,7 @@ TEST(ConvTrace, EachRadiusFollowsThePathItsKernelTakes) {
       }
     }
   EXPECT_EQ(traced("basic", 1).path, "one thread a pixel");
+  EXPECT_EQ(traced("sat-box", 1).path, "one pass");
 }
 
 TEST(ConvTrace, LoadsAndReadsAreTheKernelsLoops) {
@@ -210,15 +215,75 @@ TEST(ConvTrace, SeparablesLoadsAndReadsAreItsLoops) {
   }
 }
 
+// sat-box: the steps run the input rows in steps of 16, each row's 128 + 2r words loaded (a
+// step ahead: one step more) and turned into 128 row windows by 2 prefix reads each; the
+// column pass reads each row window as it enters and as it leaves the window: 4 reads an
+// output at any radius, and a little more for the chunk's rows around it.
+TEST(ConvTrace, SatBoxReadsFourTimesAnOutputAtAnyRadius) {
+  for (int r = kMinFilterRadius; r <= kMaxFilterRadius; ++r) {
+    const int n = 2 * r + 1;
+    SCOPED_TRACE("r " + std::to_string(r));
+    const ConvTrace t = traced("sat-box", r, Border::Clamp);
+    const long long inRows = t.outH + 2 * r, stepRows = (inRows + ct::kSatStepRows - 1) / ct::kSatStepRows * ct::kSatStepRows;
+    const long long columns = ct::kSatStripWidth;
+    EXPECT_EQ(t.passes[0].counts.globalLoads, (stepRows + ct::kSatStepRows) * (columns + 2 * r));
+    EXPECT_EQ(t.passes[1].counts.registerReads, stepRows * columns * 2);
+    EXPECT_EQ(t.passes[1].counts.sharedWrites, stepRows * columns);
+    EXPECT_EQ(t.passes[2].counts.sharedReads, columns * (stepRows + stepRows - n));
+    const double reads = double(t.total().registerReads + t.total().sharedReads) / double(t.outputs);
+    EXPECT_GE(reads, 4.0);
+    EXPECT_LT(reads, 5.0);
+    EXPECT_EQ(t.total().fmas, 0);
+
+    // Zero border: the top-left block loads no pixel outside the image.
+    const ConvTrace zero = traced("sat-box", r, Border::Zero);
+    long long inside = 0;
+    for (int row = 0; row < stepRows + ct::kSatStepRows; ++row)
+      for (int pos = 0; pos < ct::kSatSpan; ++pos)
+        inside += ct::satSpanLoads(pos, r) && ct::insideAxis(ct::satSpanColumn(t.outX0, r, pos), t.imageWidth) &&
+                  ct::insideAxis(ct::satInputRow(t.outY0, r, row), t.imageHeight);
+    EXPECT_EQ(zero.passes[0].counts.globalLoads, inside);
+  }
+}
+
+// The top-left output's corners: the span starts r left of the strip and the running sums
+// at the chunk's first input row, so three of its four are nothing there (0), the fourth
+// added; an output inside the block has all four.
+TEST(ConvTrace, SatBoxsCornersAreTheKernels) {
+  const int r = 3;
+  const ConvTrace t = traced("sat-box", r);
+  const ConvStep& rowPass = t.steps.at(1);
+  auto label = [&](int x, int y) {
+    for (const ConvMark& m : rowPass.marks)
+      if (m.x == x && m.y == y && !m.label.empty()) return m.label;
+    return std::string("(none)");
+  };
+  const int x0 = t.outX0, y0 = t.outY0;
+  EXPECT_EQ(label(x0 + r, y0 + r), "+");
+  EXPECT_EQ(label(x0 - r - 1, y0 + r), "0");
+  EXPECT_EQ(label(x0 + r, y0 - r - 1), "0");
+  EXPECT_EQ(label(x0 - r - 1, y0 - r - 1), "0");
+  EXPECT_EQ(ct::satSpanColumn(x0, r, ct::satLeftCorner(0)), x0 - r - 1);
+  EXPECT_EQ(ct::satInputRow(y0, r, ct::satLeavingRow(2 * r, r)), y0 - r - 1);
+  const int x = x0 + 64, y = y0 + 64;
+  EXPECT_EQ(label(x + r, y + r), "+");
+  EXPECT_EQ(label(x - r - 1, y + r), "-");
+  EXPECT_EQ(label(x + r, y - r - 1), "-");
+  EXPECT_EQ(label(x - r - 1, y - r - 1), "+");
+}
+
 TEST(ConvTrace, WhatHasNoTraceSaysWhy) {
   EXPECT_NE(whyNoConvTrace("glsl-separable", 3).find("no such convolution variant"), std::string::npos);
   EXPECT_NE(whyNoConvTrace("basic", 16).find("must be 1..15"), std::string::npos);
   EXPECT_EQ(whyNoConvTrace("tiled-halo", 2), "");
-  EXPECT_NE(whyNoConvTrace("sat-box", 3).find("no step-by-step trace yet"), std::string::npos);
+  EXPECT_EQ(whyNoConvTrace("sat-box", 15), "");
   EXPECT_THROW(traceConv("separable", convLessonImage("separable", 3, 1), lopsided("basic", 3, 1), Border::Zero),
                std::invalid_argument);
+  EXPECT_THROW(traceConv("sat-box", convLessonImage("sat-box", 3, 1), gaussian(3, 1.5f), Border::Zero), std::invalid_argument);
   EXPECT_THROW(traceConv("tiled-halo", convLessonImage("tiled-halo", 3, 1), box(2), Border::Zero), std::invalid_argument)
       << "an image of another radius's blocks";
+  EXPECT_EQ(convLessonFilter("sat-box", 4).kind, FilterKind::Box);
+  EXPECT_TRUE(convLessonFilter("separable", 4).separable);
 }
 
 }  // namespace
