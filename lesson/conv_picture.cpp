@@ -84,7 +84,8 @@ void drawConvStep(Canvas& c, const ConvTrace& t, int index) {
     const char* colour;
   };
   std::vector<Line> lines;
-  std::vector<Line> paragraphs{{s.what + ".", 12, "normal", "#222"}, {shape.str(), 11, "normal", "#444"}};
+  const bool stop = !s.what.empty() && s.what.back() == '.';  // ("rows y, y + 8, ...")
+  std::vector<Line> paragraphs{{s.what + (stop ? "" : "."), 12, "normal", "#222"}, {shape.str(), 11, "normal", "#444"}};
   if (t.passes.size() > 1) paragraphs.push_back({"This step, " + convPassText(t, s.pass) + ".", 12, "bold", "#1a237e"});
   paragraphs.push_back({"In all, per output pixel: " + convTotalText(t) + ".", 12, "bold", "#1a237e"});
   paragraphs.push_back({"Against " + t.chapter + ".", 11, "normal", "#6a1b9a"});
