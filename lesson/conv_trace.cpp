@@ -1,102 +1,163 @@
-// lesson/conv_trace.cpp — see conv_trace.h. Each variant's block runs its kernel's loops in
-// their order (phase 1 fills the tile, phase 2 reads the taps), on channel 0 of the image,
-// with one float fma chain per output as the kernels and the reference keep it.
+// lesson/conv_trace.cpp — see conv_trace.h. The book's four kernels are followed here: each
+// block runs its kernel's loops in their order (phase 1 fills the tile, phase 2 reads the
+// taps), on channel 0 of the image, with one float fma chain per output as the kernels and
+// the reference keep it. The strip engine and separable are in conv_trace_strips.cpp,
+// sat-box in conv_trace_sat_box.cpp; what they share in conv_trace_detail.h.
 #include "lesson/conv_trace.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <random>
-#include <set>
 #include <sstream>
 #include <stdexcept>
-#include <utility>
 
+#include "lesson/conv_trace_detail.h"
 #include "satdof/conv_tiles.h"
 
 namespace satdof::lesson {
+
+namespace conv_detail {
+
+ConvGrid makeGrid(std::string name, int x0, int y0, int w, int h) {
+  ConvGrid g;
+  g.name = std::move(name);
+  g.x0 = x0, g.y0 = y0, g.w = w, g.h = h;
+  const std::size_t cells = std::size_t(w) * std::size_t(h);
+  for (std::vector<int>* v : {&g.tileLoads, &g.globalReads, &g.sharedReads, &g.registerReads, &g.writes}) v->assign(cells, 0);
+  g.inTile.assign(cells, 0);
+  g.used.assign(cells, 0);
+  return g;
+}
+
+bool ImageLoads::loads(int x, int y) const {
+  return border_ == Border::Clamp || (conv_tiles::insideAxis(x, image_.width) && conv_tiles::insideAxis(y, image_.height));
+}
+
+std::uint32_t ImageLoads::load(int x, int y, ConvCounts& pass) {
+  if (!loads(x, y)) return 0u;
+  x = conv_tiles::clampToEdge(x, image_.width), y = conv_tiles::clampToEdge(y, image_.height);
+  ++pass.globalLoads;
+  pixels_.insert({x, y});
+  const std::uint8_t* p = image_.at(x, y);
+  return std::uint32_t(p[0]) | std::uint32_t(p[1]) << 8 | std::uint32_t(p[2]) << 16 | std::uint32_t(p[3]) << 24;
+}
+
+std::string fixed(double v, int digits) {
+  char s[32];
+  std::snprintf(s, sizeof s, "%.*f", digits, v);
+  return s;
+}
+
+std::string tiledChapter(int r) {
+  const double computing = double(32 - 2 * r) * double(32 - 2 * r);
+  return "the chapter's tiled kernel (a 32 x 32 input tile, a thread a cell, " + fixed(computing, 0) +
+         " of its 1024 threads computing): " + fixed(1024.0 / computing) + " global loads and (2r+1)^2 = " +
+         std::to_string((2 * r + 1) * (2 * r + 1)) + " shared reads per output";
+}
+
+std::string cachedChapter(int r) {
+  return "the chapter's cached-halo kernel (a 32 x 32 tile): 1 global load per output into the tile; of its (2r+1)^2 = " +
+         std::to_string((2 * r + 1) * (2 * r + 1)) +
+         " taps those in the tile from shared memory, the halo's from global memory through L1 / L2";
+}
+
+}  // namespace conv_detail
+
+using namespace conv_detail;
+
+ConvCounts& ConvCounts::operator+=(const ConvCounts& o) {
+  globalLoads += o.globalLoads, sharedReads += o.sharedReads, sharedWrites += o.sharedWrites;
+  registerReads += o.registerReads, fmas += o.fmas;
+  return *this;
+}
+
+ConvCounts ConvTrace::total() const {
+  ConvCounts all;
+  for (const ConvPass& p : passes) all += p.counts;
+  return all;
+}
+
 namespace {
 
 namespace ct = conv_tiles;
 
-struct Shape {
-  int outW = 0, outH = 0;
-  bool tiled = false;
-};
+bool isBook(std::string_view v) { return v == "basic" || v == "constant-memory"; }
+bool isTiled(std::string_view v) { return v == "tiled-halo" || v == "tiled-cached-halo"; }
+// Whether the variant runs the strip engine at `radius` (conv/strip_engine.cuh).
+bool onStrips(std::string_view v, int radius) { return (isTiled(v) || v == "separable") && radius < ct::kTiledMinRadius; }
 
-Shape shapeOf(std::string_view variant) {
-  if (variant == "tiled-halo") return {ct::kTiledOutW, ct::kTiledOutH, true};
-  if (variant == "tiled-cached-halo") return {ct::kCachedOutW, ct::kCachedOutH, true};
-  return {ct::kPixelBlockX, ct::kPixelBlockY, false};
+BlockShape blockShape(std::string_view variant, int radius) {
+  if (onStrips(variant, radius)) return stripBlockShape(radius);
+  if (variant == "separable") return separableBlockShape();
+  if (variant == "sat-box") return satBoxBlockShape();
+  if (variant == "tiled-halo") return {ct::kTiledOutW, ct::kTiledOutH};
+  if (variant == "tiled-cached-halo") return {ct::kCachedOutW, ct::kCachedOutH};
+  return {ct::kPixelBlockX, ct::kPixelBlockY};
 }
 
-// The block's reads, as the kernels' fetchWord makes them: a cell outside the image is 0
-// with no load under Border::Zero, and the nearest edge pixel, loaded, under Clamp.
-class Block {
- public:
-  Block(const reference::ImageRgba8& image, ConvTrace& t) : image_(image), t_(t) {}
+// The book's kernels' block: the middle one, its taps' cells r around its output tile.
+void bookBlock(ConvTrace& t, int outW, int outH) {
+  const int r = t.filter.radius;
+  t.outX0 = outW, t.outY0 = outH, t.outW = outW, t.outH = outH;
+  t.grids.push_back(makeGrid("the input image", t.outX0 - r, t.outY0 - r, outW + 2 * r, outH + 2 * r));
+}
 
-  std::size_t cell(int x, int y) const { return std::size_t(y - t_.footY0) * std::size_t(t_.footW) + std::size_t(x - t_.footX0); }
-  bool inImage(int x, int y) const { return x >= 0 && y >= 0 && x < image_.width && y < image_.height; }
-  // Whether reading (x, y) loads a pixel (a ghost cell under Zero loads none).
-  bool loads(int x, int y) const { return t_.border == Border::Clamp || inImage(x, y); }
-  // A global load of the cell (x, y): its value, counted.
-  float load(int x, int y) {
-    if (!loads(x, y)) return 0.0f;
-    x = std::clamp(x, 0, image_.width - 1), y = std::clamp(y, 0, image_.height - 1);
-    ++t_.globalLoads;
-    pixels_.insert({x, y});
-    return float(image_.at(x, y)[0]);
-  }
-  long long distinct() const { return static_cast<long long>(pixels_.size()); }
-
- private:
-  const reference::ImageRgba8& image_;
-  ConvTrace& t_;
-  std::set<std::pair<int, int>> pixels_;
-};
-
-void traceBasic(ConvTrace& t, Block& b) {
+ConvMark topLeftWindow(const ConvTrace& t) {
   const int r = t.filter.radius, n = t.filter.size();
+  return {t.outX0 - r, t.outY0 - r, n, n, "#c62828", ""};
+}
+
+void traceBasic(ConvTrace& t, ImageLoads& loads) {
+  const int r = t.filter.radius, n = t.filter.size();
+  ConvGrid& g = t.grids[0];
+  ConvCounts& pass = t.passes.emplace_back(ConvPass{"compute", {}}).counts;
   for (int y = t.outY0; y < t.outY0 + t.outH; ++y)
     for (int x = t.outX0; x < t.outX0 + t.outW; ++x) {  // a thread each
       float acc = 0.0f;
       for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j) {
           const int px = x - r + j, py = y - r + i;
-          if (!b.loads(px, py)) continue;  // the bounds check: a ghost tap adds nothing
-          ++t.globalReads[b.cell(px, py)];
+          if (!loads.loads(px, py)) continue;  // the bounds check: a ghost tap adds nothing
+          bump(g, &ConvGrid::globalReads, px, py);
+          markUsed(g, px, py);
           ++t.weightLoads;
-          acc = std::fma(t.filter.at(i, j), b.load(px, py), acc);
+          ++pass.fmas;
+          acc = std::fma(t.filter.at(i, j), channel0(loads.load(px, py, pass)), acc);
         }
       t.result.push_back(reference::roundToByte(acc));
     }
 }
 
-void traceTiledHalo(ConvTrace& t, Block& b) {
+void traceTiledHalo(ConvTrace& t, ImageLoads& loads) {
   const int r = t.filter.radius, n = t.filter.size();
+  ConvGrid& g = t.grids[0];
   const int inW = ct::tiledInputSide(t.outW, r), inH = ct::tiledInputSide(t.outH, r);
   std::vector<float> tile(std::size_t(inW) * std::size_t(inH));
   // Phase 1: thread (tx, ty) loads columns tx, tx + 32, ... of rows ty, ty + 8, ...
+  ConvCounts& load = t.passes.emplace_back(ConvPass{"load the tile", {}}).counts;
   for (int ty = 0; ty < ct::kTiledThreadsY; ++ty)
     for (int tx = 0; tx < ct::kTiledThreadsX; ++tx)
       for (int row = ty; row < inH; row += ct::kTiledThreadsY)
         for (int col = tx; col < inW; col += ct::kTiledThreadsX) {
           const int x = t.outX0 - r + col, y = t.outY0 - r + row;
-          if (b.loads(x, y)) ++t.tileLoads[b.cell(x, y)];
-          t.inTile[b.cell(x, y)] = 1;
-          tile[std::size_t(row) * inW + col] = b.load(x, y);
+          if (loads.loads(x, y)) bump(g, &ConvGrid::tileLoads, x, y);
+          g.inTile[g.at(x, y)] = 1;
+          tile[std::size_t(row) * inW + col] = channel0(loads.load(x, y, load));
         }
   // Phase 2: thread (tx, ty) computes rows tr.. tr + 7, columns tc, tc + 1 of the tile,
   // reading its window's rows one at a time, 2r + 2 words each (r + 1 pairs).
+  ConvCounts& compute = t.passes.emplace_back(ConvPass{"compute", {}}).counts;
   std::vector<float> acc(std::size_t(t.outW) * std::size_t(t.outH), 0.0f);
   for (int ty = 0; ty < ct::kTiledThreadsY; ++ty)
     for (int tx = 0; tx < ct::kTiledThreadsX; ++tx) {
       const int tr = ty * ct::kTiledRowsPerThread, tc = tx * ct::kTiledColsPerThread;
       for (int rr = 0; rr < ct::kTiledRowsPerThread + 2 * r; ++rr)
         for (int q = 0; q < 2 * r + 2; ++q) {
-          ++t.sharedReads[b.cell(t.outX0 - r + tc + q, t.outY0 - r + tr + rr)];
-          ++t.sharedWords;
+          const int x = t.outX0 - r + tc + q, y = t.outY0 - r + tr + rr;
+          bump(g, &ConvGrid::sharedReads, x, y);
+          markUsed(g, x, y);
+          ++compute.sharedReads;
           const float v = tile[std::size_t(tr + rr) * inW + std::size_t(tc + q)];
           for (int m = 0; m < ct::kTiledColsPerThread; ++m)
             for (int k = 0; k < ct::kTiledRowsPerThread; ++k) {
@@ -104,25 +165,29 @@ void traceTiledHalo(ConvTrace& t, Block& b) {
               if (i < 0 || i >= n || j < 0 || j >= n) continue;
               float& a = acc[std::size_t(tr + k) * t.outW + std::size_t(tc + m)];
               a = std::fma(t.filter.at(i, j), v, a);
+              ++compute.fmas;
             }
         }
     }
   for (float a : acc) t.result.push_back(reference::roundToByte(a));
 }
 
-void traceTiledCached(ConvTrace& t, Block& b) {
+void traceTiledCached(ConvTrace& t, ImageLoads& loads) {
   const int r = t.filter.radius, n = t.filter.size();
+  ConvGrid& g = t.grids[0];
   std::vector<float> tile(std::size_t(t.outW) * std::size_t(t.outH));
   // Phase 1: each thread its own column's 8 cells.
+  ConvCounts& load = t.passes.emplace_back(ConvPass{"load the tile", {}}).counts;
   for (int ty = 0; ty < ct::kTiledThreadsY; ++ty)
     for (int tx = 0; tx < ct::kTiledThreadsX; ++tx)
       for (int k = 0; k < ct::kCachedRowsPerThread; ++k) {
         const int row = ty * ct::kCachedRowsPerThread + k, x = t.outX0 + tx, y = t.outY0 + row;
-        if (b.loads(x, y)) ++t.tileLoads[b.cell(x, y)];
-        t.inTile[b.cell(x, y)] = 1;
-        tile[std::size_t(row) * t.outW + tx] = b.load(x, y);
+        if (loads.loads(x, y)) bump(g, &ConvGrid::tileLoads, x, y);
+        g.inTile[g.at(x, y)] = 1;
+        tile[std::size_t(row) * t.outW + tx] = channel0(loads.load(x, y, load));
       }
   // Phase 2: 8 outputs a thread; a tap from the tile where it holds it, else from global.
+  ConvCounts& compute = t.passes.emplace_back(ConvPass{"compute", {}}).counts;
   std::vector<float> acc(std::size_t(t.outW) * std::size_t(t.outH), 0.0f);
   for (int ty = 0; ty < ct::kTiledThreadsY; ++ty)
     for (int tx = 0; tx < ct::kTiledThreadsX; ++tx) {
@@ -133,18 +198,20 @@ void traceTiledCached(ConvTrace& t, Block& b) {
           const int sc = tx + j - r, x = t.outX0 + sc, y = t.outY0 + sr;
           float v = 0.0f;
           if (ct::cachedTileHolds(sr, sc)) {
-            ++t.sharedReads[b.cell(x, y)];
-            ++t.sharedWords;
+            bump(g, &ConvGrid::sharedReads, x, y);
+            ++compute.sharedReads;
             v = tile[std::size_t(sr) * t.outW + std::size_t(sc)];
           } else {
-            if (b.loads(x, y)) ++t.globalReads[b.cell(x, y)];
-            v = b.load(x, y);
+            if (loads.loads(x, y)) bump(g, &ConvGrid::globalReads, x, y);
+            v = channel0(loads.load(x, y, compute));
           }
+          markUsed(g, x, y);
           for (int k = 0; k < ct::kCachedRowsPerThread; ++k) {
             const int i = rr - k;
             if (i < 0 || i >= n) continue;
             float& a = acc[std::size_t(tr + k) * t.outW + std::size_t(tx)];
             a = std::fma(t.filter.at(i, j), v, a);
+            ++compute.fmas;
           }
         }
       }
@@ -152,36 +219,99 @@ void traceTiledCached(ConvTrace& t, Block& b) {
   for (float a : acc) t.result.push_back(reference::roundToByte(a));
 }
 
-std::string fixed(double v, int digits = 2) {
-  char s[32];
-  std::snprintf(s, sizeof s, "%.*f", digits, v);
-  return s;
+// The book's kernels: their block, trace, steps and the chapter's counts.
+void traceBook(ConvTrace& t, ImageLoads& loads) {
+  const std::string_view variant = t.variant;
+  const int r = t.filter.radius, n = t.filter.size(), taps = n * n;
+  const std::string tapsText = "(2r+1)^2 = " + std::to_string(taps);
+  const std::string window = "the window of its top-left output (red)";
+  if (isBook(variant)) {
+    bookBlock(t, ct::kPixelBlockX, ct::kPixelBlockY);
+    t.path = "one thread a pixel";
+    t.block = "32 x 8 threads, a pixel each";
+    traceBasic(t, loads);
+    t.weightsFrom = variant == "basic" ? "from global memory (a load each tap; every thread of a warp the same address)"
+                                       : "from the constant cache (one broadcast a tap for the whole warp)";
+    t.chapter = variant == "basic"
+                    ? "the chapter's basic kernel: " + tapsText + " global loads of pixels and as many of weights per output, 2 FLOPs per 8 bytes (0.25 FLOP/B)"
+                    : "the chapter's constant-memory kernel: " + tapsText + " global loads of pixels per output, the weights cached: 2 FLOPs per 4 bytes (0.5 FLOP/B)";
+    t.steps.push_back({"compute", "one thread a pixel: every tap a global load (L1 and L2 serve the repeats)", true, 0, 0,
+                       {topLeftWindow(t)}, window});
+    return;
+  }
+  if (variant == "tiled-halo") {
+    bookBlock(t, ct::kTiledOutW, ct::kTiledOutH);
+    t.path = "the tile";
+    t.block = "32 x 8 threads, 8 x 2 outputs each";
+    traceTiledHalo(t, loads);
+    t.chapter = tiledChapter(r);
+    t.steps.push_back({"load the tile", "phase 1: the 256 threads load the input tile, halo included, into shared memory: "
+                                        "each cell once, thread (x, y) the columns x, x + 32, ... of rows y, y + 8, ...",
+                       false, 0, 0, {topLeftWindow(t)}, window});
+    t.steps.push_back({"compute", "phase 2: each thread 8 x 2 outputs from shared memory, a window row at a time "
+                                  "(2r + 2 words, reused for every output it feeds)",
+                       true, 0, 1, {topLeftWindow(t)}, window});
+  } else {
+    bookBlock(t, ct::kCachedOutW, ct::kCachedOutH);
+    t.path = "the tile";
+    t.block = "32 x 8 threads, 8 x 1 outputs each";
+    traceTiledCached(t, loads);
+    t.chapter = cachedChapter(r);
+    t.steps.push_back({"load the tile", "phase 1: each thread loads its column's 8 cells of the output tile into shared memory",
+                       false, 0, 0, {topLeftWindow(t)}, window});
+    t.steps.push_back({"compute", "phase 2: a tap in the tile from shared memory, one in the halo from global memory "
+                                  "(the neighbouring blocks' loads have likely put it in L1 or L2)",
+                       true, 0, 1, {topLeftWindow(t)}, window});
+  }
+  const bool unrolled = r <= ct::kTiledUnrollMaxRadius;
+  t.weightLoads = unrolled ? 0 : static_cast<long long>(taps);
+  t.weightsFrom = unrolled ? kParameterWeights : "from shared memory, copied once a block";
+}
+
+// "1.20 global loads of pixels (1.20 distinct), 7.00 shared-memory reads, 49.00
+// multiply-adds", per output: all of them (distinct >= 0) or a pass's, whose zeros are left out.
+std::string perOutput(const ConvCounts& c, double outputs, long long distinct) {
+  const bool all = distinct >= 0;
+  std::vector<std::string> parts;
+  auto part = [&](long long count, const std::string& what, bool always = false) {
+    if (count > 0 || always) parts.push_back(fixed(double(count) / outputs) + " " + what);
+  };
+  part(c.globalLoads, "global loads of pixels", all);
+  if (all) parts.back() += " (" + fixed(double(distinct) / outputs) + " distinct)";
+  part(c.sharedReads, "shared-memory reads", all);
+  part(c.sharedWrites, "shared-memory writes");
+  part(c.registerReads, "reads from registers");
+  part(c.fmas, "multiply-adds");
+  std::string text;
+  for (const std::string& p : parts) text += (text.empty() ? "" : ", ") + p;
+  return text;
 }
 
 }  // namespace
 
-std::vector<std::string> tracedConvVariants() { return {"basic", "constant-memory", "tiled-halo", "tiled-cached-halo"}; }
+std::vector<std::string> tracedConvVariants() {
+  return {"basic", "constant-memory", "tiled-halo", "tiled-cached-halo", "separable", "sat-box"};
+}
 
 std::string whyNoConvTrace(std::string_view variant, int radius) {
   const std::vector<std::string> traced = tracedConvVariants();
   std::ostringstream why;
   if (std::find(traced.begin(), traced.end(), variant) == traced.end()) {
-    const bool other = variant == "separable" || variant == "sat-box";
-    why << "'" << variant << "': " << (other ? "no step-by-step trace yet" : "no such convolution variant") << " (traced:";
-    for (std::size_t i = 0; i < traced.size(); ++i) why << (i == 0 ? " " : ", ") << traced[i];
+    why << "'" << variant << "': no such convolution variant (traced: ";
+    for (std::size_t i = 0; i < traced.size(); ++i) why << (i == 0 ? "" : ", ") << traced[i];
     why << ")";
   } else if (radius < kMinFilterRadius || radius > kMaxFilterRadius) {
     why << "radius " << radius << ": must be " << kMinFilterRadius << ".." << kMaxFilterRadius;
-  } else if (shapeOf(variant).tiled && radius < ct::kTiledMinRadius) {
-    why << variant << " at radius " << radius << " runs the streaming strip path (cuda/conv/strip_engine.cuh), not "
-        << "its tile: the trace follows the tile, radius " << ct::kTiledMinRadius << ".." << kMaxFilterRadius;
   }
   return why.str();
 }
 
+Filter convLessonFilter(std::string_view variant, int radius) {
+  return variant == "sat-box" ? box(radius) : gaussian(radius, defaultGaussianSigma(radius));
+}
+
 reference::ImageRgba8 convLessonImage(std::string_view variant, int radius, unsigned seed) {
-  (void)radius;
-  const Shape s = shapeOf(variant);
+  const BlockShape s = blockShape(variant, radius);
   reference::ImageRgba8 image(3 * s.outW, 3 * s.outH);
   std::mt19937 random(seed);
   std::uniform_int_distribution<int> byte(0, 255);
@@ -192,71 +322,43 @@ reference::ImageRgba8 convLessonImage(std::string_view variant, int radius, unsi
 ConvTrace traceConv(std::string_view variant, const reference::ImageRgba8& image, const Filter& filter, Border border) {
   if (const std::string why = whyNoConvTrace(variant, filter.radius); !why.empty()) throw std::invalid_argument(why);
   if (const auto bad = validateFilter(filter)) throw std::invalid_argument(*bad);
-  const Shape s = shapeOf(variant);
+  if (variant == "separable" && !filter.separable)
+    throw std::invalid_argument("separable needs a separable (rank-one) filter; '" + filter.name + "' is not");
+  if (variant == "sat-box" && filter.kind != FilterKind::Box)
+    throw std::invalid_argument("sat-box: box filters only (the mean of a window); '" + filter.name + "' is not a box");
+  const BlockShape s = blockShape(variant, filter.radius);
   if (image.width != 3 * s.outW || image.height != 3 * s.outH)
-    throw std::invalid_argument("the image must be three output tiles on a side (convLessonImage)");
+    throw std::invalid_argument("the image must be three blocks on a side (convLessonImage)");
   ConvTrace t;
   t.variant = std::string(variant);
   t.filter = filter;
   t.border = border;
   t.imageWidth = image.width, t.imageHeight = image.height;
-  t.outX0 = s.outW, t.outY0 = s.outH, t.outW = s.outW, t.outH = s.outH;
-  const int r = filter.radius;
-  t.footX0 = t.outX0 - r, t.footY0 = t.outY0 - r, t.footW = t.outW + 2 * r, t.footH = t.outH + 2 * r;
-  const std::size_t cells = std::size_t(t.footW) * std::size_t(t.footH);
-  t.tileLoads.assign(cells, 0);
-  t.globalReads.assign(cells, 0);
-  t.sharedReads.assign(cells, 0);
-  t.inTile.assign(cells, 0);
+  ImageLoads loads(image, border);
+  if (onStrips(variant, filter.radius)) traceStrips(t, loads);
+  else if (variant == "separable") traceSeparable(t, loads);
+  else if (variant == "sat-box") traceSatBox(t, loads);
+  else traceBook(t, loads);
   t.outputs = static_cast<long long>(t.outW) * t.outH;
-  Block block(image, t);
-  const int n = filter.size(), taps = n * n;
-  const std::string tapsText = "(2r+1)^2 = " + std::to_string(taps);
-  if (!s.tiled) {
-    traceBasic(t, block);
-    t.weightsFrom = variant == "basic" ? "global memory (a load each tap; every thread of a warp the same address)"
-                                       : "the constant cache (one broadcast a tap for the whole warp)";
-    t.chapter = variant == "basic"
-                    ? "the chapter's basic kernel: " + tapsText + " global loads of pixels and as many of weights per output, 2 FLOPs per 8 bytes (0.25 FLOP/B)"
-                    : "the chapter's constant-memory kernel: " + tapsText + " global loads of pixels per output, the weights cached: 2 FLOPs per 4 bytes (0.5 FLOP/B)";
-    t.steps.push_back({"compute", "one thread a pixel: every tap a global load (L1 and L2 serve the repeats)", true});
-  } else if (variant == "tiled-halo") {
-    traceTiledHalo(t, block);
-    const double chapterOut = double(32 - 2 * r) * double(32 - 2 * r);
-    t.chapter = "the chapter's tiled kernel (a 32 x 32 input tile, a thread a cell, " + fixed(chapterOut, 0) +
-                " of its 1024 threads computing): " + fixed(1024.0 / chapterOut) + " global loads and " + tapsText +
-                " shared reads per output";
-    t.steps.push_back({"load the tile", "phase 1: the 256 threads load the input tile, halo included, into shared memory: "
-                                        "each cell once, thread (x, y) the columns x, x + 32, ... of rows y, y + 8, ...", false});
-    t.steps.push_back({"compute", "phase 2: each thread 8 x 2 outputs from shared memory, a window row at a time "
-                                  "(2r + 2 words, reused for every output it feeds)", true});
-  } else {
-    traceTiledCached(t, block);
-    t.chapter = "the chapter's cached-halo kernel (a 32 x 32 tile): 1 global load per output into the tile; of its " +
-                tapsText + " taps those in the tile from shared memory, the halo's from global memory through L1 / L2";
-    t.steps.push_back({"load the tile", "phase 1: each thread loads its column's 8 cells of the output tile into shared memory", false});
-    t.steps.push_back({"compute", "phase 2: a tap in the tile from shared memory, one in the halo from global memory "
-                                  "(the neighbouring blocks' loads have likely put it in L1 or L2)", true});
-  }
-  if (s.tiled) {
-    const bool unrolled = r <= ct::kTiledUnrollMaxRadius;
-    t.weightLoads = unrolled ? 0 : static_cast<long long>(taps);
-    t.weightsFrom = unrolled ? "the kernel's parameters: constant-bank operands of the unrolled taps"
-                             : "shared memory, copied once a block";
-  }
-  t.distinctPixels = block.distinct();
+  t.distinctPixels = loads.distinct();
   return t;
 }
+
+std::string convPassText(const ConvTrace& t, int pass) {
+  const ConvPass& p = t.passes.at(static_cast<std::size_t>(pass));
+  return p.name + ": per output pixel " + perOutput(p.counts, double(t.outputs), -1);
+}
+
+std::string convTotalText(const ConvTrace& t) { return perOutput(t.total(), double(t.outputs), t.distinctPixels); }
 
 std::string convLessonText(const ConvTrace& t) {
   std::ostringstream o;
   for (std::size_t k = 0; k < t.steps.size(); ++k)
     o << "  step " << k + 1 << " of " << t.steps.size() << ": " << t.steps[k].phase << ": " << t.steps[k].what << "\n";
-  const double out = double(t.outputs);
-  o << "satdof: lesson: " << t.variant << ", r = " << t.filter.radius << ", a " << t.outW << " x " << t.outH
-    << " output tile: per output pixel " << fixed(double(t.globalLoads) / out) << " global loads of pixels ("
-    << fixed(double(t.distinctPixels) / out) << " distinct), " << fixed(double(t.sharedWords) / out)
-    << " shared-memory reads; weights from " << t.weightsFrom << "\n";
+  if (t.passes.size() > 1)
+    for (std::size_t p = 0; p < t.passes.size(); ++p) o << "  " << convPassText(t, int(p)) << "\n";
+  o << "satdof: lesson: " << t.variant << ", r = " << t.filter.radius << " (" << t.path << "), a " << t.outW << " x "
+    << t.outH << " output tile: per output pixel " << convTotalText(t) << "; weights " << t.weightsFrom << "\n";
   o << "satdof: lesson: " << t.chapter << "\n";
   return o.str();
 }

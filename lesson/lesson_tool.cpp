@@ -88,8 +88,7 @@ int runConvLesson(const ConvLessonRequest& r) {
   }
   return run("conv", [&] {
     const ConvTrace trace = traceConv(r.variant, convLessonImage(r.variant, r.radius, r.seed),
-                                      gaussian(r.radius, defaultGaussianSigma(r.radius)),
-                                      r.clampBorder ? Border::Clamp : Border::Zero);
+                                      convLessonFilter(r.variant, r.radius), r.clampBorder ? Border::Clamp : Border::Zero);
     std::printf("%s", convLessonText(trace).c_str());
     return r.outDir.empty() ? std::vector<std::filesystem::path>{} : writeConvLesson(trace, r.outDir);
   });

@@ -40,7 +40,7 @@ int runSatLesson(const SatLessonRequest& request);
 
 struct ConvLessonRequest {
   std::string variant;            // a traced convolution variant (tracedConvVariants())
-  int radius = 3;                 // a Gaussian filter of this radius (sigma r / 2)
+  int radius = 3;                 // the filter's radius (convLessonFilter: a Gaussian, sigma r / 2; sat-box a box)
   bool clampBorder = false;       // the border rule: zero (the book's) or clamp
   unsigned seed = 1;              // the image's random bytes
   std::filesystem::path outDir;   // where the SVGs go (empty: none written)

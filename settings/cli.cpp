@@ -350,10 +350,13 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
   satLesson->callback([&o] { o.lesson.topic = "sat"; });
   auto* convLesson = lesson->add_subcommand(
       "conv", "One block of a convolution variant: its output tile and halo, every tap's load coloured by the memory "
-              "that serves it (global, shared, constant), the loads per output pixel against the chapter's");
-  convLesson->add_option("--variant", o.lesson.variant, "Convolution variant: basic, constant-memory, tiled-halo or "
-                                                         "tiled-cached-halo")->required();
-  integer(convLesson, "radius", o.lesson.radius, 1, 15, "The Gaussian filter's radius (the tiled variants: 3..15) [3]");
+              "that serves it (global, shared, constant, registers), the loads per output pixel, pass by pass, against "
+              "the chapter's");
+  convLesson->add_option("--variant", o.lesson.variant, "Convolution variant: basic, constant-memory, tiled-halo, "
+                                                         "tiled-cached-halo, separable or sat-box")->required();
+  integer(convLesson, "radius", o.lesson.radius, 1, 15,
+          "The filter's radius: a Gaussian (sat-box: a box); tiled-halo, tiled-cached-halo and separable run their "
+          "strip path at 1 and 2 [3]");
   convLesson->add_option("--border", o.lesson.border, "Outside the image: zero or clamp [zero]")
       ->check(CLI::IsMember({"zero", "clamp"}));
   integer(convLesson, "seed", o.lesson.seed, 0, 999999999, "Random seed of the image [1]");

@@ -1,6 +1,6 @@
-// tests/test_app_lesson.cpp — `satdof lesson scan` end to end: the pictures it writes, its
-// summary line against the chapter's counts, and one line with exit code 2 for a variant
-// it cannot trace or a size out of range. It needs no GL and no GPU.
+// tests/test_app_lesson.cpp — `satdof lesson scan`, `sat` and `conv` end to end: the
+// pictures they write, their summary lines against the chapter's counts, and one line with
+// exit code 2 for a variant they cannot trace or a size out of range. No GL, no GPU.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,60 +13,89 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// `satdof ARGS --out FOLDER`, FOLDER fresh under the tests' output and removed afterwards.
+struct LessonRun {
+  LessonRun(const std::string& name, const std::string& args) : folder(fs::path(kTestOut) / name) {
+    fs::remove_all(folder);
+    r = ::run(args + " --out " + folder.string());
+  }
+  ~LessonRun() { fs::remove_all(folder); }
+  const fs::path folder;
+  RunResult r;
+};
+
 TEST(AppLesson, ScanWritesOnePictureAStepAndTheChaptersCounts) {
-  const fs::path out = fs::path(kTestOut) / "lesson";
-  fs::remove_all(out);
-  const RunResult r = ::run("lesson scan --variant hillis-steele --n 16 --out " + out.string());
-  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const LessonRun l("lesson", "lesson scan --variant hillis-steele --n 16");
+  ASSERT_EQ(l.r.exitCode, 0) << l.r.err;
   // Hillis-Steele on 16: log2 16 = 4 steps, 16 * 4 - 15 = 49 additions, plus a load and a store.
-  EXPECT_NE(r.out.find("49 additions and 4 tree steps in all"), std::string::npos) << r.out;
+  EXPECT_NE(l.r.out.find("49 additions and 4 tree steps in all"), std::string::npos) << l.r.out;
   for (int k = 1; k <= 6; ++k) {
-    const fs::path svg = out / ("hillis-steele-step-0" + std::to_string(k) + ".svg");
+    const fs::path svg = l.folder / ("hillis-steele-step-0" + std::to_string(k) + ".svg");
     EXPECT_TRUE(fs::is_regular_file(svg)) << svg;
   }
-  EXPECT_FALSE(fs::exists(out / "hillis-steele-step-07.svg"));
-  fs::remove_all(out);
+  EXPECT_FALSE(fs::exists(l.folder / "hillis-steele-step-07.svg"));
 }
 
 TEST(AppLesson, SatWritesItsTwoScansAndTheirAdditions) {
-  const fs::path out = fs::path(kTestOut) / "lesson_sat";
-  fs::remove_all(out);
-  const RunResult r = ::run("lesson sat --algorithm rows-columns --n 8 --out " + out.string());
-  ASSERT_EQ(r.exitCode, 0) << r.err;
-  EXPECT_NE(r.out.find("112 additions in all"), std::string::npos) << r.out;  // 8 * 7 + 8 * 7
-  EXPECT_TRUE(fs::is_regular_file(out / "rows-columns-step-03.svg"));
-  fs::remove_all(out);
+  const LessonRun l("lesson_sat", "lesson sat --algorithm rows-columns --n 8");
+  ASSERT_EQ(l.r.exitCode, 0) << l.r.err;
+  EXPECT_NE(l.r.out.find("112 additions in all"), std::string::npos) << l.r.out;  // 8 * 7 + 8 * 7
+  EXPECT_TRUE(fs::is_regular_file(l.folder / "rows-columns-step-03.svg"));
 }
 
 TEST(AppLesson, DecoupledLookbackShowsItsTilesStatuses) {
-  const fs::path out = fs::path(kTestOut) / "lesson_lookback";
-  fs::remove_all(out);
-  const RunResult r = ::run("lesson scan --variant decoupled-lookback --n 32 --blocks 8 --out " + out.string());
-  ASSERT_EQ(r.exitCode, 0) << r.err;
-  EXPECT_NE(r.out.find("decoupled-lookback, n = 32 in 8 tiles of 4"), std::string::npos) << r.out;
-  EXPECT_TRUE(fs::is_regular_file(out / "decoupled-lookback-step-01.svg"));
-  fs::remove_all(out);
+  const LessonRun l("lesson_lookback", "lesson scan --variant decoupled-lookback --n 32 --blocks 8");
+  ASSERT_EQ(l.r.exitCode, 0) << l.r.err;
+  EXPECT_NE(l.r.out.find("decoupled-lookback, n = 32 in 8 tiles of 4"), std::string::npos) << l.r.out;
+  EXPECT_TRUE(fs::is_regular_file(l.folder / "decoupled-lookback-step-01.svg"));
 }
 
 TEST(AppLesson, ConvWritesTheTileAndItsLoadsPerOutput) {
-  const fs::path out = fs::path(kTestOut) / "lesson_conv";
-  fs::remove_all(out);
-  const RunResult r = ::run("lesson conv --variant tiled-halo --radius 3 --out " + out.string());
-  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const LessonRun l("lesson_conv", "lesson conv --variant tiled-halo --radius 3");
+  ASSERT_EQ(l.r.exitCode, 0) << l.r.err;
   // (64 + 6)^2 loads for 64^2 outputs; (8 + 6) rows of 8 words for 8 x 2 outputs a thread.
-  EXPECT_NE(r.out.find("per output pixel 1.20 global loads of pixels (1.20 distinct), 7.00 shared-memory reads"),
-            std::string::npos) << r.out;
-  EXPECT_TRUE(fs::is_regular_file(out / "tiled-halo-step-01.svg"));
-  EXPECT_TRUE(fs::is_regular_file(out / "tiled-halo-step-02.svg"));
-  fs::remove_all(out);
+  EXPECT_NE(l.r.out.find("per output pixel 1.20 global loads of pixels (1.20 distinct), 7.00 shared-memory reads"),
+            std::string::npos) << l.r.out;
+  EXPECT_TRUE(fs::is_regular_file(l.folder / "tiled-halo-step-01.svg"));
+  EXPECT_TRUE(fs::is_regular_file(l.folder / "tiled-halo-step-02.svg"));
+}
+
+TEST(AppLesson, ConvFollowsTheStripPathBelowRadius3) {
+  const LessonRun l("lesson_conv_strips", "lesson conv --variant tiled-cached-halo --radius 1");
+  ASSERT_EQ(l.r.exitCode, 0) << l.r.err;
+  EXPECT_NE(l.r.out.find("tiled-cached-halo, r = 1 (the strip engine), a 128 x 104 output tile"), std::string::npos) << l.r.out;
+  EXPECT_TRUE(fs::is_regular_file(l.folder / "tiled-cached-halo-step-02.svg"));
+}
+
+TEST(AppLesson, ConvSeparableShowsBothPassesAndTheirCounts) {
+  const LessonRun l("lesson_separable", "lesson conv --variant separable --radius 3");
+  ASSERT_EQ(l.r.exitCode, 0) << l.r.err;
+  // A segment of 48 rows computes 4 chunks of intermediate rows (64): 24 words loaded for
+  // every 16 values, 7 multiply-adds each; the column pass reads 16 + 6 rows for 16 outputs.
+  EXPECT_NE(l.r.out.find("row pass: per output pixel 2.00 global loads of pixels, 1.33 shared-memory writes, 9.33 multiply-adds"),
+            std::string::npos) << l.r.out;
+  EXPECT_NE(l.r.out.find("column pass: per output pixel 1.38 shared-memory reads, 7.00 multiply-adds"), std::string::npos) << l.r.out;
+  EXPECT_NE(l.r.out.find("2(2r+1) = 14 taps per output"), std::string::npos) << l.r.out;
+  EXPECT_TRUE(fs::is_regular_file(l.folder / "separable-step-02.svg"));
+  EXPECT_FALSE(fs::exists(l.folder / "separable-step-03.svg"));
+}
+
+TEST(AppLesson, ConvSatBoxReadsFourTimesAPixel) {
+  const LessonRun l("lesson_sat_box", "lesson conv --variant sat-box --radius 15 --border clamp");
+  ASSERT_EQ(l.r.exitCode, 0) << l.r.err;
+  // 160 rows of row windows for 158 input rows: 2 prefix reads each, and 160 + 129 ring reads a column.
+  EXPECT_NE(l.r.out.find("row pass: per output pixel 1.25 shared-memory writes, 2.50 reads from registers"), std::string::npos)
+      << l.r.out;
+  EXPECT_NE(l.r.out.find("column pass: per output pixel 2.26 shared-memory reads"), std::string::npos) << l.r.out;
+  for (int k = 1; k <= 3; ++k) EXPECT_TRUE(fs::is_regular_file(l.folder / ("sat-box-step-0" + std::to_string(k) + ".svg")));
 }
 
 TEST(AppLesson, AVariantWithoutATraceOrABadSizeIsOneLineAndExit2) {
   for (const std::string args : {"lesson scan --variant cub --n 8", "lesson scan --variant no-such --n 8",
                                  "lesson scan --variant blelloch --n 0", "lesson scan --variant blelloch --blocks 9",
                                  "lesson scan --n 8", "lesson sat --algorithm single-pass --n 8",
-                                 "lesson sat --algorithm rows-columns --n 33", "lesson conv --variant separable",
-                                 "lesson conv --variant tiled-halo --radius 2", "lesson conv --variant basic --radius 16",
+                                 "lesson sat --algorithm rows-columns --n 33", "lesson conv --variant glsl-separable",
+                                 "lesson conv --variant cpu-box-sum --radius 2", "lesson conv --variant basic --radius 16",
                                  "lesson conv --variant basic --border mirror"}) {
     const RunResult r = ::run(args);
     EXPECT_EQ(r.exitCode, 2) << args;

@@ -215,8 +215,8 @@ void LessonView::retrace() {
       sat_ = lesson::traceSat(l.name, lesson::lessonInput(std::size_t(satSide_) * std::size_t(satSide_), seed_), satSide_,
                               satSide_);
     else if (l.topic == Topic::Conv)
-      conv_ = lesson::traceConv(l.name, lesson::convLessonImage(l.name, radius_, seed_),
-                                gaussian(radius_, defaultGaussianSigma(radius_)), clampBorder_ ? Border::Clamp : Border::Zero);
+      conv_ = lesson::traceConv(l.name, lesson::convLessonImage(l.name, radius_, seed_), lesson::convLessonFilter(l.name, radius_),
+                                clampBorder_ ? Border::Clamp : Border::Zero);
     else if (l.topic == Topic::Lookback)
       lookback_ = lesson::traceLookback(lesson::lessonInput(std::size_t(n_), seed_), (n_ + blocks_ - 1) / blocks_, seed_);
     else

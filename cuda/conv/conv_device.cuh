@@ -19,6 +19,7 @@
 #include <type_traits>
 
 #include "satdof/conv2d.h"
+#include "satdof/conv_tiles.h"
 
 namespace satdof::conv {
 
@@ -58,9 +59,9 @@ __device__ __forceinline__ unsigned asWord(uchar4 p) {
 // The input pixel at (x, y) under the border rule, as a packed RGBA word.
 __device__ __forceinline__ unsigned fetchWord(const ImageIo& io, int x, int y) {
   if (io.border == Border::Clamp) {
-    x = min(max(x, 0), io.width - 1);
-    y = min(max(y, 0), io.height - 1);
-  } else if (unsigned(x) >= unsigned(io.width) || unsigned(y) >= unsigned(io.height)) {
+    x = conv_tiles::clampToEdge(x, io.width);
+    y = conv_tiles::clampToEdge(y, io.height);
+  } else if (!conv_tiles::insideAxis(x, io.width) || !conv_tiles::insideAxis(y, io.height)) {
     return 0u;  // ghost cell
   }
   return asWord(inRow(io, y)[x]);
@@ -134,7 +135,7 @@ __device__ __forceinline__ uchar4 convolvePixelDirect(const ImageIo& io, int x, 
   for (int i = 0; i < n; ++i) {
     int sy = y - radius + i;
     if (clamp) {
-      sy = min(max(sy, 0), io.height - 1);
+      sy = conv_tiles::clampToEdge(sy, io.height);
     } else if (sy < 0 || sy >= io.height) {
       continue;  // ghost row: fma(w, 0, acc) == acc
     }
@@ -142,7 +143,7 @@ __device__ __forceinline__ uchar4 convolvePixelDirect(const ImageIo& io, int x, 
     for (int j = 0; j < n; ++j) {
       int sx = x - radius + j;
       if (clamp) {
-        sx = min(max(sx, 0), io.width - 1);
+        sx = conv_tiles::clampToEdge(sx, io.width);
       } else if (sx < 0 || sx >= io.width) {
         continue;
       }

@@ -43,13 +43,14 @@ constexpr int kLanes = 32;
 constexpr int kStripWidth = kSatStripWidth;     // output columns per block
 constexpr int kThreads = kStripWidth;           // one column each in the column pass
 constexpr int kWarps = kThreads / kLanes;       // 4
-constexpr int kLaneWords = 5;                   // consecutive input words per lane
-constexpr int kSpan = kLanes * kLaneWords;      // 160 input columns per row pass
+constexpr int kLaneWords = conv_tiles::kSatLaneWords;  // consecutive input words per lane
+constexpr int kSpan = conv_tiles::kSatSpan;            // 160 input columns per row pass
 constexpr int kChunkRows = kSatChunkRows;       // output rows per block
 constexpr int kStepRows = kSatStepRows;         // input rows per step
 constexpr int kRowsPerWarp = kStepRows / kWarps;
 static_assert(kStripWidth + 2 * kMaxFilterRadius <= kSpan, "a row pass covers the halo");
 static_assert(kRowsPerWarp * kWarps == kStepRows, "whole rows per warp");
+static_assert(kSpan == kLanes * kLaneWords, "the span is the warp's words");
 
 template <int R>
 struct Shape {
@@ -57,14 +58,13 @@ struct Shape {
   // h rows kept in shared memory: the step's rows and the n before them, which the
   // column pass subtracts as they leave the window; whole steps, so that a step's rows
   // never wrap around the ring. 48 KiB at r >= 8.
-  static constexpr int kRing = (kN + 2 * kStepRows - 1) / kStepRows * kStepRows;
-  static constexpr unsigned kArea = unsigned(kN * kN);
+  static constexpr int kRing = conv_tiles::satRingRows(R);
   // (2 * sum + n^2) / (2 n^2) == (sum + kHalf) / n^2 for integer sums, and that quotient
   // is a multiply-high: with M = ceil(2^32 / n^2) the error of x * M / 2^32 is below
   // x / 2^32 < 1 / n^2 for x < 256 n^2, so the floor is exact (checked for every sum and
   // radius). The running sums start at kHalf, so no add is needed per pixel.
-  static constexpr unsigned kHalf = (kArea - 1) / 2;
-  static constexpr unsigned kMagic = unsigned(((1ull << 32) + kArea - 1) / kArea);
+  static constexpr unsigned kHalf = conv_tiles::satHalf(R);
+  static constexpr unsigned kMagic = conv_tiles::satMagic(R);
 };
 
 // =====================================================================================
@@ -88,12 +88,12 @@ __device__ __forceinline__ LaneColumns laneColumns(const ImageIo& io, int x0, in
 #pragma unroll
   for (int i = 0; i < kLaneWords; ++i) {
     const int pos = kLaneWords * lane + i;
-    int x = x0 - R + pos;
-    bool live = pos < kStripWidth + 2 * R;
+    int x = conv_tiles::satSpanColumn(x0, R, pos);
+    bool live = conv_tiles::satSpanLoads(pos, R);
     if (io.border == Border::Clamp) {
-      x = min(max(x, 0), io.width - 1);
+      x = conv_tiles::clampToEdge(x, io.width);
     } else {
-      live = live && unsigned(x) < unsigned(io.width);
+      live = live && conv_tiles::insideAxis(x, io.width);
     }
     c.x[i] = live ? x : 0;
     c.live |= unsigned(live) << i;
@@ -110,9 +110,9 @@ struct RowWords {
 __device__ __forceinline__ RowWords fetchRow(const ImageIo& io, const LaneColumns& c, int y) {
   bool ghost = false;
   if (io.border == Border::Clamp) {
-    y = min(max(y, 0), io.height - 1);
+    y = conv_tiles::clampToEdge(y, io.height);
   } else {
-    ghost = unsigned(y) >= unsigned(io.height);
+    ghost = !conv_tiles::insideAxis(y, io.height);
   }
   const unsigned* row = reinterpret_cast<const unsigned*>(inRow(io, ghost ? 0 : y));
   RowWords r;
@@ -157,12 +157,16 @@ __device__ __forceinline__ void rowPass(const RowWords& words, int lane, uint2* 
   for (int k = 0; k < kLaneWords; ++k) a[k] += ea, b[k] += eb;
 #pragma unroll
   for (int k = 0; k < kLaneWords; ++k) {
-    const int far = k + 2 * R;  // a compile-time constant once unrolled
+    // P(c + 2R), the right corner, k + 2R positions from the lane's first: a
+    // compile-time constant once unrolled.
+    const int far = conv_tiles::satRightCorner(k, R);
     unsigned pa = a[far % kLaneWords], pb = b[far % kLaneWords];
     if (far >= kLaneWords) {
       pa = __shfl_down_sync(kFullMask, pa, far / kLaneWords);
       pb = __shfl_down_sync(kFullMask, pb, far / kLaneWords);
     }
+    // P(c - 1), the left corner (satLeftCorner): the lane's word k - 1, or for k = 0 the
+    // lane's exclusive prefix (0 in lane 0: nothing before the span).
     const unsigned na = k == 0 ? ea : a[k == 0 ? 0 : k - 1];
     const unsigned nb = k == 0 ? eb : b[k == 0 ? 0 : k - 1];
     const int c = kLaneWords * lane + k;
@@ -184,14 +188,18 @@ __device__ __forceinline__ void columnStep(const ImageIo& io, const uint2 (*ring
                                            char* dst, bool xInside, unsigned (&packed)[2],
                                            unsigned (&high)[2]) {
   using S = Shape<R>;
-  const int kFirst = 2 * R - t0, kEnd = inRows - t0;  // this step's rows with an output
+  // This step's rows with an output: from input row 2R (satOutputRow: the chunk's first
+  // output row) to the last input row.
+  static_assert(conv_tiles::satOutputRow(0, R, 2 * R) == 0);
+  const int kFirst = 2 * R - t0, kEnd = inRows - t0;
 #pragma unroll
   for (int k = 0; k < kStepRows; ++k) {
     const int si = slotIn + k;  // a step never wraps
     const int so = slotOut + k < S::kRing ? slotOut + k : slotOut + k - S::kRing;
     const uint2 i2 = ring[si][threadIdx.x];
     uint2 o2 = make_uint2(0u, 0u);
-    if (!kChecks || t0 + k >= S::kN) o2 = ring[so][threadIdx.x];  // else: nothing leaves
+    // The row leaving the window, the top corners (none before the chunk's first row).
+    if (!kChecks || conv_tiles::satLeavingRow(t0 + k, R) >= 0) o2 = ring[so][threadIdx.x];
     const unsigned in[2] = {i2.x, i2.y}, out[2] = {o2.x, o2.y};
 #pragma unroll
     for (int p = 0; p < 2; ++p) {
@@ -236,7 +244,8 @@ __global__ void __launch_bounds__(kThreads, kSatMinBlocks) satBoxKernel(ImageIo 
   // during the column pass in between.
   RowWords ahead[kRowsPerWarp];
 #pragma unroll
-  for (int j = 0; j < kRowsPerWarp; ++j) ahead[j] = fetchRow(io, cols, y0 - R + warp + kWarps * j);
+  for (int j = 0; j < kRowsPerWarp; ++j)
+    ahead[j] = fetchRow(io, cols, conv_tiles::satInputRow(y0, R, warp + kWarps * j));
 
   // Column pass: both running sums start at kHalf (see Shape).
   const int x = x0 + threadIdx.x;
@@ -253,11 +262,11 @@ __global__ void __launch_bounds__(kThreads, kSatMinBlocks) satBoxKernel(ImageIo 
       rowPass<R>(ahead[j], lane, ring[slotIn + warp + kWarps * j]);
 #pragma unroll
     for (int j = 0; j < kRowsPerWarp; ++j)
-      ahead[j] = fetchRow(io, cols, y0 - R + t0 + kStepRows + warp + kWarps * j);
+      ahead[j] = fetchRow(io, cols, conv_tiles::satInputRow(y0, R, t0 + kStepRows + warp + kWarps * j));
     __syncthreads();
 
     char* dst = reinterpret_cast<char*>(io.out) +
-                std::ptrdiff_t(y0 - 2 * R + t0) * std::ptrdiff_t(io.outPitch) +
+                std::ptrdiff_t(conv_tiles::satOutputRow(y0, R, t0)) * std::ptrdiff_t(io.outPitch) +
                 std::ptrdiff_t(x) * 4;
     if (t0 >= kN && t0 + kStepRows <= inRows && xInside)
       columnStep<R, false>(io, ring, t0, inRows, slotIn, slotOut, dst, xInside, packed, high);

@@ -57,7 +57,7 @@ namespace satdof::conv {
 namespace {
 
 constexpr int kLanes = 32;
-constexpr int kStripW = 32;                  // output columns per warp: one per lane
+constexpr int kStripW = conv_tiles::kSeparableStripWidth;  // output columns per warp: one per lane
 constexpr int kChunk = kSeparableChunkRows;  // 16: rows per step, outputs per task
 constexpr int kSegs = kStripW / kChunk;      // horizontal tasks per row (2)
 static_assert(kSegs * kChunk == kStripW && kLanes == kSegs * kChunk,
@@ -85,11 +85,11 @@ struct StripShape {
 template <int R>
 struct StripLayout {
   static constexpr int kN = 2 * R + 1;
-  static constexpr int kApron = (R + 3) / 4 * 4;  // halo columns loaded: whole vectors
-  static constexpr int kSkip = kApron - R;         // loaded words before a task's window
-  static constexpr int kWindow = kChunk + 2 * R;   // pixels one horizontal task reads
-  static constexpr int kWindowVecs = (kSkip + kWindow + 3) / 4;
-  static constexpr int kChunks = (kChunk + 2 * R + kChunk - 1) / kChunk;  // ring slots
+  static constexpr int kApron = conv_tiles::separableApron(R);  // halo columns loaded: whole vectors
+  static constexpr int kSkip = conv_tiles::separableSkip(R);     // loaded words before a task's window
+  static constexpr int kWindow = conv_tiles::separableWindow(R);  // pixels one horizontal task reads
+  static constexpr int kWindowVecs = conv_tiles::separableWindowVecs(R);
+  static constexpr int kChunks = conv_tiles::separableRingChunks(R);  // ring slots
   static constexpr int kRingRows = kChunks * kChunk;
   static constexpr std::size_t kRingBytes = std::size_t(kRingRows) * kStripW * sizeof(float4);
   static_assert(kChunk * (kSegs - 1) + 4 * kWindowVecs <= kStripW + 2 * kApron,
@@ -129,8 +129,8 @@ __device__ __forceinline__ float4 pixelToFloat4(unsigned word) {
 
 // Word x of an image row under the border rule (the row itself is real or clamped).
 __device__ __forceinline__ unsigned borderWord(const ImageIo& io, const unsigned* row, int x) {
-  if (io.border == Border::Clamp) return __ldg(row + min(max(x, 0), io.width - 1));
-  return unsigned(x) < unsigned(io.width) ? __ldg(row + x) : 0u;
+  if (io.border == Border::Clamp) return __ldg(row + conv_tiles::clampToEdge(x, io.width));
+  return conv_tiles::insideAxis(x, io.width) ? __ldg(row + x) : 0u;
 }
 
 // Loads image row y's words xw .. xw + 4 kWindowVecs - 1 under the border rule. `fast`
@@ -144,8 +144,8 @@ __device__ __forceinline__ bool fetchWindow(const ImageIo& io, bool fast, int xw
                                             uint4 (&vec)[StripLayout<R>::kWindowVecs]) {
   using L = StripLayout<R>;
   if (io.border == Border::Clamp) {
-    y = min(max(y, 0), io.height - 1);
-  } else if (unsigned(y) >= unsigned(io.height)) {
+    y = conv_tiles::clampToEdge(y, io.height);
+  } else if (!conv_tiles::insideAxis(y, io.height)) {
     return true;
   }
   const unsigned* src = reinterpret_cast<const unsigned*>(inRow(io, y));
@@ -262,27 +262,26 @@ __global__ void __launch_bounds__(S::kWarps* kLanes, S::kMinBlocks)
   const int lane = threadIdx.x % kLanes;
   const int warp = threadIdx.x / kLanes;
   const int g = blockIdx.x * (blockDim.x / kLanes) + warp;
-  const int x0 = g % stripsX * kStripW;
-  const int y0 = g / stripsX * segRows;
+  const int x0 = conv_tiles::separableWarpColumn(g, stripsX);
+  const int y0 = conv_tiles::separableWarpRow(g, stripsX, segRows);
   if (y0 >= io.height) return;  // warp-uniform, and no block barrier follows
   const int outRows = min(segRows, io.height - y0);
   float4* ring = rings + warp * (L::kRingRows * kStripW);
 
   // This lane's horizontal task in every chunk: row 16c + hr, outputs c0 .. c0 + 15,
   // input words from image column xw on.
-  const int hr = lane % kChunk;
-  const int c0 = lane / kChunk * kChunk;
+  const int hr = conv_tiles::separableTaskRow(lane);
+  const int c0 = conv_tiles::separableTaskColumn(lane);
   const int xw = x0 - L::kApron + c0;
   const bool fast = strip::rowsAligned16(io.in, io.inPitch) && x0 - L::kApron >= 0 &&
                     x0 + kStripW + L::kApron <= io.width;
 
-  const int blocks = (outRows + kChunk - 1) / kChunk;
-  const int steps = blocks + L::kChunks - 1;
+  const int steps = conv_tiles::separableSteps(outRows, R);
   uint4 vec[L::kWindowVecs];
   bool ghost = fetchWindow<R>(io, fast, xw, y0 - R + hr, vec);
   for (int c = 0; c < steps; ++c) {
     const int t = c * kChunk + hr;  // this lane's intermediate row
-    rowPass<R>(taps, vec, ghost, ring + (c % L::kChunks * kChunk + hr) * kStripW, c0, t);
+    rowPass<R>(taps, vec, ghost, ring + (conv_tiles::separableRingSlot(c, R) * kChunk + hr) * kStripW, c0, t);
     asm volatile("" ::: "memory");  // the next window's loads after this row's FMAs
     if (c + 1 < steps) ghost = fetchWindow<R>(io, fast, xw, y0 - R + t + kChunk, vec);
     const int b = c - (L::kChunks - 1);

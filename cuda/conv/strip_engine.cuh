@@ -29,23 +29,24 @@
 
 namespace satdof::conv::strip {
 
-inline constexpr int kLanes = 32;
-inline constexpr int kPixelsPerLane = 4;                     // one 16-byte word group
-inline constexpr int kStripWidth = kLanes * kPixelsPerLane;  // 128 columns per warp
-inline constexpr int kWarpsPerBlock = 4;                     // stacked vertically
+// The shapes and the index arithmetic are satdof/conv_tiles.h's, which the lesson shares.
+inline constexpr int kLanes = conv_tiles::kStripLanes;
+inline constexpr int kPixelsPerLane = conv_tiles::kStripPixelsPerLane;  // one 16-byte word group
+inline constexpr int kStripWidth = conv_tiles::kStripWidth;             // 128 columns per warp
+inline constexpr int kWarpsPerBlock = conv_tiles::kStripWarpsPerBlock;  // stacked vertically
 // Output rows per warp, and blocks per SM the registers are sized for. r = 1: 26 rows,
 // <= 102 registers, 20 warps per SM: at 4K 30 x 84 = 2520 warps, one wave on 132 SMs
 // (2640 slots). r = 2 needs up to 168 registers (80 accumulators) to run without spills:
 // 12 warps per SM, so 44 rows: 30 x 50 = 1500 warps, again one wave (a second, nearly
 // empty wave would cost as much as the first).
 template <int R>
-inline constexpr int kRows = R == 1 ? 26 : 44;
+inline constexpr int kRows = conv_tiles::stripRows(R);
 template <int R>
 inline constexpr int kMinBlocks = R == 1 ? 5 : 3;
 // Row tiles in each warp's ring: kStages - 1 rows in flight while one is computed.
 // 5 x 512 bytes per warp and 12 to 20 warps per SM keep 30 to 50 KB of loads in flight
 // per SM, what the H100/H200's bandwidth times their memory latency asks for.
-inline constexpr int kStages = 6;
+inline constexpr int kStages = conv_tiles::kStripStages;
 
 // =====================================================================================
 // rows and words under the border rule
@@ -59,9 +60,9 @@ struct RowRef {
 __device__ __forceinline__ RowRef rowRef(const ImageIo& io, int y) {
   bool ghost = false;
   if (io.border == Border::Clamp) {
-    y = min(max(y, 0), io.height - 1);
+    y = conv_tiles::clampToEdge(y, io.height);
   } else {
-    ghost = unsigned(y) >= unsigned(io.height);
+    ghost = !conv_tiles::insideAxis(y, io.height);
     if (ghost) y = 0;
   }
   return {reinterpret_cast<const unsigned*>(inRow(io, y)), ghost};
@@ -69,8 +70,8 @@ __device__ __forceinline__ RowRef rowRef(const ImageIo& io, int y) {
 
 __device__ __forceinline__ unsigned wordAt(const ImageIo& io, RowRef r, int x) {
   if (io.border == Border::Clamp) {
-    x = min(max(x, 0), io.width - 1);
-  } else if (r.ghost || unsigned(x) >= unsigned(io.width)) {
+    x = conv_tiles::clampToEdge(x, io.width);
+  } else if (r.ghost || !conv_tiles::insideAxis(x, io.width)) {
     return 0u;
   }
   return __ldg(r.p + x);
@@ -215,7 +216,7 @@ __device__ __forceinline__ void walkStrip(const ImageIo& io, const Taps& taps, S
             const int j = q - m;
             if (j < 0 || j >= kN) continue;
 #pragma unroll
-            for (int i = 0; i < kN; ++i) fma4(taps.w[i * kN + j], v, acc[(k - i + kN) % kN][m]);
+            for (int i = 0; i < kN; ++i) fma4(taps.w[i * kN + j], v, acc[conv_tiles::stripSlot(k, i, kN)][m]);
           }
         }
       } else {
@@ -237,12 +238,12 @@ __device__ __forceinline__ void walkStrip(const ImageIo& io, const Taps& taps, S
         for (int i = 0; i < kN; ++i)
 #pragma unroll
           for (int m = 0; m < kPixelsPerLane; ++m)
-            fma4(taps.col[i], h[m], acc[(k - i + kN) % kN][m]);
+            fma4(taps.col[i], h[m], acc[conv_tiles::stripSlot(k, i, kN)][m]);
       }
 
       // The output row using this input row as filter row 2r is complete.
       if (p > 0 || k >= 2 * R) {
-        storeRow(io, vecOut, reinterpret_cast<unsigned*>(out), x, acc[(k + 1) % kN]);
+        storeRow(io, vecOut, reinterpret_cast<unsigned*>(out), x, acc[conv_tiles::stripDoneSlot(k, kN)]);
         out += io.outPitch;
       }
     }
@@ -259,9 +260,9 @@ __global__ void __launch_bounds__(kLanes* kWarpsPerBlock, kMinBlocks<R>)
   __shared__ typename Source::Shared shared[kWarpsPerBlock];
   const int lane = threadIdx.x % kLanes;
   const int warp = threadIdx.x / kLanes;
-  const int y0 = (blockIdx.y * kWarpsPerBlock + warp) * kRows<R>;
+  const int y0 = conv_tiles::stripFirstRow(blockIdx.y, warp, R);
   if (y0 >= io.height) return;  // uniform per warp
-  const int x = (blockIdx.x * kLanes + lane) * kPixelsPerLane;
+  const int x = conv_tiles::stripLaneColumn(blockIdx.x, lane);
   Source src(io, x, lane, shared[warp]);
   walkStrip<R, M>(io, taps, src, x, y0);
 }
@@ -335,15 +336,27 @@ struct CachedSource {
   // The halo: straight from global memory, through the caches.
   __device__ __forceinline__ void loadHalo(RowRef r) {
     if (fast && !r.ghost) {
+      // Columns conv_tiles::stripHaloLeft(x, R, k) and stripHaloRight(x, k), spelled out:
+      // as one int offset the pointer arithmetic compiles differently (the static_assert
+      // below ties the two).
 #pragma unroll
       for (int k = 0; k < R; ++k)
         left[k] = __ldg(r.p + x - R + k), right[k] = __ldg(r.p + x + 4 + k);
     } else {
 #pragma unroll
       for (int k = 0; k < R; ++k)
-        left[k] = wordAt(io, r, x - R + k), right[k] = wordAt(io, r, x + 4 + k);
+        left[k] = wordAt(io, r, conv_tiles::stripHaloLeft(x, R, k)),
+        right[k] = wordAt(io, r, conv_tiles::stripHaloRight(x, k));
     }
   }
+
+
+  static constexpr bool haloOffsetsAreTheHeaders() {
+    for (int k = 0; k < R; ++k)
+      if (conv_tiles::stripHaloLeft(0, R, k) != -R + k || conv_tiles::stripHaloRight(0, k) != 4 + k) return false;
+    return true;
+  }
+  static_assert(haloOffsetsAreTheHeaders(), "loadHalo()'s offsets are the header's");
 
   __device__ __forceinline__ void prime(RowRef first) { loadHalo(first); }
 

@@ -131,7 +131,7 @@ template <int R>
 struct SharedRowSource {
   static_assert(R >= 1 && R <= 4);
   static constexpr int kW = strip::kPixelsPerLane + 2 * R;
-  static constexpr int kGroups = strip::kLanes + 2;  // 4 halo words each side
+  static constexpr int kGroups = conv_tiles::kStripRowGroups;  // 4 halo words each side
   struct Shared {
     uint4 tile[strip::kStages][kGroups];  // group g: columns x_strip - 4 + 4g .. + 3
   };
@@ -158,25 +158,22 @@ struct SharedRowSource {
   // Each lane copies its own 4 pixels; the end lanes also the 4 beyond each end.
   __device__ __forceinline__ void fetch(strip::RowRef r, int slot) const {
     uint4* tile = sh.tile[slot];
-    group(r, x, fastOwn, &tile[lane + 1]);
+    group(r, x, fastOwn, &tile[conv_tiles::stripOwnGroup(lane)]);
     if (lane == 0) group(r, x - 4, fastEdge, &tile[0]);
     if (lane == strip::kLanes - 1) group(r, x + 4, fastEdge, &tile[kGroups - 1]);
   }
 
   __device__ __forceinline__ void prime(strip::RowRef) const {}
 
+  // Groups lane, lane + 1 and lane + 2: window word q is their word stripTileWord(q, R).
   __device__ __forceinline__ void window(int slot, strip::RowRef, unsigned (&w)[kW]) const {
     const uint4* tile = sh.tile[slot];
     const uint4 l = tile[lane];
     const uint4 own = tile[lane + 1];
     const uint4 h = tile[lane + 2];
-    const unsigned left[4] = {l.x, l.y, l.z, l.w};
-    const unsigned right[4] = {h.x, h.y, h.z, h.w};
+    const unsigned words[12] = {l.x, l.y, l.z, l.w, own.x, own.y, own.z, own.w, h.x, h.y, h.z, h.w};
 #pragma unroll
-    for (int k = 0; k < R; ++k) w[k] = left[4 - R + k];
-    w[R] = own.x, w[R + 1] = own.y, w[R + 2] = own.z, w[R + 3] = own.w;
-#pragma unroll
-    for (int k = 0; k < R; ++k) w[R + 4 + k] = right[k];
+    for (int q = 0; q < kW; ++q) w[q] = words[conv_tiles::stripTileWord(q, R)];
   }
 };
 

@@ -4,7 +4,8 @@
 //
 // The launch shapes are spelled once here so that the registry prints what the kernels
 // are compiled with; the reasoning behind each number sits next to it. The book kernels'
-// shapes come from satdof/conv_tiles.h, which the lesson's traces share.
+// shapes, and separable's and sat-box's, come from satdof/conv_tiles.h, which the lesson's
+// traces share.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -49,8 +50,8 @@ inline constexpr int kCachedRowsPerThread = conv_tiles::kCachedRowsPerThread;
 // or 2 (0.080 against 0.094 ms at r = 7 on an H200), presumably because neighbouring
 // strips share their halo columns in L1. 3 blocks per SM (12 warps) for the register cap:
 // 128 registers up to r = 9, 168 above, no spills.
-inline constexpr int kSeparableChunkRows = 16;
-inline constexpr int kSeparableWarpsPerBlock = 4;
+inline constexpr int kSeparableChunkRows = conv_tiles::kSeparableChunkRows;
+inline constexpr int kSeparableWarpsPerBlock = conv_tiles::kSeparableWarpsPerBlock;
 inline constexpr int kSeparableMinBlocks = 3;
 
 // SAT box: 128 threads own a strip 128 columns wide (a thread per column in the column
@@ -62,9 +63,9 @@ inline constexpr int kSeparableMinBlocks = 3;
 // rows (8-row steps measured ~25% slower). One thread per column (4 channels) rather
 // than two (one per channel pair) saves instructions per pixel. ptxas, sm_90: 127-128 registers, no
 // spills; shared memory 32 KiB (r <= 7) or 48 KiB: 4 blocks, 16 warps per SM.
-inline constexpr int kSatStripWidth = 128;
-inline constexpr int kSatChunkRows = 128;
-inline constexpr int kSatStepRows = 16;
+inline constexpr int kSatStripWidth = conv_tiles::kSatStripWidth;
+inline constexpr int kSatChunkRows = conv_tiles::kSatChunkRows;
+inline constexpr int kSatStepRows = conv_tiles::kSatStepRows;
 inline constexpr int kSatMinBlocks = 4;
 
 inline constexpr std::string_view kBasicTuning = "256 threads (32x8), 1 pixel each";
