@@ -77,7 +77,7 @@ std::vector<std::uint8_t> build(satdof::GlSat& sat, const ref::ImageRgba8& image
   const satdof::gl::Buffer table = satdof::gl::createBuffer(GLsizeiptr(bytes), nullptr, 0);
   const std::uint8_t poison[4] = {0xA5, 0x5A, 0xA5, 0x5A};
   glClearNamedBufferData(table.get(), GL_R8UI, GL_RED_INTEGER, GL_UNSIGNED_BYTE, poison);
-  sat.attach(e, format, {});
+  sat.attach(e, format);
   sat.build(texture.get(), e, format, table.get(), algorithm, scan);
   glMemoryBarrier(GL_ALL_BARRIER_BITS);
   std::vector<std::uint8_t> got(bytes);
