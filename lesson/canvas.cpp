@@ -1,7 +1,9 @@
 // lesson/canvas.cpp — see canvas.h.
 #include "lesson/canvas.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <sstream>
 
 #include "engine/files/safe_write.h"
 
@@ -83,6 +85,25 @@ std::vector<std::filesystem::path> writeStepPictures(const std::filesystem::path
     paths.push_back(path);
   }
   return paths;
+}
+
+std::vector<std::string> wrapText(const std::string& text, std::size_t chars) {
+  std::vector<std::string> out;
+  std::istringstream words(text);
+  std::string word, line;
+  while (words >> word) {
+    if (!line.empty() && line.size() + 1 + word.size() > chars) out.push_back(line), line.clear();
+    line += (line.empty() ? "" : " ") + word;
+  }
+  if (!line.empty()) out.push_back(line);
+  return out;
+}
+
+void appendWrapped(std::vector<TextLine>& lines, const TextLine& line, int width) {
+  const int perMille = std::string(line.weight) == "bold" ? 570 : 520;
+  const int charWidthMilli = std::max(7000, line.size * perMille);
+  for (std::string& part : wrapText(line.text, static_cast<std::size_t>(width * 1000 / charWidthMilli)))
+    lines.push_back({std::move(part), line.size, line.weight, line.colour});
 }
 
 std::string label(char letter, int value) {

@@ -57,6 +57,21 @@ std::string svgOf(const std::function<void(Canvas&)>& draw);
 std::vector<std::filesystem::path> writeStepPictures(const std::filesystem::path& folder, const std::string& name,
                                                      int steps, const std::function<void(Canvas&, int)>& draw);
 
+// `text` broken at spaces into lines of at most `chars` (a longer word stands alone).
+std::vector<std::string> wrapText(const std::string& text, std::size_t chars);
+
+// A line of a picture's heading.
+struct TextLine {
+  std::string text;
+  int size = 13;
+  const char* weight = "normal";
+  const char* colour = "#222";
+};
+// `line` broken at spaces to fit `width` pixels, appended to `lines`: in the SVG's DejaVu
+// Sans (about 0.52 of the font size a character, bold 0.57) and in the window's built-in
+// font (7 pixels a character; it draws 11 to 13 pixels at 13).
+void appendWrapped(std::vector<TextLine>& lines, const TextLine& line, int width);
+
 // "t3", "s17", "b5" (built in place: GCC 12 warns, wrongly, about `"t" + std::to_string(n)`).
 std::string label(char letter, int value);
 

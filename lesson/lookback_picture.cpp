@@ -15,19 +15,6 @@ namespace {
 
 constexpr int kLeft = 16, kTop = 96, kCell = 18;
 
-// `text` broken at spaces into lines of at most `chars`.
-std::vector<std::string> lines(const std::string& text, std::size_t chars) {
-  std::vector<std::string> out;
-  std::istringstream words(text);
-  std::string word, line;
-  while (words >> word) {
-    if (!line.empty() && line.size() + 1 + word.size() > chars) out.push_back(line), line.clear();
-    line += (line.empty() ? "" : " ") + word;
-  }
-  if (!line.empty()) out.push_back(line);
-  return out;
-}
-
 }  // namespace
 
 void drawLookbackStep(Canvas& c, const LookbackTrace& t, int index) {
@@ -72,7 +59,7 @@ void drawLookbackStep(Canvas& c, const LookbackTrace& t, int index) {
       }
     }
     int ly = y + 134;
-    for (const std::string& line : lines(tile.doing, static_cast<std::size_t>(box / 6)))
+    for (const std::string& line : wrapText(tile.doing, static_cast<std::size_t>(box / 6)))
       c.text(x + 2, ly, line, 10, "start", "normal", acted ? "#b71c1c" : "#546e7a"), ly += 13;
   }
 }

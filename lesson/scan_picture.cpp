@@ -5,7 +5,9 @@
 #include "lesson/scan_picture.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <set>
+#include <utility>
 #include <sstream>
 
 #include "lesson/canvas.h"
@@ -26,6 +28,58 @@ std::string ordinalLabel(const ScanTrace& t, int step) {
   return "step " + std::to_string(step + 1) + " of " + std::to_string(t.steps.size());
 }
 
+// The rows of registers and shared words beside the elements (the register variants), from
+// `y` down, kRowHeight each: value i of a block under the block's thread i, a shared word
+// coloured by its bank with its slot and bank below; arrows within a row curve above it, and
+// between rows run straight from one cell to the other.
+constexpr int kRowHeight = 112, kRowCells = 50;
+
+void drawRows(Canvas& c, const ScanTrace& t, const TraceStep& s, int y) {
+  const int span = t.itemsPerThread * kCell;  // a thread's width
+  auto cellX = [&](int block, int i) { return kLeft + block * t.tileItems * kCell + i * span; };
+  auto cellsY = [&](int row) { return y + row * kRowHeight + kRowCells; };
+  for (int r = 0; r < static_cast<int>(s.rows.size()); ++r) {
+    const ValueRow& row = s.rows[r];
+    const int cy = cellsY(r);
+    const std::set<int> written(row.written.begin(), row.written.end());
+    for (int b = 0; b < t.blocks; ++b)
+      for (int i = 0; i < row.perBlock; ++i) {
+        const int x = cellX(b, i);
+        const bool known = !row.values.empty(), shared = i < static_cast<int>(row.slots.size());
+        const int bank = shared ? scan_tree::bankOf(row.slots[i]) : 0;
+        const bool mark = known && written.count(i) > 0;
+        c.rect(x + 2, cy, span - 4, 30, !known ? "#fafafa" : shared ? bankColour(bank) : "#f1f8e9",
+               mark ? "#c62828" : known ? "#90a4ae" : "#cfd8dc", mark ? 3 : 1, 3);
+        if (known)
+          c.text(x + span / 2, cy + 20, std::to_string(row.values[static_cast<std::size_t>(b * row.perBlock + i)]), 13,
+                 "middle", "bold");
+        if (shared)
+          c.text(x + span / 2, cy + 44, label('s', row.slots[i]) + " " + label('b', bank), 10, "middle", "normal",
+                 "#455a64");
+      }
+  }
+  for (int b = 0; b < t.blocks; ++b)
+    for (const RowArrow& a : s.arrows) {
+      const int x1 = cellX(b, a.from) + span / 2, x2 = cellX(b, a.to) + span / 2;
+      if (a.fromRow == a.toRow) {
+        const int top = cellsY(a.fromRow) - 4, lift = 14 + std::min(14, std::abs(x2 - x1) / 24);
+        c.arrowCurve(x1, top, x1, top - lift, x2, top - lift, x2, top - 2, "#c62828", 1.4f);
+      } else if (a.fromRow < a.toRow) {
+        const bool shared = !s.rows[static_cast<std::size_t>(a.fromRow)].slots.empty();
+        c.line(x1, cellsY(a.fromRow) + (shared ? 50 : 32), x2, cellsY(a.toRow) - 6, "#c62828", 1.2f, false, true);
+      } else {
+        const bool shared = !s.rows[static_cast<std::size_t>(a.toRow)].slots.empty();
+        c.line(x1, cellsY(a.fromRow) - 2, x2, cellsY(a.toRow) + (shared ? 50 : 34), "#c62828", 1.2f, false, true);
+      }
+    }
+  // The labels last, on white, over any arrow that crosses them.
+  for (int r = 0; r < static_cast<int>(s.rows.size()); ++r) {
+    const int ly = cellsY(r) - kRowCells + 14;
+    c.rect(kLeft - 2, ly - 11, static_cast<int>(s.rows[r].label.size()) * 6 + 8, 15, "white", "white");
+    c.text(kLeft, ly, s.rows[r].label, 11, "start", "bold", "#37474f");
+  }
+}
+
 }  // namespace
 
 void drawScanStep(Canvas& c, const ScanTrace& t, int stepIndex) {
@@ -33,7 +87,7 @@ void drawScanStep(Canvas& c, const ScanTrace& t, int stepIndex) {
   const int cells = static_cast<int>(s.values.size());
   const int width = std::max(kLeft * 2 + cells * kCell, 1060);
   const bool sums = !s.blockSums.empty();
-  const int height = kTop + 200 + (sums ? 70 : 0);
+  const bool registers = t.elementsInRegisters;
 
   long long additionsSoFar = 0;
   int treeStepsSoFar = 0;
@@ -41,18 +95,16 @@ void drawScanStep(Canvas& c, const ScanTrace& t, int stepIndex) {
   for (int k = 0; k <= stepIndex; ++k) {
     additionsSoFar += t.steps[k].additions;
     extraSoFar += t.steps[k].extraWavefronts;
-    if (t.steps[k].phase == "step" || t.steps[k].phase == "up-sweep" || t.steps[k].phase == "down-sweep") ++treeStepsSoFar;
+    if (t.steps[k].treeStep) ++treeStepsSoFar;
   }
 
-  c.page(width, height);
-  c.text(kLeft, 24, t.variant + " — " + ordinalLabel(t, stepIndex) + ": " + s.phase, 18, "start", "bold");
-  c.text(kLeft, 46, s.what, 13, "start");
+  // The header: title, what the step does, the counts, the formula, the conflicts, the
+  // notes; every line but the title wrapped to the picture's width.
   std::ostringstream counts;
   counts << "n = " << t.n << ", " << t.blocks << (t.blocks == 1 ? " block" : " blocks") << " of " << t.tileItems
          << " elements, " << t.threads << " threads each. Additions so far " << additionsSoFar << " of " << t.additions
-         << " (one block: " << t.formulaAdditions << "), tree steps " << treeStepsSoFar << " of " << t.treeSteps
-         << " (" << t.formulaSteps << "); " << t.formula << ".";
-  c.text(kLeft, 66, counts.str(), 12, "start", "normal", "#444");
+         << " (one block: " << t.formulaAdditions << "), " << t.stepsName << " " << treeStepsSoFar << " of " << t.treeSteps
+         << " (" << t.formulaSteps << ").";
   std::ostringstream conflicts;
   if (s.conflictDegree == 0)
     conflicts << "No shared-memory access in this step";
@@ -60,13 +112,32 @@ void drawScanStep(Canvas& c, const ScanTrace& t, int stepIndex) {
     conflicts << "Bank conflicts: worst instruction " << s.conflictDegree << "-way"
               << (s.conflictDegree == 1 ? " (none)" : "") << ", " << s.extraWavefronts << " extra wavefronts this step, "
               << extraSoFar << " so far";
-  c.text(kLeft, 84, conflicts.str(), 12, "start", "bold", s.conflictDegree > 1 ? "#c62828" : "#2e7d32");
+  std::vector<TextLine> header;
+  const int textWidth = width - 2 * kLeft;
+  appendWrapped(header, {s.what, 13, "normal", "#222"}, textWidth);
+  appendWrapped(header, {counts.str(), 12, "normal", "#444"}, textWidth);
+  appendWrapped(header, {"One block by the formula: " + t.formula + ".", 12, "normal", "#444"}, textWidth);
+  appendWrapped(header, {conflicts.str(), 12, "bold", s.conflictDegree > 1 ? "#c62828" : "#2e7d32"}, textWidth);
+  if (!t.shape.empty()) appendWrapped(header, {"Block: " + t.shape + ".", 11, "normal", "#37474f"}, textWidth);
   if (s.adjacentPairs)
-    c.text(kLeft, 100, "A thread touches two neighbouring words here: the compiler may fuse them into one 64-bit "
-                       "access, which a warp serves without these conflicts.", 11, "start", "normal", "#6a1b9a");
+    appendWrapped(header, {"A thread touches two neighbouring words here: the compiler may fuse them into one 64-bit "
+                           "access, which a warp serves without these conflicts.", 11, "normal", "#6a1b9a"}, textWidth);
+  // Four lines fit above kTop; each further one moves the rest down.
+  const int top = kTop + 17 * std::max(0, static_cast<int>(header.size()) - 4);
+  const int rowsHeight = kRowHeight * static_cast<int>(s.rows.size());
+  const int height = top + 200 + rowsHeight + (sums ? 70 : 0);
 
-  // Threads row (block 0's threads; each thread over the element it starts from).
-  const int threadsY = kTop + 14;
+  c.page(width, height);
+  c.text(kLeft, 24, t.variant + " — " + ordinalLabel(t, stepIndex) + ": " + s.phase, 18, "start", "bold");
+  int y = 46;
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    c.text(kLeft, y, header[i].text, header[i].size, "start", header[i].weight, header[i].colour);
+    if (i + 1 < header.size()) y += i == 0 ? 20 : header[i + 1].size + (header[i + 1].size >= 12 ? 6 : 5);
+  }
+
+  // Threads row (block 0's threads; each thread over the element it starts from), and the
+  // warps they form.
+  const int threadsY = top + 14;
   const std::set<int> active(s.activeThreads.begin(), s.activeThreads.end());
   const int shownThreads = std::min(t.threads, cells);
   const int threadWidth = std::max(1, (t.tileItems * kCell) / std::max(1, t.threads));
@@ -74,11 +145,21 @@ void drawScanStep(Canvas& c, const ScanTrace& t, int stepIndex) {
     const int x = kLeft + th * threadWidth;
     const bool on = active.count(th) > 0;
     c.rect(x + 2, threadsY, threadWidth - 4, 18, on ? "#1565c0" : "#eceff1", nullptr, 1, 4);
-    c.text(x + threadWidth / 2, threadsY + 13, label('t', th), 10, "middle", "normal", on ? "white" : "#90a4ae");
+    const std::string name = t.warpLanes > 0 && threadWidth >= 100
+                                 ? label('t', th) + " lane " + std::to_string(th % t.warpLanes)
+                                 : label('t', th);
+    c.text(x + threadWidth / 2, threadsY + 13, name, 10, "middle", "normal", on ? "white" : "#90a4ae");
   }
+  if (t.warpLanes > 0 && registers)
+    for (int w = 0; w * t.warpLanes < shownThreads; ++w) {
+      const int x0 = kLeft + w * t.warpLanes * threadWidth + 4, x1 = x0 + t.warpLanes * threadWidth - 8;
+      c.line(x0, threadsY + 24, x1, threadsY + 24, "#5c6bc0", 2);
+      c.text((x0 + x1) / 2, threadsY + 38, "warp " + std::to_string(w) + " (lanes 0.." + std::to_string(t.warpLanes - 1) + ")",
+             10, "middle", "bold", "#3949ab");
+    }
 
   // The array.
-  const int arrayY = kTop + 86;
+  const int arrayY = top + 86;
   const std::set<int> written(s.written.begin(), s.written.end());
   for (int i = 0; i < cells; ++i) {
     const int x = kLeft + i * kCell;
@@ -95,11 +176,14 @@ void drawScanStep(Canvas& c, const ScanTrace& t, int stepIndex) {
   }
   for (int b = 1; b < t.blocks; ++b) {
     const int x = kLeft + b * t.tileItems * kCell;
-    c.line(x, threadsY, x, arrayY + 70, "#37474f", 1, true);
+    c.line(x, threadsY, x, arrayY + 70 + rowsHeight, "#37474f", 1, true);
   }
-  c.text(kLeft, arrayY + 88, "element (its index in the tile above it), shared-memory slot s and bank b below; "
-                                "outlined: written in this step; grey: the identity a partial tile is padded with",
-            10, "start", "normal", "#607d8b");
+  c.text(kLeft, arrayY + 88,
+         registers ? "element (its index in the tile above it), held in registers: no shared-memory slot; outlined: "
+                     "written in this step; grey: the identity a partial tile is padded with"
+                   : "element (its index in the tile above it), shared-memory slot s and bank b below; "
+                     "outlined: written in this step; grey: the identity a partial tile is padded with",
+         10, "start", "normal", "#607d8b");
 
   // Arrows: within block 0, from each element an active thread read to the element it wrote.
   if (!s.instructions.empty() && s.phase != "load" && s.phase != "store") {
@@ -129,9 +213,12 @@ void drawScanStep(Canvas& c, const ScanTrace& t, int stepIndex) {
     }
   }
 
+  drawRows(c, t, s, arrayY + 104);
+
   if (sums) {
-    const int sumsY = arrayY + 118;
-    c.text(kLeft, sumsY - 6, "block sums", 11, "start", "bold", "#37474f");
+    const int sumsY = arrayY + 118 + rowsHeight;
+    c.text(kLeft, sumsY - 6, t.reduceThenScan && stepIndex > 1 ? "block sums, scanned: each block's seed" : "block sums",
+           11, "start", "bold", "#37474f");
     for (int b = 0; b < static_cast<int>(s.blockSums.size()); ++b) {
       const int x = kLeft + b * t.tileItems * kCell;
       c.rect(x + 1, sumsY, kCell * 2 - 2, 30, "#fffde7", "#f9a825");
@@ -159,7 +246,7 @@ std::string scanLessonText(const ScanTrace& t) {
     o << "\n";
   }
   o << "satdof: lesson: " << t.variant << ", n = " << t.n << " in " << t.blocks << " block(s) of " << t.tileItems << ": "
-    << t.additions << " additions and " << t.treeSteps << " tree steps in all; one block of " << t.tileItems
+    << t.additions << " additions and " << t.treeSteps << " " << t.stepsName << " in all; one block of " << t.tileItems
     << " by the chapter's formula (" << t.formula << "): " << t.formulaAdditions << " and " << t.formulaSteps << "; "
     << t.extraWavefronts << " extra shared-memory wavefronts (bank conflicts)\n";
   if (t.adjacentPairs)

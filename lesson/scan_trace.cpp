@@ -8,21 +8,36 @@
 #include <stdexcept>
 #include <string>
 
+#include "lesson/scan_steps.h"
 #include "satdof/scan_tree.h"
 
 namespace satdof::lesson {
-namespace {
-
-using scan_tree::BankPadding;
-using scan_tree::NoPadding;
-
-constexpr int kWarp = 32;
+namespace steps {
 
 int log2Exact(int n) {
   int l = 0;
   while ((1 << l) < n) ++l;
   return l;
 }
+
+std::string rangeText(const std::string& what, int first, int last) {
+  return first == last ? what + " " + std::to_string(first)
+                       : what + "s " + std::to_string(first) + ".." + std::to_string(last);
+}
+
+}  // namespace steps
+
+namespace {
+
+using scan_tree::BankPadding;
+using scan_tree::NoPadding;
+using steps::Block;
+using steps::BlockScan;
+using steps::BlockStep;
+using steps::log2Exact;
+using steps::threadsText;
+
+constexpr int kWarp = 32;
 
 // Extra wavefronts of one instruction over all its warps (degree - 1 each).
 long long extraOf(const SharedInstruction& instruction, int& worst) {
@@ -37,52 +52,10 @@ long long extraOf(const SharedInstruction& instruction, int& worst) {
   return extra;
 }
 
-std::string threadsText(int first, int last) {
-  return first == last ? "thread " + std::to_string(first)
-                       : "threads " + std::to_string(first) + ".." + std::to_string(last);
-}
-
-// One block's shared memory, its tile's elements and how the steps touch them.
-struct Block {
-  int tileItems = 0;
-  int count = 0;  // real elements (the rest is the identity)
-  std::vector<std::uint32_t> shared;
-  std::vector<std::uint32_t> out;  // the tile's exclusive scan once stored
-  std::uint32_t total = 0;
-};
-
-// A step as every block runs it: the same indices, each block its own values.
-struct BlockStep {
-  std::string phase, what;
-  std::vector<int> active;
-  std::vector<SharedInstruction> instructions;
-  std::vector<int> written;  // elements of the tile
-  int additionsPerBlock = 0;
-  bool treeStep = false;
-};
-
-// The steps of one variant's block scan: apply(block) runs the step on a block's shared
-// memory; view(block) gives the tile's elements as they stand (element order) and
-// slotOf(i) where element i lives.
-class BlockScan {
- public:
-  virtual ~BlockScan() = default;
-  virtual int threads(int tileItems) const = 0;
-  virtual int slots(int tileItems) const = 0;
-  // The step count; step k's description, and its effect on one block.
-  virtual std::vector<BlockStep> steps(int tileItems) const = 0;
-  virtual void apply(int step, Block& b) const = 0;
-  virtual std::vector<std::uint32_t> view(int step, const Block& b) const = 0;
-  virtual int slotOf(int step, int element, int tileItems) const = 0;
-  virtual long long formulaAdditions(int n) const = 0;
-  virtual int formulaSteps(int n) const = 0;
-  virtual std::string formula() const = 0;
-};
-
 // ---- hillis-steele: one element per thread, double-buffered, log2 n steps ------------------
 class HillisSteele final : public BlockScan {
  public:
-  int threads(int n) const override { return n; }
+  BlockShape shape(int n) const override { return {n, 1, 0}; }
   int slots(int n) const override { return 2 * n; }
   long long formulaAdditions(int n) const override { return static_cast<long long>(n) * log2Exact(n) - (n - 1); }
   int formulaSteps(int n) const override { return log2Exact(n); }
@@ -169,7 +142,7 @@ class HillisSteele final : public BlockScan {
 template <class Pad, class Load>
 class Blelloch final : public BlockScan {
  public:
-  int threads(int n) const override { return n / 2; }
+  BlockShape shape(int n) const override { return {n / 2, 2, 0}; }
   int slots(int n) const override { return Pad::size(n); }
   long long formulaAdditions(int n) const override { return 2LL * (n - 1); }
   int formulaSteps(int n) const override { return 2 * log2Exact(n); }
@@ -188,42 +161,7 @@ class Blelloch final : public BlockScan {
     for (int t = 0; t < n / 2; ++t) load.active.push_back(t);
     for (int i = 0; i < n; ++i) load.written.push_back(i);
     s.push_back(load);
-    int offset = 1;
-    for (int d = n >> 1; d > 0; d >>= 1) {
-      BlockStep st{"up-sweep", "", {}, {}, {}, d, true};
-      st.what = threadsText(0, d - 1) + " add node offset(2t+1)-1 into node offset(2t+2)-1, offset " + std::to_string(offset);
-      SharedInstruction left{"read left child", {}}, right{"read right child", {}}, write{"write right child", {}};
-      for (int t = 0; t < d; ++t) {
-        const int a = scan_tree::blellochLeft(offset, t), b = scan_tree::blellochRight(offset, t);
-        left.accesses.push_back({t, Pad::index(a)});
-        right.accesses.push_back({t, Pad::index(b)});
-        write.accesses.push_back({t, Pad::index(b)});
-        st.active.push_back(t), st.written.push_back(b);
-      }
-      st.instructions = {left, right, write};
-      s.push_back(st);
-      offset <<= 1;
-    }
-    BlockStep clear{"clear root", "thread 0 keeps the root (the block's total) and sets it to 0", {0}, {}, {n - 1}, 0, false};
-    clear.instructions = {{"read root", {{0, Pad::index(n - 1)}}}, {"write root", {{0, Pad::index(n - 1)}}}};
-    s.push_back(clear);
-    for (int d = 1; d < n; d <<= 1) {
-      offset >>= 1;
-      BlockStep st{"down-sweep", "", {}, {}, {}, d, true};
-      st.what = threadsText(0, d - 1) + " hand node offset(2t+2)-1's prefix to its left child and prefix + left to itself, offset " +
-                std::to_string(offset);
-      SharedInstruction left{"read left child", {}}, right{"read right child", {}}, wl{"write left child", {}},
-          wr{"write right child", {}};
-      for (int t = 0; t < d; ++t) {
-        const int a = Pad::index(scan_tree::blellochLeft(offset, t)), b = Pad::index(scan_tree::blellochRight(offset, t));
-        left.accesses.push_back({t, a}), right.accesses.push_back({t, b});
-        wl.accesses.push_back({t, a}), wr.accesses.push_back({t, b});
-        st.active.push_back(t);
-        st.written.push_back(scan_tree::blellochLeft(offset, t)), st.written.push_back(scan_tree::blellochRight(offset, t));
-      }
-      st.instructions = {left, right, wl, wr};
-      s.push_back(st);
-    }
+    for (BlockStep& st : steps::treeSteps<Pad>(n)) s.push_back(std::move(st));
     BlockStep out{"store", "every thread reads its two elements' exclusive sums back", {}, {}, {}, 0, false};
     for (int k = 0; k < 2; ++k) {
       SharedInstruction read{"read element " + std::string(k == 0 ? "one" : "two"), {}};
@@ -242,20 +180,8 @@ class Blelloch final : public BlockScan {
       std::fill(b.shared.begin(), b.shared.end(), 0u);
       for (int t = 0; t < n / 2; ++t)
         for (int k = 0; k < 2; ++k) at(Load::element(t, k, n)) = b.out[Load::element(t, k, n)];
-    } else if (step <= levels) {
-      const int offset = 1 << (step - 1), d = n >> step;
-      for (int t = 0; t < d; ++t) at(scan_tree::blellochRight(offset, t)) += at(scan_tree::blellochLeft(offset, t));
-    } else if (step == levels + 1) {
-      b.total = at(n - 1);
-      at(n - 1) = 0;
     } else if (step <= 2 * levels + 1) {
-      const int level = step - levels - 2;  // 0 for the first down-sweep step
-      const int d = 1 << level, offset = n >> (level + 1);
-      for (int t = 0; t < d; ++t) {
-        const std::uint32_t left = at(scan_tree::blellochLeft(offset, t));
-        at(scan_tree::blellochLeft(offset, t)) = at(scan_tree::blellochRight(offset, t));
-        at(scan_tree::blellochRight(offset, t)) += left;
-      }
+      steps::applyTreeStep(step - 1, n, at, b.total);
     } else {
       for (int i = 0; i < n; ++i) b.out[i] = at(i);
     }
@@ -292,7 +218,53 @@ const BlockScan* blockScanOf(std::string_view variant) {
   if (variant == "hillis-steele") return &hillisSteele;
   if (variant == "blelloch") return &blelloch;
   if (variant == "blelloch-conflict-free") return &conflictFree;
+  if (variant == "blelloch-8-per-thread") return &steps::blelloch8PerThreadScan();
+  if (variant == "warp-shuffle") return &steps::warpShuffleScan();
   return nullptr;
+}
+
+// A step's shared-memory instructions, run by `blocks` blocks: its worst conflict degree and
+// extra wavefronts, and whether it touches neighbouring words; added to the trace's totals
+// with its additions, and appended.
+void record(ScanTrace& trace, TraceStep step, int blocks) {
+  int worst = step.instructions.empty() ? 0 : 1;
+  long long extra = 0;
+  for (const SharedInstruction& i : step.instructions) extra += extraOf(i, worst);
+  step.conflictDegree = worst;
+  step.extraWavefronts += extra * blocks;
+  step.adjacentPairs = touchesAdjacentPairs(step.instructions);
+  trace.adjacentPairs = trace.adjacentPairs || step.adjacentPairs;
+  trace.additions += step.additions;
+  trace.extraWavefronts += step.extraWavefronts;
+  if (step.treeStep) ++trace.treeSteps;
+  trace.steps.push_back(std::move(step));
+}
+
+// The block sums scanned exclusively by the same variant, in one tile (the kernels recurse
+// the same way): the step that shows it, recorded; returns the scanned sums.
+std::vector<std::uint32_t> scanBlockSums(ScanTrace& trace, const std::vector<std::uint32_t>& sums,
+                                         const std::vector<std::uint32_t>& tiles) {
+  int sumsTile = 2;
+  while (sumsTile < trace.blocks) sumsTile <<= 1;
+  const ScanTrace ofSums = traceScan(trace.variant, sums, sumsTile);
+  TraceStep scanned;
+  scanned.phase = "scan of the block sums";
+  scanned.what = "one block scans the " + std::to_string(trace.blocks) + " block sums with the same " +
+                 (trace.stepsName == "tree steps" ? "tree" : "scan") + " (" + std::to_string(ofSums.steps.size()) +
+                 " steps of their own)";
+  scanned.values = tiles;
+  scanned.blockSums = ofSums.result;
+  scanned.additions = static_cast<int>(ofSums.additions);
+  scanned.extraWavefronts = ofSums.extraWavefronts;
+  record(trace, scanned, 0);
+  return ofSums.result;
+}
+
+// The blocks' tiles side by side, each padded with the identity to the tile.
+std::vector<std::uint32_t> tilesOf(const std::vector<Block>& blocks) {
+  std::vector<std::uint32_t> tiles;
+  for (const Block& b : blocks) tiles.insert(tiles.end(), b.out.begin(), b.out.end());
+  return tiles;
 }
 
 }  // namespace
@@ -309,32 +281,56 @@ int conflictDegree(std::span<const SharedAccess> accesses) {
   return static_cast<int>(worst);
 }
 
-std::vector<std::string> tracedScanVariants() { return {"hillis-steele", "blelloch", "blelloch-conflict-free"}; }
+std::vector<std::string> tracedScanVariants() {
+  return {"hillis-steele", "blelloch", "blelloch-conflict-free", "blelloch-8-per-thread", "warp-shuffle"};
+}
 
 std::string whyNoTrace(std::string_view variant) {
   if (blockScanOf(variant)) return {};
   if (variant == "cub") return "cub is the CUDA library's scan: its steps are CUB's own code, not this program's";
-  return "'" + std::string(variant) + "': no step-by-step trace (traced: hillis-steele, blelloch, blelloch-conflict-free; "
-         "decoupled-lookback's tiles: lesson/lookback_trace.h)";
+  return "'" + std::string(variant) + "': no step-by-step trace (traced: hillis-steele, blelloch, blelloch-conflict-free, "
+         "blelloch-8-per-thread, warp-shuffle; decoupled-lookback's tiles: lesson/lookback_trace.h)";
+}
+
+BlockShape blockShape(std::string_view variant, int tileItems) {
+  const BlockScan* scan = blockScanOf(variant);
+  if (!scan) throw std::invalid_argument(whyNoTrace(variant));
+  return scan->shape(tileItems);
+}
+
+int kernelTile(std::string_view variant) {
+  if (variant == "hillis-steele" || variant == "blelloch-8-per-thread") return 512;
+  if (variant == "blelloch" || variant == "blelloch-conflict-free") return 1024;
+  if (variant == "warp-shuffle") return 2048;
+  throw std::invalid_argument(whyNoTrace(variant));
 }
 
 ScanTrace traceScan(std::string_view variant, std::span<const std::uint32_t> input, int tileItems) {
   const BlockScan* scan = blockScanOf(variant);
   if (!scan) throw std::invalid_argument(whyNoTrace(variant));
-  if (tileItems < 2 || tileItems > 1024 || (tileItems & (tileItems - 1)) != 0)
-    throw std::invalid_argument("a block's tile must be a power of two from 2 to 1024, not " + std::to_string(tileItems));
+  if (tileItems < 2 || tileItems > 2048 || (tileItems & (tileItems - 1)) != 0)
+    throw std::invalid_argument("a block's tile must be a power of two from 2 to 2048, not " + std::to_string(tileItems));
   if (input.empty()) throw std::invalid_argument("a scan needs at least one element");
+  const BlockShape shape = scan->shape(tileItems);
+  if (shape.threads > 1024)
+    throw std::invalid_argument(std::string(variant) + " scans a tile of " + std::to_string(tileItems) + " with " +
+                                std::to_string(shape.threads) + " threads: a block has at most 1024");
 
   ScanTrace trace;
   trace.variant = std::string(variant);
   trace.n = static_cast<int>(input.size());
   trace.tileItems = tileItems;
-  trace.threads = scan->threads(tileItems);
+  trace.threads = shape.threads;
+  trace.itemsPerThread = shape.itemsPerThread;
+  trace.warpLanes = shape.warpLanes;
+  trace.elementsInRegisters = scan->slotOf(0, 0, tileItems) < 0;
   trace.blocks = (trace.n + tileItems - 1) / tileItems;
   trace.input.assign(input.begin(), input.end());
   trace.formulaAdditions = scan->formulaAdditions(tileItems);
   trace.formulaSteps = scan->formulaSteps(tileItems);
   trace.formula = scan->formula();
+  trace.stepsName = scan->stepsName();
+  trace.shape = scan->shapeText(tileItems);
 
   std::vector<Block> blocks(trace.blocks);
   for (int b = 0; b < trace.blocks; ++b) {
@@ -345,6 +341,26 @@ ScanTrace traceScan(std::string_view variant, std::span<const std::uint32_t> inp
     block.out.assign(tileItems, 0u);  // the input until the store step
     for (int i = 0; i < block.count; ++i) block.out[i] = input[b * tileItems + i];
   }
+
+  // Reduce-then-scan: a pass that only reduces every tile, the sums' scan, and every tile's
+  // scan seeded with its scanned sum (shown as the block sums row with every step).
+  std::vector<std::uint32_t> seeds;
+  trace.reduceThenScan = scan->reduceThenScan() && trace.blocks > 1;
+  if (trace.reduceThenScan) {
+    const BlockStep r = scan->reduceStep(tileItems);
+    TraceStep reduce;
+    reduce.phase = r.phase;
+    reduce.what = r.what;
+    reduce.activeThreads = r.active;
+    reduce.instructions = r.instructions;
+    reduce.values = tilesOf(blocks);
+    for (Block& b : blocks) reduce.blockSums.push_back(scan->reduce(b));
+    reduce.additions = r.additionsPerBlock * trace.blocks;
+    record(trace, reduce, trace.blocks);
+    seeds = scanBlockSums(trace, trace.steps.back().blockSums, tilesOf(blocks));
+    for (int b = 0; b < trace.blocks; ++b) blocks[b].seed = seeds[b];
+  }
+
   const std::vector<BlockStep> steps = scan->steps(tileItems);
   for (int k = 0; k < static_cast<int>(steps.size()); ++k) {
     const BlockStep& s = steps[k];
@@ -353,31 +369,27 @@ ScanTrace traceScan(std::string_view variant, std::span<const std::uint32_t> inp
     step.what = s.what;
     step.activeThreads = s.active;
     step.instructions = s.instructions;
+    step.treeStep = s.treeStep;
+    step.rows = s.rows;
+    step.arrows = s.arrows;
+    step.blockSums = seeds;
     for (Block& b : blocks) {
       scan->apply(k, b);
       const std::vector<std::uint32_t> v = scan->view(k, b);
       step.values.insert(step.values.end(), v.begin(), v.end());
+      const std::vector<std::vector<std::uint32_t>> rows = scan->rowValues(k, b);
+      for (std::size_t r = 0; r < rows.size() && r < step.rows.size(); ++r)
+        step.rows[r].values.insert(step.rows[r].values.end(), rows[r].begin(), rows[r].end());
     }
     for (int i = 0; i < trace.blocks * tileItems; ++i) step.slotOfElement.push_back(scan->slotOf(k, i % tileItems, tileItems));
     for (int b = 0; b < trace.blocks; ++b)
       for (int e : s.written) step.written.push_back(b * tileItems + e);
     step.additions = s.additionsPerBlock * trace.blocks;
-    int worst = step.instructions.empty() ? 0 : 1;
-    long long extra = 0;
-    for (const SharedInstruction& i : step.instructions) extra += extraOf(i, worst);
-    step.conflictDegree = worst;
-    step.extraWavefronts = extra * trace.blocks;
-    step.adjacentPairs = touchesAdjacentPairs(step.instructions);
-    trace.adjacentPairs = trace.adjacentPairs || step.adjacentPairs;
-    trace.additions += step.additions;
-    trace.extraWavefronts += step.extraWavefronts;
-    if (s.treeStep) ++trace.treeSteps;
-    trace.steps.push_back(std::move(step));
+    record(trace, std::move(step), trace.blocks);
   }
 
-  std::vector<std::uint32_t> tiles;
-  for (const Block& b : blocks) tiles.insert(tiles.end(), b.out.begin(), b.out.end());
-  if (trace.blocks > 1) {
+  std::vector<std::uint32_t> tiles = tilesOf(blocks);
+  if (trace.blocks > 1 && seeds.empty()) {
     std::vector<std::uint32_t> sums;
     for (const Block& b : blocks) sums.push_back(b.total);
     TraceStep written;
@@ -386,37 +398,19 @@ ScanTrace traceScan(std::string_view variant, std::span<const std::uint32_t> inp
     written.values = tiles;
     written.blockSums = sums;
     written.activeThreads = {0};
-    written.conflictDegree = 0;
-    trace.steps.push_back(written);
-    // The sums are scanned by the same variant, in one tile (the kernels recurse the same way).
-    int sumsTile = 2;
-    while (sumsTile < trace.blocks) sumsTile <<= 1;
-    const ScanTrace ofSums = traceScan(variant, sums, sumsTile);
-    TraceStep scanned;
-    scanned.phase = "scan of the block sums";
-    scanned.what = "one block scans the " + std::to_string(trace.blocks) + " block sums with the same tree (" +
-                   std::to_string(ofSums.steps.size()) + " steps of their own)";
-    scanned.values = tiles;
-    scanned.blockSums = ofSums.result;
-    scanned.conflictDegree = 0;
-    scanned.additions = static_cast<int>(ofSums.additions);
-    scanned.extraWavefronts = ofSums.extraWavefronts;
-    trace.additions += ofSums.additions;
-    trace.extraWavefronts += ofSums.extraWavefronts;
-    trace.steps.push_back(scanned);
+    record(trace, written, 0);
+    const std::vector<std::uint32_t> scannedSums = scanBlockSums(trace, sums, tiles);
     TraceStep add;
     add.phase = "uniform add";
     add.what = "every element of block b > 0 adds the scanned sum of block b";
-    add.blockSums = ofSums.result;
-    add.conflictDegree = 0;
+    add.blockSums = scannedSums;
     for (int b = 0; b < trace.blocks; ++b)
       for (int i = 0; i < tileItems; ++i) {
         const int e = b * tileItems + i;
-        if (b > 0 && e < trace.n) tiles[e] += ofSums.result[b], ++add.additions, add.written.push_back(e);
+        if (b > 0 && e < trace.n) tiles[e] += scannedSums[b], ++add.additions, add.written.push_back(e);
       }
     add.values = tiles;
-    trace.additions += add.additions;
-    trace.steps.push_back(add);
+    record(trace, add, 0);
   }
   trace.result.assign(tiles.begin(), tiles.begin() + trace.n);
   return trace;

@@ -1,9 +1,13 @@
 // lesson/scan_trace.h — a block scan followed step by step, from the index arithmetic its
 // CUDA kernel runs (satdof/scan_tree.h): after each step the array, the threads that
 // worked, every shared-memory access with its bank, the step's bank-conflict degree, and
-// the running count of additions against the chapter's formulas. A row longer than one
-// block goes through the multi-block hierarchy as the kernels do (GPU Gems 3, 39.2.4):
-// every block scans its tile, the block sums are scanned, and a uniform add follows.
+// the running count of additions against the chapter's formulas. The variants that scan in
+// registers (warp-shuffle, blelloch-8-per-thread) show their registers and shared words as
+// rows beside the elements, and the shuffles between lanes. A row longer than one block
+// goes through the multi-block hierarchy as the kernels do (GPU Gems 3, 39.2.4): every
+// block scans its tile, the block sums are scanned, and a uniform add follows; or, for
+// blelloch-8-per-thread, reduce-then-scan: every block reduces its tile, the sums are
+// scanned, and every block scans its tile seeded with its sum.
 #pragma once
 
 #include <cstdint>
@@ -28,9 +32,26 @@ struct SharedInstruction {
   std::vector<SharedAccess> accesses;
 };
 
+// A row of values beside the elements: a register of every thread, or the words of a
+// shared-memory array; value i of a block is drawn under the block's thread i.
+struct ValueRow {
+  std::string label;                  // "lane sums (registers)", "warp totals (shared memory)"
+  int perBlock = 0;                   // values a block
+  std::vector<std::uint32_t> values;  // perBlock a block, block after block; empty: not written yet
+  std::vector<int> slots;             // value i's shared-memory slot (empty: registers)
+  std::vector<int> written;           // values of a block written in this step
+};
+
+// Value `from` of row `fromRow` read into value `to` of row `toRow`, in every block: a
+// shuffle between lanes, a tree step, a register stored to or loaded from shared memory.
+struct RowArrow {
+  int fromRow = 0, from = 0, toRow = 0, to = 0;
+};
+
 struct TraceStep {
   std::string phase;  // "load", "up-sweep", "clear root", "down-sweep", "step", "store",
-                      // "block sums", "scan of the block sums", "uniform add"
+                      // "block sums", "scan of the block sums", "uniform add"; the register
+                      // variants' "reduce", "warp scan", "warp totals", ... (see their traces)
   std::string what;   // one line: what the active threads do
   int block = -1;     // the block shown (-1: every block, the same step in each)
   std::vector<std::uint32_t> values;   // the blocks' tiles after the step, element order
@@ -47,6 +68,9 @@ struct TraceStep {
   // one and the next): a compiler may fuse them into one 64-bit access, which a warp can
   // serve without the conflicts counted here for two 32-bit ones.
   bool adjacentPairs = false;
+  bool treeStep = false;               // one of the block scan's counted steps (ScanTrace::treeSteps)
+  std::vector<ValueRow> rows;          // registers and shared words beside the elements (the register variants)
+  std::vector<RowArrow> arrows;        // between those rows' values
 };
 
 struct ScanTrace {
@@ -54,12 +78,18 @@ struct ScanTrace {
   int n = 0;           // elements
   int tileItems = 0;   // elements per block
   int threads = 0;     // threads per block
+  int itemsPerThread = 0;
+  int warpLanes = 0;   // lanes of the warps the steps show (0: the variant's steps are not by warp)
+  bool elementsInRegisters = false;  // the elements never go to shared memory (the register variants)
+  bool reduceThenScan = false;       // blocks reduce first; their scans are seeded with the scanned sums
   int blocks = 0;
   std::vector<std::uint32_t> input;
   std::vector<std::uint32_t> result;  // the exclusive scan the steps end with
   std::vector<TraceStep> steps;
   long long additions = 0;        // all steps, all blocks
-  int treeSteps = 0;              // the block scan's synchronised steps (one block)
+  int treeSteps = 0;              // the block scan's counted steps (one block): the trees' levels,
+                                  // the warp scans' shuffles
+  std::string stepsName = "tree steps";
   long long extraWavefronts = 0;  // all steps: what Nsight Compute counts as bank conflicts,
                                   // for the source's 32-bit accesses (see adjacentPairs)
   bool adjacentPairs = false;     // any step's
@@ -68,6 +98,7 @@ struct ScanTrace {
   long long formulaAdditions = 0;
   int formulaSteps = 0;
   std::string formula;
+  std::string shape;  // the block's shape against the kernel's, where the lesson draws it smaller
 };
 
 // The variants a trace follows (their names in the CUDA scan registry).
@@ -75,9 +106,22 @@ std::vector<std::string> tracedScanVariants();
 // Why `variant` has no trace (empty: it has one).
 std::string whyNoTrace(std::string_view variant);
 
+// A block of `tileItems` elements as `variant`'s trace runs it: threads, elements a thread,
+// lanes a warp (0 where it does not go by warps). At the kernel's own tile it is the
+// kernel's block (kernelTile); smaller tiles keep the elements a thread and narrow the
+// warps, so that a lesson-sized block still has two warps (warp-shuffle), or halve the
+// elements a thread where fewer than two threads would be left.
+struct BlockShape {
+  int threads = 0, itemsPerThread = 0, warpLanes = 0;
+};
+BlockShape blockShape(std::string_view variant, int tileItems);
+// The elements of one block of the variant's CUDA kernel (cuda/scan/variants.h): 512 for
+// hillis-steele and blelloch-8-per-thread, 1024 for the Blelloch trees, 2048 for warp-shuffle.
+int kernelTile(std::string_view variant);
+
 // The exclusive scan of `input` by `variant` with blocks of `tileItems` elements (a power
-// of two, 2..1024; the kernels' own tile is 512 for hillis-steele, 1024 for the Blelloch
-// trees). Throws std::invalid_argument for a variant without a trace or a bad tile.
+// of two, 2..2048, at most 1024 threads a block). Throws std::invalid_argument for a
+// variant without a trace or a bad tile.
 ScanTrace traceScan(std::string_view variant, std::span<const std::uint32_t> input, int tileItems);
 
 // The conflict degree of one warp's accesses: the most distinct slots one bank serves.

@@ -1,6 +1,7 @@
 // tests/test_app_lesson.cpp — `satdof lesson scan`, `sat` and `conv` end to end: the
-// pictures they write, their summary lines against the chapter's counts, and one line with
-// exit code 2 for a variant they cannot trace or a size out of range. No GL, no GPU.
+// pictures they write, their summary lines against the chapter's counts (and the register
+// variants' own), and one line with exit code 2 for a variant they cannot trace or a size
+// out of range. No GL, no GPU.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -34,6 +35,33 @@ TEST(AppLesson, ScanWritesOnePictureAStepAndTheChaptersCounts) {
     EXPECT_TRUE(fs::is_regular_file(svg)) << svg;
   }
   EXPECT_FALSE(fs::exists(l.folder / "hillis-steele-step-07.svg"));
+}
+
+// warp-shuffle on 16: 4 threads of 4 in 2 warps of 2 lanes; 4 * 3 in registers, 3 shuffle
+// scans of 2 lanes (1 addition each), warp 1's 2 lanes adding warp 0's total, 4 * 4
+// rescanning: 33 additions, 2 shuffle steps; 9 pictures (load, reduce, a warp-scan step,
+// the totals out, in, scanned and back, the prefixes, the rescan).
+TEST(AppLesson, WarpShuffleShowsItsLanesAndWarpTotals) {
+  const LessonRun l("lesson_warp_shuffle", "lesson scan --variant warp-shuffle --n 16");
+  ASSERT_EQ(l.r.exitCode, 0) << l.r.err;
+  EXPECT_NE(l.r.out.find("warp-shuffle, n = 16 in 1 block(s) of 16: 33 additions and 2 shuffle steps in all"),
+            std::string::npos) << l.r.out;
+  EXPECT_NE(l.r.out.find("__shfl_up_sync(offset 1)"), std::string::npos) << l.r.out;
+  EXPECT_TRUE(fs::is_regular_file(l.folder / "warp-shuffle-step-09.svg"));
+  EXPECT_FALSE(fs::exists(l.folder / "warp-shuffle-step-10.svg"));
+}
+
+// blelloch-8-per-thread on 64 in 2 blocks of 32 (4 threads of 8): reduce-then-scan. Each
+// block reduces (4 * 7 in registers, a butterfly of 2 steps over 4 lanes: 8), the 2 sums
+// are scanned (a tile of 2: 2 * 2 + 2), each block scans seeded (2 * 32 + 2 * 3):
+// 2 * 36 + 6 + 2 * 70 = 218.
+TEST(AppLesson, Blelloch8PerThreadReducesThenScans) {
+  const LessonRun l("lesson_blelloch8", "lesson scan --variant blelloch-8-per-thread --n 64 --blocks 2");
+  ASSERT_EQ(l.r.exitCode, 0) << l.r.err;
+  EXPECT_NE(l.r.out.find("blelloch-8-per-thread, n = 64 in 2 block(s) of 32: 218 additions and 4 tree steps in all"),
+            std::string::npos) << l.r.out;
+  EXPECT_NE(l.r.out.find("step 1 of 10: reduce the tiles"), std::string::npos) << l.r.out;
+  EXPECT_TRUE(fs::is_regular_file(l.folder / "blelloch-8-per-thread-step-10.svg"));
 }
 
 TEST(AppLesson, SatWritesItsTwoScansAndTheirAdditions) {
@@ -93,6 +121,7 @@ TEST(AppLesson, ConvSatBoxReadsFourTimesAPixel) {
 TEST(AppLesson, AVariantWithoutATraceOrABadSizeIsOneLineAndExit2) {
   for (const std::string args : {"lesson scan --variant cub --n 8", "lesson scan --variant no-such --n 8",
                                  "lesson scan --variant blelloch --n 0", "lesson scan --variant blelloch --blocks 9",
+                                 "lesson scan --variant warp-shuffle --n 2049", "lesson scan --variant hillis-steele --n 2048",
                                  "lesson scan --n 8", "lesson sat --algorithm single-pass --n 8",
                                  "lesson sat --algorithm rows-columns --n 33", "lesson conv --variant glsl-separable",
                                  "lesson conv --variant cpu-box-sum --radius 2", "lesson conv --variant basic --radius 16",
@@ -101,6 +130,9 @@ TEST(AppLesson, AVariantWithoutATraceOrABadSizeIsOneLineAndExit2) {
     EXPECT_EQ(r.exitCode, 2) << args;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << ": " << r.err;
   }
+  const RunResult r = ::run("lesson scan --variant no-such --n 8");
+  EXPECT_NE(r.err.find("traced: hillis-steele, blelloch, blelloch-conflict-free, blelloch-8-per-thread, warp-shuffle"),
+            std::string::npos) << r.err;
 }
 
 }  // namespace

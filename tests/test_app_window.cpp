@@ -816,7 +816,7 @@ TEST(LessonView, EveryLessonDrawsAtItsLargestSize) {
   satdof::LessonView v;
   v.toggle();
   const std::vector<std::string> names = v.names();
-  ASSERT_EQ(names.size(), 12u) << "3 block scans, the look-back, 2 SATs, 6 convolutions";
+  ASSERT_EQ(names.size(), 14u) << "5 block scans, the look-back, 2 SATs, 6 convolutions";
   for (const std::string& name : names) {
     const bool conv = name == "basic" || name == "constant-memory" || name.rfind("tiled", 0) == 0 ||
                       name == "separable" || name == "sat-box";
@@ -847,11 +847,17 @@ TEST(LessonView, OpensOnTheScanVariantThatRuns) {
   v.toggle("blelloch");  // hiding changes nothing
   EXPECT_FALSE(v.shown());
   EXPECT_EQ(v.caption().rfind("scan hillis-steele, ", 0), 0u) << v.caption();
-  v.toggle("warp-shuffle");  // no lesson for it: the last one stays
+  v.toggle("cub");  // no lesson for it: the last one stays
   EXPECT_EQ(v.caption().rfind("scan hillis-steele, ", 0), 0u) << v.caption();
   v.toggle();
   v.toggle("decoupled-lookback");
   EXPECT_EQ(v.caption().rfind("scan decoupled-lookback, n 16 in 2 tiles: step 1 of ", 0), 0u) << v.caption();
+  v.toggle();
+  v.toggle("warp-shuffle");
+  EXPECT_EQ(v.caption().rfind("scan warp-shuffle, n 16 in 2 blocks: step 1 of ", 0), 0u) << v.caption();
+  v.toggle();
+  v.toggle("blelloch-8-per-thread");
+  EXPECT_EQ(v.caption(), "scan blelloch-8-per-thread, n 16 in 2 blocks: step 1 of 8, reduce the tiles");
 }
 
 // The lesson in the window, driven by the keys a user presses: L shows it over the image,

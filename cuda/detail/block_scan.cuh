@@ -17,8 +17,8 @@
 
 namespace satdof::detail {
 
-// The index arithmetic (bank padding, the trees' nodes, Hillis-Steele's sources) lives in
-// satdof/scan_tree.h, shared with the lesson's traces of these scans.
+// The index arithmetic (bank padding, the trees' nodes, Hillis-Steele's sources, the warp
+// totals' slots) lives in satdof/scan_tree.h, shared with the lesson's traces of these scans.
 using scan_tree::BankPadding;
 using scan_tree::conflictFreeOffset;
 using scan_tree::hillisSteeleResultBuffer;
@@ -112,29 +112,30 @@ struct WarpShuffleBlockScan {
     T warpInclusive[kWarps];  // after the scan: inclusive prefix of warp totals
   };
 
-  // Returns the exclusive prefix of x over the block; *blockTotal gets the sum of all.
+  // Returns the exclusive prefix of x over the block; *blockTotal gets the sum of all. The
+  // lanes, warps and slots are scan_tree's (satdof/scan_tree.h), as the lesson traces them.
   __device__ __forceinline__ static T exclusiveScan(T x, T& blockTotal, TempStorage& tmp, Op op) {
-    const int lane = static_cast<int>(threadIdx.x) % kWarpSize;
-    const int warp = static_cast<int>(threadIdx.x) / kWarpSize;
+    const int lane = static_cast<int>(threadIdx.x) % kWarpSize;  // scan_tree::laneOf and warpOf, written
+    const int warp = static_cast<int>(threadIdx.x) / kWarpSize;  // out (tied to them in warp_scan.cuh)
 
     // ---- phase 1: every warp scans its 32 values in registers --------------------------
     const T inclusive = warpInclusiveScan(x, op);
-    if (lane == kWarpSize - 1) tmp.warpInclusive[warp] = inclusive;
+    if (scan_tree::writesWarpTotal(lane)) tmp.warpInclusive[scan_tree::warpTotalSlot(warp)] = inclusive;
     __syncthreads();
 
     // ---- phase 2: warp 0 scans the warp totals ------------------------------------------
     if (warp == 0) {
-      const T total = lane < kWarps ? tmp.warpInclusive[lane] : Op::template identity<T>();
+      const T total = lane < kWarps ? tmp.warpInclusive[scan_tree::warpTotalSlot(lane)] : Op::template identity<T>();
       const T scanned = warpInclusiveScan(total, op);
-      if (lane < kWarps) tmp.warpInclusive[lane] = scanned;
+      if (lane < kWarps) tmp.warpInclusive[scan_tree::warpTotalSlot(lane)] = scanned;
     }
     __syncthreads();
 
     // ---- phase 3: combine the warp's prefix with the lane's exclusive value ------------
     T laneExclusive = __shfl_up_sync(kFullMask, inclusive, 1);
     if (lane == 0) laneExclusive = Op::template identity<T>();
-    blockTotal = tmp.warpInclusive[kWarps - 1];
-    return warp == 0 ? laneExclusive : op(tmp.warpInclusive[warp - 1], laneExclusive);
+    blockTotal = tmp.warpInclusive[scan_tree::warpTotalSlot(kWarps - 1)];
+    return warp == 0 ? laneExclusive : op(tmp.warpInclusive[scan_tree::warpsBeforeSlot(warp)], laneExclusive);
   }
 };
 

@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "detail/scan_op.cuh"
+#include "satdof/scan_tree.h"
 
 namespace satdof::detail {
 
@@ -32,6 +33,7 @@ __device__ __forceinline__ bool isAligned16(const void* p) {
 
 // ---------------------------------------------------------------------------------------
 // Blocked load / store: thread `owner` holds elements [owner * Items, owner * Items + Items)
+// (satdof/scan_tree.h's blockedFirst, which the lesson's traces of these scans use)
 // ---------------------------------------------------------------------------------------
 // `vector` must be uniform and true only when the whole run is in range and `base` is
 // 16-byte aligned (Items is a multiple of 4, so every run then is too).
@@ -40,7 +42,7 @@ __device__ __forceinline__ void loadBlocked(const T* base, int count, int owner,
                                             T (&items)[Items], T identity) {
   static_assert(Items % 4 == 0 && sizeof(T) == 4, "runs of whole 16-byte vectors");
   using V = typename Vec4<T>::Type;
-  const int first = owner * Items;
+  const int first = scan_tree::blockedFirst(owner, Items);
   if (vector) {
     const V* src = reinterpret_cast<const V*>(base + first);
 #pragma unroll
@@ -61,7 +63,7 @@ template <int Items, class T>
 __device__ __forceinline__ void storeBlocked(T* base, int count, int owner, bool vector,
                                              const T (&items)[Items]) {
   using V = typename Vec4<T>::Type;
-  const int first = owner * Items;
+  const int first = scan_tree::blockedFirst(owner, Items);
   if (vector) {
     V* dst = reinterpret_cast<V*>(base + first);
 #pragma unroll

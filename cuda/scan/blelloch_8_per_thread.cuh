@@ -1,7 +1,8 @@
 // scan/blelloch_8_per_thread.cuh — the tile of `blelloch-8-per-thread`, a template on the
 // block size so that blelloch_8_per_thread.cu can instantiate the registered shape and the
 // tuning sweep (bench/scan_tuning.cu) others. Private to cuda/. The algorithm is
-// described in blelloch_8_per_thread.cu.
+// described in blelloch_8_per_thread.cu; its lanes, slots and the runs its threads hold come
+// from satdof/scan_tree.h, which the lesson's trace of it runs (lesson/register_scans.cpp).
 #pragma once
 
 #include <cstdint>
@@ -38,11 +39,11 @@ struct Blelloch8TileOf {
     loadBlocked(in, count, tid, count == kTileItems && isAligned16(in), items,
                 Op::template identity<T>());
     const T warpTotal = warpReduce(threadReduce(items, op), op);
-    if (tid % kWarpSize == 0) tmp.totals[tid / kWarpSize] = warpTotal;
+    if (scan_tree::laneOf(tid) == 0) tmp.totals[scan_tree::warpTotalSlot(scan_tree::warpOf(tid))] = warpTotal;
     __syncthreads();
-    T total = tmp.totals[0];
+    T total = tmp.totals[scan_tree::warpTotalSlot(0)];
     if (tid == 0)
-      for (int w = 1; w < kWarps; ++w) total = op(total, tmp.totals[w]);
+      for (int w = 1; w < kWarps; ++w) total = op(total, tmp.totals[scan_tree::warpTotalSlot(w)]);
     return total;
   }
 

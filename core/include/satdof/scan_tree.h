@@ -1,8 +1,9 @@
-// satdof/scan_tree.h — the index arithmetic of the shared-memory block scans, written once
-// for the CUDA kernels (cuda/detail/block_scan.cuh, cuda/scan/blelloch*.cu) and for the
-// lesson's traces of them (lesson/scan_trace.cpp), so that what a picture shows is what a
-// kernel does: which slot a thread reads and writes at each step, where a tile's elements
-// go, and where the padding puts them. Plain C++ with __host__ __device__ under nvcc.
+// satdof/scan_tree.h — the index arithmetic of the block scans, written once for the CUDA
+// kernels (cuda/detail/block_scan.cuh, warp_scan.cuh, thread_tile.cuh, cuda/scan/blelloch*)
+// and for the lesson's traces of them (lesson/scan_trace.cpp, register_scans.cpp), so that
+// what a picture shows is what a kernel does: which slot a thread reads and writes at each
+// step, where a tile's elements go, where the padding puts them, which lane a shuffle reads
+// and where the warp totals meet. Plain C++ with __host__ __device__ under nvcc.
 #pragma once
 
 #include "satdof/host_device.h"
@@ -68,5 +69,36 @@ struct TileHalves {
     return thread + k * (tileItems / 2);
   }
 };
+
+// ---- More work per thread (39.2.5): a blocked arrangement --------------------------------
+// Thread t holds `items` consecutive elements, blockedFirst(t, items) + 0 .. items - 1, in
+// registers (cuda/detail/thread_tile.cuh's loadBlocked and storeBlocked).
+SATDOF_HOST_DEVICE constexpr int blockedFirst(int thread, int items) { return thread * items; }
+
+// ---- Warps and shuffles -----------------------------------------------------------------
+// Thread t is lane t % 32 of warp t / 32 (the lesson passes narrower warps to show several
+// at a small size). A warp's shuffle scan (cuda/detail/warp_scan.cuh) is Hillis-Steele over
+// its lanes: at step `offset`, __shfl_up_sync hands lane l the register of lane
+// shuffleUpSource(l, offset), and lane l adds it where hillisSteeleAdds(l, offset). Its
+// butterfly reduction: __shfl_xor_sync with `mask` hands lane l the register of lane
+// l ^ mask, and every lane adds it. (The hardware does the sources' arithmetic; these are
+// CUDA's definitions of the two intrinsics, for the traces.)
+inline constexpr int kWarpLanes = 32;
+SATDOF_HOST_DEVICE constexpr int laneOf(int thread, int lanes = kWarpLanes) { return thread % lanes; }
+SATDOF_HOST_DEVICE constexpr int warpOf(int thread, int lanes = kWarpLanes) { return thread / lanes; }
+SATDOF_HOST_DEVICE constexpr int shuffleUpSource(int lane, int offset) { return lane >= offset ? lane - offset : lane; }
+SATDOF_HOST_DEVICE constexpr int shuffleXorSource(int lane, int mask) { return lane ^ mask; }
+
+static_assert(laneOf(37) == 5 && warpOf(37) == 1 && laneOf(37, 8) == 5 && warpOf(37, 8) == 4);
+static_assert(shuffleUpSource(5, 4) == 1 && shuffleUpSource(3, 4) == 3 && shuffleXorSource(5, 4) == 1);
+
+// ---- The warp-shuffle block scan's warp totals (cuda/detail/block_scan.cuh) ---------------
+// The last lane of warp w, holding the warp's inclusive total, writes it to slot w; lanes
+// l < warps of warp 0 read slot l, scan the totals and write them back; a thread of warp
+// w > 0 then reads slot w - 1, the total of the warps before its own. (blelloch-8-per-
+// thread's reduction writes its warp totals to the same slots, from lane 0.)
+SATDOF_HOST_DEVICE constexpr bool writesWarpTotal(int lane, int lanes = kWarpLanes) { return lane == lanes - 1; }
+SATDOF_HOST_DEVICE constexpr int warpTotalSlot(int warp) { return warp; }
+SATDOF_HOST_DEVICE constexpr int warpsBeforeSlot(int warp) { return warp - 1; }
 
 }  // namespace satdof::scan_tree
