@@ -11,7 +11,9 @@
 // must call treeScanExclusive (it has barriers). The caller fills the leaves and issues no
 // barrier before the call; the call ends with one, so the leaves may be read at once.
 // leavesBlockScanInclusive is the whole block scan where the leaves are the block's
-// elements (kTreeSize == kScanElements: blelloch, blelloch-conflict-free).
+// elements (kTreeSize == kScanElements: blelloch, blelloch-conflict-free). The nodes are
+// scan_index.glsl's blellochLeft/blellochRight, as in the CUDA kernels and the lesson.
+#include "compute/scan_index.glsl"
 
 uvec4 treeScanExclusive() {
   const uint t = gl_LocalInvocationIndex;
@@ -20,8 +22,7 @@ uvec4 treeScanExclusive() {
   for (uint d = kTreeSize >> 1u; d > 0u; d >>= 1u) {
     barrier();
     if (t < d) {
-      const uint a = offset * (2u * t + 1u) - 1u, b = offset * (2u * t + 2u) - 1u;
-      scanTree[treeSlot(b)] += scanTree[treeSlot(a)];
+      scanTree[treeSlot(blellochRight(offset, t))] += scanTree[treeSlot(blellochLeft(offset, t))];
     }
     offset <<= 1u;
   }
@@ -34,7 +35,7 @@ uvec4 treeScanExclusive() {
     offset >>= 1u;
     barrier();
     if (t < d) {
-      const uint a = treeSlot(offset * (2u * t + 1u) - 1u), b = treeSlot(offset * (2u * t + 2u) - 1u);
+      const uint a = treeSlot(blellochLeft(offset, t)), b = treeSlot(blellochRight(offset, t));
       const uvec4 left = scanTree[a];
       scanTree[a] = scanTree[b];
       scanTree[b] += left;

@@ -8,11 +8,14 @@ const uint kScanThreads = 256u;
 const uint kPerThread = 2u;
 const uint kScanElements = kScanThreads * kPerThread;
 layout(local_size_x = 256) in;  // before any use of the work-group built-ins (NVIDIA)
+#include "compute/scan_index.glsl"
 
 const uint kTreeSize = kScanElements;
 uint treeSlot(uint n) { return n; }
 shared uvec4 scanTree[kTreeSize];
-uint scanElement(uint k) { return gl_LocalInvocationIndex + k * kScanThreads; }
+// One element of each half of the block, as blelloch-conflict-free (the CUDA blelloch
+// takes adjacent pairs).
+uint scanElement(uint k) { return tileHalvesElement(gl_LocalInvocationIndex, k, kScanElements); }
 #include "compute/blelloch_tree.glsl"
 
 uvec4 blockScanInclusive(inout uvec4 v[kPerThread]) { return leavesBlockScanInclusive(v); }

@@ -12,11 +12,12 @@ const uint kScanThreads = 64u;
 const uint kPerThread = 8u;
 const uint kScanElements = kScanThreads * kPerThread;
 layout(local_size_x = 64) in;  // before any use of the work-group built-ins (NVIDIA)
+#include "compute/scan_index.glsl"
 
 const uint kTreeSize = kScanThreads;
-uint treeSlot(uint n) { return n + (n >> 5u); }
-shared uvec4 scanTree[kTreeSize + (kTreeSize >> 5u)];
-uint scanElement(uint k) { return gl_LocalInvocationIndex * kPerThread + k; }
+uint treeSlot(uint n) { return bankPaddedSlot(n); }
+shared uvec4 scanTree[kTreeSize + (kTreeSize >> 5u)];  // bankPaddedSize(kTreeSize), by hand (scan_tree.h checks it)
+uint scanElement(uint k) { return blockedFirst(gl_LocalInvocationIndex, kPerThread) + k; }
 #include "compute/blelloch_tree.glsl"
 
 uvec4 blockScanInclusive(inout uvec4 v[kPerThread]) {

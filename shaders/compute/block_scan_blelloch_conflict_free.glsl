@@ -24,12 +24,13 @@ const uint kScanElements = kScanThreads * kPerThread;
 // The work group is declared here, before any use of the work-group built-ins (NVIDIA's
 // compiler requires that order).
 layout(local_size_x = 256) in;
+#include "compute/scan_index.glsl"
 
 const uint kTreeSize = kScanElements;
-uint treeSlot(uint n) { return n + (n >> 5u); }
-shared uvec4 scanTree[kTreeSize + (kTreeSize >> 5u)];
+uint treeSlot(uint n) { return bankPaddedSlot(n); }
+shared uvec4 scanTree[kTreeSize + (kTreeSize >> 5u)];  // bankPaddedSize(kTreeSize), by hand (scan_tree.h checks it)
 // The chapter's split: invocation t owns an element of each half of the block.
-uint scanElement(uint k) { return gl_LocalInvocationIndex + k * kScanThreads; }
+uint scanElement(uint k) { return tileHalvesElement(gl_LocalInvocationIndex, k, kScanElements); }
 #include "compute/blelloch_tree.glsl"
 
 uvec4 blockScanInclusive(inout uvec4 v[kPerThread]) { return leavesBlockScanInclusive(v); }

@@ -8,21 +8,23 @@ const uint kScanThreads = 256u;
 const uint kPerThread = 2u;
 const uint kScanElements = kScanThreads * kPerThread;
 layout(local_size_x = 256) in;  // before any use of the work-group built-ins (NVIDIA)
+#include "compute/scan_index.glsl"
 
 shared uvec4 scanBuffers[2u * kScanElements];  // buffer b at b * kScanElements
 
-uint scanElement(uint k) { return gl_LocalInvocationIndex + k * kScanThreads; }
+// One element of each half of the block (the CUDA kernel has a thread an element).
+uint scanElement(uint k) { return tileHalvesElement(gl_LocalInvocationIndex, k, kScanElements); }
 
 uvec4 blockScanInclusive(inout uvec4 v[kPerThread]) {
   for (uint k = 0u; k < kPerThread; ++k) scanBuffers[scanElement(k)] = v[k];
   uint from = 0u;
   for (uint d = 1u; d < kScanElements; d <<= 1u) {
     barrier();
-    const uint to = kScanElements - from;
+    const uint to = hillisSteeleOtherBuffer(from, kScanElements);
     for (uint k = 0u; k < kPerThread; ++k) {
       const uint i = scanElement(k);
       uvec4 x = scanBuffers[from + i];
-      if (i >= d) x += scanBuffers[from + i - d];
+      if (hillisSteeleAdds(i, d)) x += scanBuffers[from + hillisSteeleSource(i, d)];
       scanBuffers[to + i] = x;
     }
     from = to;

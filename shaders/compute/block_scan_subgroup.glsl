@@ -19,6 +19,7 @@ const uint kScanElements = kScanThreads * kPerThread;
 // The work group is declared here, before any use of the work-group built-ins (NVIDIA's
 // compiler requires that order).
 layout(local_size_x = 256) in;
+#include "compute/scan_index.glsl"
 
 shared uvec4 subgroupTotals[kScanThreads];  // enough for a subgroup size of 1
 shared uvec4 blockTotal;
@@ -27,32 +28,34 @@ shared uvec4 blockTotal;
 // t = s * gl_SubgroupSize + i and holds elements 2t and 2t + 1. (GLSL does not promise
 // that t is gl_LocalInvocationIndex; the 256 invocations fill whole subgroups, since
 // subgroup sizes are powers of two up to 128, so t covers 0..255 once.)
-uint scanElement(uint k) { return 2u * (gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID) + k; }
+uint scanElement(uint k) {
+  return adjacentPairsElement(threadOf(gl_SubgroupID, gl_SubgroupInvocationID, gl_SubgroupSize), k);
+}
 
 uvec4 blockScanInclusive(inout uvec4 v[kPerThread]) {
   const uvec4 pair = v[0] + v[1];
   const uvec4 inclusive = subgroupInclusiveAdd(pair);
-  if (gl_SubgroupInvocationID == gl_SubgroupSize - 1u) subgroupTotals[gl_SubgroupID] = inclusive;
+  if (writesWarpTotal(gl_SubgroupInvocationID, gl_SubgroupSize)) subgroupTotals[warpTotalSlot(gl_SubgroupID)] = inclusive;
   barrier();
   if (gl_SubgroupID == 0u) {
     if (gl_NumSubgroups <= gl_SubgroupSize) {  // the totals scanned by the first subgroup
       const uint s = gl_SubgroupInvocationID;
-      const uvec4 mine = s < gl_NumSubgroups ? subgroupTotals[s] : uvec4(0u);
+      const uvec4 mine = s < gl_NumSubgroups ? subgroupTotals[warpTotalSlot(s)] : uvec4(0u);
       const uvec4 upTo = subgroupInclusiveAdd(mine);
-      if (s < gl_NumSubgroups) subgroupTotals[s] = upTo - mine;  // exclusive: the subgroups before s
-      if (s == gl_SubgroupSize - 1u) blockTotal = upTo;
+      if (s < gl_NumSubgroups) subgroupTotals[warpTotalSlot(s)] = upTo - mine;  // exclusive: the subgroups before s
+      if (writesWarpTotal(s, gl_SubgroupSize)) blockTotal = upTo;  // the last lane: all of them
     } else if (gl_SubgroupInvocationID == 0u) {  // narrow subgroups: in order, by one invocation
       uvec4 run = uvec4(0u);
       for (uint s = 0u; s < gl_NumSubgroups; ++s) {
-        const uvec4 next = run + subgroupTotals[s];
-        subgroupTotals[s] = run;
+        const uvec4 next = run + subgroupTotals[warpTotalSlot(s)];
+        subgroupTotals[warpTotalSlot(s)] = run;
         run = next;
       }
       blockTotal = run;
     }
   }
   barrier();
-  const uvec4 before = subgroupTotals[gl_SubgroupID] + inclusive - pair;
+  const uvec4 before = subgroupTotals[warpTotalSlot(gl_SubgroupID)] + inclusive - pair;
   v[0] += before;
   v[1] += v[0];
   const uvec4 total = blockTotal;
