@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "app/app.h"
+#include "engine/backends/gl_scan_sat.h"
 #include "engine/content/content_error.h"
 #include "settings/live_options.h"
 #include "qa/race_runner.h"
@@ -128,6 +129,9 @@ void App::applyInput(const InputActions& a) {
   if (a.togglePanel) ui_->panelShown = !ui_->panelShown;
   if (a.toggleLesson) {  // opens on the scan variant that runs, where it has a lesson
     const BackendOption* scan = scanOption();
+    // On gl-compute the scan lessons follow the GLSL block scans, at this GL's subgroup width.
+    const bool glsl = pipeline_->backend().name() == "gl-compute";
+    ui_->lesson.setScanTarget({glsl, glsl && glSubgroupSize() > 0 ? glSubgroupSize() : 32});
     ui_->lesson.toggle(scan ? pipeline_->backend().selected(scan->key) : std::string());
   }
   if (a.lessonStep != 0) ui_->lesson.step(a.lessonStep);

@@ -43,7 +43,8 @@ int main(int argc, char** argv) {
     }
     if (options.lesson.topic == "scan") {
       const Options::LessonRequest& l = options.lesson;
-      return lesson::runScanLesson({l.variant, l.n, l.blocks, static_cast<unsigned>(l.seed), l.outDir});
+      return lesson::runScanLesson({l.variant, l.n, l.blocks, static_cast<unsigned>(l.seed), l.outDir,
+                                    {options.backend == "gl-compute", l.subgroupSize}});
     }
     if (options.lesson.topic == "sat") {
       const Options::LessonRequest& l = options.lesson;

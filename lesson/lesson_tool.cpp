@@ -67,7 +67,8 @@ int runScanLesson(const ScanLessonRequest& r) {
     return 2;
   }
   return run("scan", [&] {
-    const ScanTrace trace = traceScan(r.variant, lessonInput(static_cast<std::size_t>(r.n), r.seed), lessonTile(r.n, r.blocks));
+    const ScanTrace trace =
+        traceScan(r.variant, lessonInput(static_cast<std::size_t>(r.n), r.seed), lessonTile(r.n, r.blocks), r.target);
     std::printf("%s", scanLessonText(trace).c_str());
     return r.outDir.empty() ? std::vector<std::filesystem::path>{} : writeScanLesson(trace, r.outDir);
   });

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "lesson/scan_trace.h"
+
 namespace satdof::lesson {
 
 struct ScanLessonRequest {
@@ -17,6 +19,7 @@ struct ScanLessonRequest {
   int blocks = 1;                 // blocks the row is split over (the tile: n / blocks, rounded up to a power of two)
   unsigned seed = 1;              // the input: values 0..9 from this seed
   std::filesystem::path outDir;   // where the SVGs go (empty: none written)
+  ScanTarget target;              // the CUDA kernels' blocks, or the GLSL ones (--backend gl-compute)
 };
 
 // Runs the request: prints each step and the totals, writes the pictures. Returns the exit

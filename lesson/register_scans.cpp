@@ -3,7 +3,12 @@
 // their kernels call: `warp-shuffle` (cuda/scan/warp_shuffle.cu, the block scan in
 // cuda/detail/block_scan.cuh) and `blelloch-8-per-thread` (cuda/scan/blelloch_8_per_thread.cuh).
 // Their registers and shared words are rows beside the elements (scan_trace.h's ValueRow).
+// And the gl-compute backend's `subgroup` (shaders/compute/block_scan_subgroup.glsl), whose
+// subgroupInclusiveAdd is the GL's own operation: the trace adds in order where it runs it.
 #include <algorithm>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -415,7 +420,246 @@ class Blelloch8PerThread final : public BlockScan {
   }
 };
 
+// ---- subgroup (GLSL) ----------------------------------------------------------------------
+// shaders/compute/block_scan_subgroup.glsl: invocation t = s * w + i (subgroup s, invocation i
+// of w) holds elements 2t and 2t+1; it adds them, subgroupInclusiveAdd scans the pair sums
+// within the subgroup, the last invocation of each writes the subgroup's total to shared slot
+// s, the first subgroup scans those S totals with one more subgroupInclusiveAdd (or, where
+// they outnumber its lanes, its invocation 0 adds them up in order) and writes each back
+// exclusive, and every invocation adds its subgroup's offset. Rows: 0 the pair sums (then
+// their sums within the subgroup), 1 the subgroup totals in shared memory, 2 the first
+// subgroup's registers as it scans them, 3 the offsets (everything before the pair).
+class Subgroup final : public BlockScan {
+ public:
+  explicit Subgroup(int width) : width_(width) {}
+
+  BlockShape shape(int n) const override {
+    const int threads = std::max(1, n / 2);
+    // The GL's width at the GLSL tile (512: 256 invocations); narrower in a lesson-sized
+    // block, so that it still has two subgroups.
+    return {threads, std::min(2, n), std::min(width_, std::max(threads / 2, std::min(threads, 2)))};
+  }
+  int slots(int n) const override { return subgroups(shape(n)); }
+  std::string stepsName() const override { return "subgroup scans"; }
+  long long formulaAdditions(int n) const override {
+    const BlockShape s = shape(n);
+    const long long p = s.threads, w = s.warpLanes, count = subgroups(s);
+    return p + count * (w - 1) + (fits(s) ? (w - 1) + count : count) + 2 * p + p * s.itemsPerThread;
+  }
+  int formulaSteps(int n) const override { return fits(shape(n)) ? 2 : 1; }
+  std::string formula() const override {
+    return "p + S(w - 1) + (w - 1) + S + 2p + 2p additions (the pair sums, S subgroup scans of w counted at w - 1 each, "
+           "the totals' scan and its S subtractions, the offsets, the pairs' sums; where the S totals outnumber w, one "
+           "invocation adds them in order: S instead of (w - 1) + S), 2 subgroup scans (1 then)";
+  }
+  std::string shapeText(int n) const override {
+    const BlockShape s = shape(n);
+    const int count = subgroups(s);
+    std::string text = "k = " + std::to_string(s.itemsPerThread) + " elements an invocation, p = " + std::to_string(s.threads) +
+                       " invocations in S = " + std::to_string(count) + (count == 1 ? " subgroup" : " subgroups") +
+                       " of w = " + std::to_string(s.warpLanes);
+    if (s.warpLanes != width_)
+      text += " (narrowed to show two subgroups: this GL's subgroups are " + std::to_string(width_) + " wide)";
+    else
+      text += " (this GL's subgroup width)";
+    return text + "; the GLSL work group: 256 invocations of 2, a tile of 512 uvec4, scanned inclusive (the row shows "
+                  "the exclusive scan); subgroupInclusiveAdd is the GL's own operation: no shared memory, no banks";
+  }
+
+  std::vector<BlockStep> steps(int n) const override {
+    const BlockShape sh = shape(n);
+    const int p = sh.threads, w = sh.warpLanes, count = subgroups(sh);
+    std::vector<BlockStep> s;
+    BlockStep load{"load", "invocation t = sw + i (subgroup s, invocation i) holds elements 2t "
+                   "and 2t+1 in registers (the SAT loads them from its image; no shared memory)",
+                   upTo(p), {}, upTo(n), 0, false};
+    load.rows = rows(n, {}, {});
+    s.push_back(load);
+    s.push_back({"pair sums", "every invocation adds its two elements: the pair sum, the value the subgroups scan",
+                 upTo(p), {}, {}, p, false});
+    s.back().rows = rows(n, {kPairs}, upTo(p));
+    BlockStep scan{"subgroup scan", "every subgroup: subgroupInclusiveAdd over its " + std::to_string(w) +
+                   " pair sums; invocation i gets the sum of invocations 0..i (one operation of the GL's: no shared "
+                   "memory, no banks; counted as w - 1 additions)", upTo(p), {}, {}, count * (w - 1), true};
+    scan.rows = rows(n, {kPairs}, upTo(p));
+    s.push_back(scan);
+    BlockStep totals{"subgroup totals", "invocation " + std::to_string(w - 1) + " of every subgroup holds its subgroup's "
+                     "total and writes it to shared slot s; a barrier", {}, {}, {}, 0, false};
+    SharedInstruction write{"write subgroup total", {}};
+    for (int t = 0; t < p; ++t)
+      if (scan_tree::writesWarpTotal(laneOf(t, w), w)) {
+        const int slot = scan_tree::warpTotalSlot(warpOf(t, w));
+        totals.active.push_back(t), write.accesses.push_back({t, slot});
+        totals.arrows.push_back({kPairs, t, kTotals, slot});
+      }
+    totals.instructions = {write};
+    totals.rows = rows(n, {kTotals}, upTo(count));
+    s.push_back(totals);
+    if (fits(sh)) {
+      BlockStep read{"read totals", rangeText("invocation", 0, count - 1) + " of subgroup 0" +
+                     (count == 1 ? " reads the " : " read the ") + std::to_string(count) +
+                     (count == 1 ? " subgroup total (invocation s: slot s)" : " subgroup totals (invocation s: slot s)") +
+                     (count < w ? "; " + rangeText("invocation", count, w - 1) + (count == w - 1 ? " takes 0" : " take 0")
+                                : std::string()),
+                     upTo(count), {}, {}, 0, false};
+      SharedInstruction readTotals{"read subgroup total", {}};
+      for (int lane = 0; lane < count; ++lane) {
+        readTotals.accesses.push_back({lane, scan_tree::warpTotalSlot(lane)});
+        read.arrows.push_back({kTotals, scan_tree::warpTotalSlot(lane), kFirst, lane});
+      }
+      read.instructions = {readTotals};
+      read.rows = rows(n, {kFirst}, upTo(w));
+      s.push_back(read);
+      BlockStep scanTotals{"scan of the totals", "subgroup 0: subgroupInclusiveAdd over the totals; invocation s gets the "
+                           "sum of subgroups 0..s (counted as w - 1 additions)", upTo(w), {}, {}, w - 1, true};
+      scanTotals.rows = rows(n, {kFirst}, upTo(w));
+      s.push_back(scanTotals);
+      BlockStep back{"totals back", rangeText("invocation", 0, count - 1) + " of subgroup 0" + (count == 1 ? " writes" : " write") +
+                     " the sum up to it less its own total back: slot s holds the sum of the subgroups before s (exclusive); "
+                     "invocation " + std::to_string(w - 1) + " keeps the block's total; a barrier",
+                     upTo(count), {}, {}, count, false};
+      SharedInstruction writeBack{"write subgroups before", {}};
+      for (int lane = 0; lane < count; ++lane) {
+        writeBack.accesses.push_back({lane, scan_tree::warpTotalSlot(lane)});
+        back.arrows.push_back({kFirst, lane, kTotals, scan_tree::warpTotalSlot(lane)});
+      }
+      back.instructions = {writeBack};
+      back.rows = rows(n, {kTotals}, upTo(count));
+      s.push_back(back);
+    } else {
+      BlockStep serial{"totals in order", "the " + std::to_string(count) + " subgroup totals outnumber the " + std::to_string(w) +
+                       " invocations of a subgroup: invocation 0 of subgroup 0 walks them in order, writing each slot the "
+                       "sum of the subgroups before it (exclusive), the block's total last; a barrier",
+                       {0}, {}, {}, count, false};
+      for (int slot = 0; slot < count; ++slot) {
+        serial.instructions.push_back({"read subgroup total " + std::to_string(slot), {{0, scan_tree::warpTotalSlot(slot)}}});
+        serial.instructions.push_back({"write subgroups before " + std::to_string(slot), {{0, scan_tree::warpTotalSlot(slot)}}});
+      }
+      serial.rows = rows(n, {kTotals}, upTo(count));
+      s.push_back(serial);
+    }
+    BlockStep offsets{"offsets", "every invocation reads slot s, the subgroups before its own (one word, broadcast to the "
+                      "subgroup), and adds its inclusive sum less its pair sum: the sum of everything before its pair",
+                      upTo(p), {}, {}, 2 * p, false};
+    SharedInstruction before{"read subgroups before", {}};
+    for (int t = 0; t < p; ++t) {
+      const int lane = laneOf(t, w), sub = warpOf(t, w);
+      before.accesses.push_back({t, scan_tree::warpTotalSlot(sub)});
+      if (lane == 0) offsets.arrows.push_back({kTotals, scan_tree::warpTotalSlot(sub), kOffsets, t});  // one for the subgroup
+    }
+    offsets.instructions = {before};
+    offsets.rows = rows(n, {kOffsets}, upTo(p));
+    s.push_back(offsets);
+    s.push_back({"add the offsets", "every invocation: element 2t's exclusive sum is its offset; v[0] += offset makes "
+                 "element 2t's inclusive sum, element 2t+1's exclusive one; v[1] += v[0] element 2t+1's inclusive sum (the "
+                 "SAT stores the inclusive sums; the row shows the exclusive scan)", upTo(p), {}, upTo(n),
+                 p * sh.itemsPerThread, false});
+    s.back().rows = rows(n, {}, {});
+    return s;
+  }
+
+  void apply(int step, Block& b) const override {
+    const BlockShape sh = shape(b.tileItems);
+    const int p = sh.threads, k = sh.itemsPerThread, w = sh.warpLanes, count = subgroups(sh);
+    std::vector<std::uint32_t>& pairs = registers(b, kPairs, p);
+    std::vector<std::uint32_t>& pair = registers(b, kPair, p);
+    std::vector<std::uint32_t>& first = registers(b, kFirst, w);
+    std::vector<std::uint32_t>& offsets = registers(b, kOffsets, p);
+    const std::string phase = steps(b.tileItems)[static_cast<std::size_t>(step)].phase;
+    auto element = [&](int t, int e) -> std::uint32_t& {
+      return b.out[static_cast<std::size_t>(k == 1 ? t : scan_tree::adjacentPairsElement(t, e))];
+    };
+    if (phase == "pair sums") {
+      for (int t = 0; t < p; ++t) pair[t] = pairs[t] = k == 1 ? element(t, 0) : element(t, 0) + element(t, 1);
+    } else if (phase == "subgroup scan") {
+      for (int t = 0; t < p; ++t)
+        if (laneOf(t, w) > 0) pairs[t] += pairs[t - 1];  // in order: the inclusive sum within the subgroup
+    } else if (phase == "subgroup totals") {
+      for (int t = 0; t < p; ++t)
+        if (scan_tree::writesWarpTotal(laneOf(t, w), w)) b.shared[scan_tree::warpTotalSlot(warpOf(t, w))] = pairs[t];
+    } else if (phase == "read totals") {
+      for (int lane = 0; lane < w; ++lane) first[lane] = lane < count ? b.shared[scan_tree::warpTotalSlot(lane)] : 0u;
+    } else if (phase == "scan of the totals") {
+      for (int lane = 1; lane < w; ++lane) first[lane] += first[lane - 1];
+    } else if (phase == "totals back") {
+      for (int lane = 0; lane < count; ++lane)
+        b.shared[scan_tree::warpTotalSlot(lane)] = first[lane] - b.shared[scan_tree::warpTotalSlot(lane)];
+      b.total = first[w - 1];
+    } else if (phase == "totals in order") {
+      std::uint32_t run = 0;
+      for (int slot = 0; slot < count; ++slot) {
+        const std::uint32_t next = run + b.shared[scan_tree::warpTotalSlot(slot)];
+        b.shared[scan_tree::warpTotalSlot(slot)] = run;
+        run = next;
+      }
+      b.total = run;
+    } else if (phase == "offsets") {
+      for (int t = 0; t < p; ++t) offsets[t] = b.shared[scan_tree::warpTotalSlot(warpOf(t, w))] + pairs[t] - pair[t];
+    } else if (phase == "add the offsets") {
+      for (int t = 0; t < p; ++t) {
+        if (k == 1) {
+          element(t, 0) = offsets[t];
+          continue;
+        }
+        const std::uint32_t second = element(t, 0) + offsets[t];  // v[0] += offset: element 2t+1's exclusive sum
+        element(t, 0) = offsets[t];
+        element(t, 1) = second;
+      }
+    }
+  }
+
+  std::vector<std::uint32_t> view(int, const Block& b) const override { return b.out; }
+  int slotOf(int, int, int) const override { return -1; }
+
+  std::vector<std::vector<std::uint32_t>> rowValues(int step, const Block& b) const override {
+    const std::vector<BlockStep> all = steps(b.tileItems);
+    auto reached = [&](const char* phase) {
+      for (int k = 0; k <= step; ++k)
+        if (all[static_cast<std::size_t>(k)].phase == phase) return true;
+      return false;
+    };
+    std::vector<std::vector<std::uint32_t>> v(4);
+    if (reached("pair sums")) v[kPairs] = b.registers[kPairs];
+    if (reached("subgroup totals")) v[kTotals] = b.shared;
+    if (reached("read totals")) v[kFirst] = b.registers[kFirst];
+    if (reached("offsets")) v[kOffsets] = b.registers[kOffsets];
+    return v;
+  }
+
+ private:
+  // Rows (and b.registers) 0..3; kPair: each invocation's pair sum, kept for the offsets.
+  enum Register { kPairs, kTotals, kFirst, kOffsets, kPair };
+  static int subgroups(const BlockShape& s) { return s.threads / s.warpLanes; }
+  static bool fits(const BlockShape& s) { return subgroups(s) <= s.warpLanes; }
+  static std::vector<std::uint32_t>& registers(Block& b, Register r, int size) {
+    if (b.registers.size() < 5) b.registers.resize(5);
+    b.registers[r].resize(static_cast<std::size_t>(size));
+    return b.registers[r];
+  }
+  std::vector<ValueRow> rows(int n, std::vector<int> target, const std::vector<int>& written) const {
+    const BlockShape s = shape(n);
+    std::vector<ValueRow> r{{"pair sums (registers): each invocation's two elements, then their sum within the subgroup",
+                             s.threads, {}, {}, {}},
+                            {"subgroup totals (shared memory, slot = subgroup)", subgroups(s), {}, {}, {}},
+                            {"subgroup 0's registers: invocation s scans subgroup s's total", fits(s) ? s.warpLanes : 0, {}, {}, {}},
+                            {"offsets (registers): the sum of everything before the invocation's pair", s.threads, {}, {}, {}}};
+    for (int i = 0; i < subgroups(s); ++i) r[kTotals].slots.push_back(scan_tree::warpTotalSlot(i));
+    for (int row : target) r[static_cast<std::size_t>(row)].written = written;
+    return r;
+  }
+  int width_;
+};
+
 }  // namespace
+
+const BlockScan& subgroupScan(int width) {
+  static std::mutex mutex;
+  static std::map<int, std::unique_ptr<Subgroup>> scans;
+  const std::lock_guard<std::mutex> lock(mutex);
+  std::unique_ptr<Subgroup>& scan = scans[width];
+  if (!scan) scan = std::make_unique<Subgroup>(width);
+  return *scan;
+}
 
 const BlockScan& warpShuffleScan() {
   static const WarpShuffle scan;

@@ -154,7 +154,7 @@ void drawScanStep(Canvas& c, const ScanTrace& t, int stepIndex) {
     for (int w = 0; w * t.warpLanes < shownThreads; ++w) {
       const int x0 = kLeft + w * t.warpLanes * threadWidth + 4, x1 = x0 + t.warpLanes * threadWidth - 8;
       c.line(x0, threadsY + 24, x1, threadsY + 24, "#5c6bc0", 2);
-      c.text((x0 + x1) / 2, threadsY + 38, "warp " + std::to_string(w) + " (lanes 0.." + std::to_string(t.warpLanes - 1) + ")",
+      c.text((x0 + x1) / 2, threadsY + 38, t.warpWord + " " + std::to_string(w) + " (lanes 0.." + std::to_string(t.warpLanes - 1) + ")",
              10, "middle", "bold", "#3949ab");
     }
 
@@ -196,6 +196,13 @@ void drawScanStep(Canvas& c, const ScanTrace& t, int stepIndex) {
       for (const SharedAccess& a : in.accesses) {
         for (const SharedInstruction& w : s.instructions) {
           if (w.what.rfind("write", 0) != 0) continue;
+          // A thread with two elements (the GLSL hillis-steele) reads and writes each in its own
+          // instructions, tagged "element one" / "element two".
+          auto tag = [](const std::string& what) {
+            const std::size_t at = what.find("element ");
+            return at == std::string::npos ? std::string() : what.substr(at, 11);
+          };
+          if (tag(in.what) != tag(w.what)) continue;
           for (const SharedAccess& wa : w.accesses) {
             if (wa.thread != a.thread) continue;
             // Hillis-Steele reads buffer `pin` and writes `pout`: map both to elements by

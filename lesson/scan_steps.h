@@ -154,5 +154,8 @@ void applyTreeStep(int step, int n, At&& at, std::uint32_t& total) {
 // The register variants' block scans (register_scans.cpp).
 const BlockScan& warpShuffleScan();
 const BlockScan& blelloch8PerThreadScan();
+// The GLSL subgroup scan (shaders/compute/block_scan_subgroup.glsl) with subgroups of `width`
+// invocations (a power of two, 1..128).
+const BlockScan& subgroupScan(int width);
 
 }  // namespace satdof::lesson::steps

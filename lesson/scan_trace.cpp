@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <string>
 
@@ -52,54 +53,87 @@ long long extraOf(const SharedInstruction& instruction, int& worst) {
   return extra;
 }
 
-// ---- hillis-steele: one element per thread, double-buffered, log2 n steps ------------------
+// The GLSL block scans' work group against the CUDA kernel's (ScanTarget::glsl).
+std::string glslBlockText(const std::string& cudaBlock) {
+  return "the GLSL block: 256 invocations of 2 elements (t and t + 256), a tile of 512 uvec4, scanned inclusive (each "
+         "element's sum includes it, as a SAT keeps it; the row shows the exclusive scan); the CUDA kernel's: " + cudaBlock;
+}
+
+// " (element one)" for an instruction of a thread's k-th element where a thread has two.
+std::string elementTag(int items, int k) { return items == 1 ? "" : k == 0 ? ", element one" : ", element two"; }
+
+// ---- hillis-steele: double-buffered, log2 n steps; the CUDA kernel has an element a thread,
+// the GLSL one two (one from each half of the tile) ------------------------------------------
 class HillisSteele final : public BlockScan {
  public:
-  BlockShape shape(int n) const override { return {n, 1, 0}; }
+  explicit HillisSteele(bool glsl) : items_(glsl ? 2 : 1) {}
+  BlockShape shape(int n) const override { return {std::max(1, n / items_), std::min(items_, n), 0}; }
+  std::string shapeText(int) const override {
+    return items_ == 1 ? std::string() : glslBlockText("512 threads of 1, a tile of 512");
+  }
   int slots(int n) const override { return 2 * n; }
   long long formulaAdditions(int n) const override { return static_cast<long long>(n) * log2Exact(n) - (n - 1); }
   int formulaSteps(int n) const override { return log2Exact(n); }
   std::string formula() const override { return "n log2 n - (n - 1) additions, log2 n steps"; }
 
   std::vector<BlockStep> steps(int n) const override {
+    const int p = shape(n).threads, items = shape(n).itemsPerThread;
     std::vector<BlockStep> s;
-    BlockStep load{"load", "every thread stores its element in buffer 0", {}, {}, {}, 0, false};
-    SharedInstruction store{"store to buffer 0", {}};
-    for (int t = 0; t < n; ++t) load.active.push_back(t), store.accesses.push_back({t, t}), load.written.push_back(t);
-    load.instructions.push_back(store);
+    BlockStep load{"load", items == 1 ? "every thread stores its element in buffer 0"
+                                      : "invocation t stores elements t and t + n/2 in buffer 0", {}, {}, {}, 0, false};
+    for (int k = 0; k < items; ++k) {
+      SharedInstruction store{"store to buffer 0" + std::string(items == 1 ? "" : k == 0 ? " (element one)" : " (element two)"), {}};
+      for (int t = 0; t < p; ++t) store.accesses.push_back({t, element(t, k, n)});
+      load.instructions.push_back(store);
+    }
+    for (int t = 0; t < p; ++t) load.active.push_back(t);
+    for (int i = 0; i < n; ++i) load.written.push_back(i);
     s.push_back(load);
     int pout = 0;
     for (int offset = 1; offset < n; offset <<= 1) {
       pout = 1 - pout;
       const int pin = 1 - pout;
       BlockStep st{"step", "", {}, {}, {}, 0, true};
-      st.what = threadsText(offset, n - 1) + " add the element " + std::to_string(offset) + " to the left (buffer " +
-                std::to_string(pin) + " into buffer " + std::to_string(pout) + "); " +
-                (offset > 1 ? threadsText(0, offset - 1) : std::string("thread 0")) + " copy theirs";
-      SharedInstruction own{"read own (buffer " + std::to_string(pin) + ")", {}};
-      SharedInstruction left{"read left neighbour", {}};
-      SharedInstruction write{"write (buffer " + std::to_string(pout) + ")", {}};
-      for (int t = 0; t < n; ++t) {
-        own.accesses.push_back({t, pin * n + t});
-        if (scan_tree::hillisSteeleAdds(t, offset)) {
-          left.accesses.push_back({t, pin * n + scan_tree::hillisSteeleSource(t, offset)});
-          st.active.push_back(t);
-          st.written.push_back(t);
+      st.what = (items == 1 ? threadsText(offset, n - 1) : steps::rangeText("element", offset, n - 1)) +
+                " add the element " + std::to_string(offset) + " to the left (buffer " + std::to_string(pin) +
+                " into buffer " + std::to_string(pout) + "); " +
+                (items == 1 ? (offset > 1 ? threadsText(0, offset - 1) : std::string("thread 0")) + " copy theirs"
+                            : steps::rangeText("element", 0, offset - 1) + (offset == 1 ? " is copied" : " are copied"));
+      std::set<int> active;
+      for (int k = 0; k < items; ++k) {
+        const std::string tag = elementTag(items, k);
+        SharedInstruction own{"read own (buffer " + std::to_string(pin) + tag + ")", {}};
+        SharedInstruction left{tag.empty() ? "read left neighbour" : "read left neighbour (" + tag.substr(2) + ")", {}};
+        SharedInstruction write{"write (buffer " + std::to_string(pout) + tag + ")", {}};
+        for (int t = 0; t < p; ++t) {
+          const int i = element(t, k, n);
+          own.accesses.push_back({t, pin * n + i});
+          if (scan_tree::hillisSteeleAdds(i, offset)) {
+            left.accesses.push_back({t, pin * n + scan_tree::hillisSteeleSource(i, offset)});
+            active.insert(t);
+            st.written.push_back(i);
+          }
+          write.accesses.push_back({t, pout * n + i});
         }
-        write.accesses.push_back({t, pout * n + t});
+        st.instructions.insert(st.instructions.end(), {own, left, write});
       }
-      st.instructions = {own, left, write};
+      std::sort(st.written.begin(), st.written.end());
+      st.active.assign(active.begin(), active.end());
       st.additionsPerBlock = n - offset;
       s.push_back(st);
     }
-    BlockStep out{"store", "thread t stores the inclusive sum of thread t-1: the exclusive scan", {}, {}, {}, 0, false};
-    SharedInstruction read{"read left neighbour's result", {}};
+    BlockStep out{"store", items == 1 ? "thread t stores the inclusive sum of thread t-1: the exclusive scan"
+                                      : "element i takes the inclusive sum of element i-1: the exclusive scan (the GLSL "
+                                        "scan reads slot i itself, the inclusive sum)", {}, {}, {}, 0, false};
     const int result = scan_tree::hillisSteeleResultBuffer(n);
-    for (int t = 0; t < n; ++t) {
-      out.active.push_back(t), out.written.push_back(t);
-      if (t > 0) read.accesses.push_back({t, result * n + t - 1});
+    for (int k = 0; k < items; ++k) {
+      SharedInstruction read{"read left neighbour's result" + std::string(items == 1 ? "" : k == 0 ? " (element one)" : " (element two)"), {}};
+      for (int t = 0; t < p; ++t)
+        if (const int i = element(t, k, n); i > 0) read.accesses.push_back({t, result * n + i - 1});
+      out.instructions.push_back(read);
     }
-    out.instructions.push_back(read);
+    for (int t = 0; t < p; ++t) out.active.push_back(t);
+    for (int i = 0; i < n; ++i) out.written.push_back(i);
     s.push_back(out);
     return s;
   }
@@ -136,13 +170,21 @@ class HillisSteele final : public BlockScan {
   int slotOf(int step, int element, int n) const override {
     return step > log2Exact(n) ? -1 : (step % 2) * n + element;
   }
+
+ private:
+  int element(int thread, int k, int n) const {
+    return items_ == 1 ? thread : scan_tree::tileHalvesElement(thread, k, n);
+  }
+  int items_;
 };
 
 // ---- the Blelloch trees: two elements per thread, up-sweep, clear, down-sweep ---------------
 template <class Pad, class Load>
 class Blelloch final : public BlockScan {
  public:
+  explicit Blelloch(std::string glslShape = {}) : glslShape_(std::move(glslShape)) {}
   BlockShape shape(int n) const override { return {n / 2, 2, 0}; }
+  std::string shapeText(int) const override { return glslShape_; }
   int slots(int n) const override { return Pad::size(n); }
   long long formulaAdditions(int n) const override { return 2LL * (n - 1); }
   int formulaSteps(int n) const override { return 2 * log2Exact(n); }
@@ -193,6 +235,9 @@ class Blelloch final : public BlockScan {
     return v;
   }
   int slotOf(int, int element, int) const override { return Pad::index(element); }
+
+ private:
+  std::string glslShape_;  // the GLSL block against the CUDA one (empty: the CUDA trace)
 };
 
 // Whether two consecutive instructions of the same kind have every thread touch an even
@@ -211,15 +256,23 @@ bool touchesAdjacentPairs(const std::vector<SharedInstruction>& instructions) {
   return false;
 }
 
-const BlockScan* blockScanOf(std::string_view variant) {
-  static const HillisSteele hillisSteele;
+// The variant's block scan as `target` runs it; nullptr without a trace. `subgroup` is the
+// GLSL one whatever the target says; warp-shuffle the CUDA one (GLSL has subgroup instead).
+const BlockScan* blockScanOf(std::string_view variant, const ScanTarget& target = {}) {
+  static const HillisSteele hillisSteele(false), glslHillisSteele(true);
   static const Blelloch<NoPadding, scan_tree::AdjacentPairs> blelloch;
   static const Blelloch<BankPadding, scan_tree::TileHalves> conflictFree;
-  if (variant == "hillis-steele") return &hillisSteele;
-  if (variant == "blelloch") return &blelloch;
-  if (variant == "blelloch-conflict-free") return &conflictFree;
+  // The GLSL trees load one element of each half, blelloch too; only the tile differs.
+  static const Blelloch<NoPadding, scan_tree::TileHalves> glslBlelloch(
+      glslBlockText("512 threads of 2 (elements 2t and 2t+1), a tile of 1024"));
+  static const Blelloch<BankPadding, scan_tree::TileHalves> glslConflictFree(
+      glslBlockText("512 threads of 2 (elements t and t + 512), a tile of 1024"));
+  if (variant == "hillis-steele") return target.glsl ? &glslHillisSteele : &hillisSteele;
+  if (variant == "blelloch") return target.glsl ? static_cast<const BlockScan*>(&glslBlelloch) : &blelloch;
+  if (variant == "blelloch-conflict-free") return target.glsl ? &glslConflictFree : &conflictFree;
   if (variant == "blelloch-8-per-thread") return &steps::blelloch8PerThreadScan();
   if (variant == "warp-shuffle") return &steps::warpShuffleScan();
+  if (variant == "subgroup") return &steps::subgroupScan(target.subgroupSize);
   return nullptr;
 }
 
@@ -246,7 +299,7 @@ std::vector<std::uint32_t> scanBlockSums(ScanTrace& trace, const std::vector<std
                                          const std::vector<std::uint32_t>& tiles) {
   int sumsTile = 2;
   while (sumsTile < trace.blocks) sumsTile <<= 1;
-  const ScanTrace ofSums = traceScan(trace.variant, sums, sumsTile);
+  const ScanTrace ofSums = traceScan(trace.variant, sums, sumsTile, trace.target);
   TraceStep scanned;
   scanned.phase = "scan of the block sums";
   scanned.what = "one block scans the " + std::to_string(trace.blocks) + " block sums with the same " +
@@ -282,31 +335,36 @@ int conflictDegree(std::span<const SharedAccess> accesses) {
 }
 
 std::vector<std::string> tracedScanVariants() {
-  return {"hillis-steele", "blelloch", "blelloch-conflict-free", "blelloch-8-per-thread", "warp-shuffle"};
+  return {"hillis-steele", "blelloch", "blelloch-conflict-free", "blelloch-8-per-thread", "warp-shuffle", "subgroup"};
 }
 
 std::string whyNoTrace(std::string_view variant) {
   if (blockScanOf(variant)) return {};
   if (variant == "cub") return "cub is the CUDA library's scan: its steps are CUB's own code, not this program's";
   return "'" + std::string(variant) + "': no step-by-step trace (traced: hillis-steele, blelloch, blelloch-conflict-free, "
-         "blelloch-8-per-thread, warp-shuffle; decoupled-lookback's tiles: lesson/lookback_trace.h)";
+         "blelloch-8-per-thread, warp-shuffle, subgroup; decoupled-lookback's tiles: lesson/lookback_trace.h)";
 }
 
-BlockShape blockShape(std::string_view variant, int tileItems) {
-  const BlockScan* scan = blockScanOf(variant);
+BlockShape blockShape(std::string_view variant, int tileItems, const ScanTarget& target) {
+  const BlockScan* scan = blockScanOf(variant, target);
   if (!scan) throw std::invalid_argument(whyNoTrace(variant));
   return scan->shape(tileItems);
 }
 
-int kernelTile(std::string_view variant) {
+int kernelTile(std::string_view variant, const ScanTarget& target) {
+  if (blockScanOf(variant) && (target.glsl || variant == "subgroup")) return 512;  // a work group's 512 uvec4
   if (variant == "hillis-steele" || variant == "blelloch-8-per-thread") return 512;
   if (variant == "blelloch" || variant == "blelloch-conflict-free") return 1024;
   if (variant == "warp-shuffle") return 2048;
   throw std::invalid_argument(whyNoTrace(variant));
 }
 
-ScanTrace traceScan(std::string_view variant, std::span<const std::uint32_t> input, int tileItems) {
-  const BlockScan* scan = blockScanOf(variant);
+ScanTrace traceScan(std::string_view variant, std::span<const std::uint32_t> input, int tileItems,
+                    const ScanTarget& target) {
+  const int w = target.subgroupSize;
+  if (variant == "subgroup" && (w < 1 || w > 128 || (w & (w - 1)) != 0))
+    throw std::invalid_argument("a subgroup is a power of two from 1 to 128 invocations wide, not " + std::to_string(w));
+  const BlockScan* scan = blockScanOf(variant, target);
   if (!scan) throw std::invalid_argument(whyNoTrace(variant));
   if (tileItems < 2 || tileItems > 2048 || (tileItems & (tileItems - 1)) != 0)
     throw std::invalid_argument("a block's tile must be a power of two from 2 to 2048, not " + std::to_string(tileItems));
@@ -318,6 +376,9 @@ ScanTrace traceScan(std::string_view variant, std::span<const std::uint32_t> inp
 
   ScanTrace trace;
   trace.variant = std::string(variant);
+  trace.target = target;
+  trace.target.glsl = target.glsl || variant == "subgroup";
+  if (variant == "subgroup") trace.warpWord = "subgroup";
   trace.n = static_cast<int>(input.size());
   trace.tileItems = tileItems;
   trace.threads = shape.threads;

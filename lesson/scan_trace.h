@@ -73,13 +73,24 @@ struct TraceStep {
   std::vector<RowArrow> arrows;        // between those rows' values
 };
 
+// Whose block a trace follows: the CUDA kernel's (the default) or the gl-compute backend's
+// GLSL block scan (shaders/compute/block_scan_<name>.glsl: 512 uvec4 elements a work group
+// of 256 invocations, two each, one from each half of the tile for the tree and
+// hillis-steele), and the GL's subgroup width, which `subgroup` (GLSL only) scans with.
+struct ScanTarget {
+  bool glsl = false;
+  int subgroupSize = 32;  // a power of two, 1..128 (NVIDIA 32; llvmpipe its vector width)
+};
+
 struct ScanTrace {
   std::string variant;
+  ScanTarget target;
   int n = 0;           // elements
   int tileItems = 0;   // elements per block
   int threads = 0;     // threads per block
   int itemsPerThread = 0;
   int warpLanes = 0;   // lanes of the warps the steps show (0: the variant's steps are not by warp)
+  std::string warpWord = "warp";  // what the picture calls them ("subgroup" in GLSL)
   bool elementsInRegisters = false;  // the elements never go to shared memory (the register variants)
   bool reduceThenScan = false;       // blocks reduce first; their scans are seeded with the scanned sums
   int blocks = 0;
@@ -101,7 +112,8 @@ struct ScanTrace {
   std::string shape;  // the block's shape against the kernel's, where the lesson draws it smaller
 };
 
-// The variants a trace follows (their names in the CUDA scan registry).
+// The variants a trace follows: their names in the CUDA scan registry, then `subgroup`, the
+// gl-compute backend's (engine/backends/gl_scan_sat.h), which is GLSL only.
 std::vector<std::string> tracedScanVariants();
 // Why `variant` has no trace (empty: it has one).
 std::string whyNoTrace(std::string_view variant);
@@ -114,15 +126,18 @@ std::string whyNoTrace(std::string_view variant);
 struct BlockShape {
   int threads = 0, itemsPerThread = 0, warpLanes = 0;
 };
-BlockShape blockShape(std::string_view variant, int tileItems);
+BlockShape blockShape(std::string_view variant, int tileItems, const ScanTarget& target = {});
 // The elements of one block of the variant's CUDA kernel (cuda/scan/variants.h): 512 for
-// hillis-steele and blelloch-8-per-thread, 1024 for the Blelloch trees, 2048 for warp-shuffle.
-int kernelTile(std::string_view variant);
+// hillis-steele and blelloch-8-per-thread, 1024 for the Blelloch trees, 2048 for warp-shuffle;
+// of its GLSL block scan (target.glsl, and always for subgroup): 512.
+int kernelTile(std::string_view variant, const ScanTarget& target = {});
 
 // The exclusive scan of `input` by `variant` with blocks of `tileItems` elements (a power
-// of two, 2..2048, at most 1024 threads a block). Throws std::invalid_argument for a
-// variant without a trace or a bad tile.
-ScanTrace traceScan(std::string_view variant, std::span<const std::uint32_t> input, int tileItems);
+// of two, 2..2048, at most 1024 threads a block), as `target` runs it (subgroup: always the
+// GLSL one). Throws std::invalid_argument for a variant without a trace, a bad tile or a bad
+// subgroup width.
+ScanTrace traceScan(std::string_view variant, std::span<const std::uint32_t> input, int tileItems,
+                    const ScanTarget& target = {});
 
 // The conflict degree of one warp's accesses: the most distinct slots one bank serves.
 int conflictDegree(std::span<const SharedAccess> warpAccesses);

@@ -333,8 +333,13 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
       "scan", "A scan variant step by step: the array, the active threads, each access's shared-memory bank and the "
               "conflicts, the additions against the chapter's formulas; more than one block goes through the block sums");
   scanLesson->add_option("--variant", o.lesson.variant, "Scan variant: hillis-steele, blelloch, blelloch-conflict-free, "
-                         "blelloch-8-per-thread, warp-shuffle, or decoupled-lookback (its tiles' look-back, --blocks tiles)")
+                         "blelloch-8-per-thread, warp-shuffle, subgroup (gl-compute's), or decoupled-lookback (its "
+                         "tiles' look-back, --blocks tiles); with --backend gl-compute the GLSL block scans' shape")
       ->required();
+  integer(scanLesson, "subgroup-size", o.lesson.subgroupSize, 1, 128,
+          "The GL's subgroup width that the subgroup trace takes (32 on NVIDIA) [32]");
+  scanLesson->fallthrough();  // --backend
+  lesson->fallthrough();
   integer(scanLesson, "n", o.lesson.n, 1, 2048, "Elements (random values 0..9; 2048 is warp-shuffle's kernel tile) [16]");
   integer(scanLesson, "blocks", o.lesson.blocks, 1, 8, "Blocks the elements are split over [1]");
   integer(scanLesson, "seed", o.lesson.seed, 0, 999999999, "Random seed of the values [1]");

@@ -100,6 +100,7 @@ struct Options {
     std::string variant;  // --variant NAME (scan, conv), --algorithm NAME (sat)
     int n = 16;           // --n N elements (sat: an N x N image)
     int blocks = 1;       // --blocks B
+    int subgroupSize = 32;  // --subgroup-size W: the GL's subgroup width (scan subgroup)
     int radius = 3;       // --radius R (conv)
     std::string border = "zero";  // --border zero|clamp (conv)
     int seed = 1;         // --seed S: the input's values

@@ -51,6 +51,30 @@ TEST(AppLesson, WarpShuffleShowsItsLanesAndWarpTotals) {
   EXPECT_FALSE(fs::exists(l.folder / "warp-shuffle-step-10.svg"));
 }
 
+// subgroup (the GLSL block scan) on 16 with this GL's subgroups of 8, narrowed to 4 to
+// show two: 8 invocations of 2; 8 pair sums, 2 subgroup scans of 4 (3 each), the totals'
+// scan (3) and its 2 subtractions, 8 * 2 offsets, 8 * 2 to finish: 51 additions, 2 subgroup
+// scans; 9 pictures (load, pairs, the scan, the totals out, in, scanned and back, the
+// offsets, adding them).
+TEST(AppLesson, SubgroupShowsItsSubgroupsAndTheirTotals) {
+  const LessonRun l("lesson_subgroup", "lesson scan --variant subgroup --n 16 --subgroup-size 8");
+  ASSERT_EQ(l.r.exitCode, 0) << l.r.err;
+  EXPECT_NE(l.r.out.find("subgroup, n = 16 in 1 block(s) of 16: 51 additions and 2 subgroup scans in all"),
+            std::string::npos) << l.r.out;
+  EXPECT_NE(l.r.out.find("subgroupInclusiveAdd"), std::string::npos) << l.r.out;
+  EXPECT_NE(slurp(l.folder / "subgroup-step-01.svg").find("subgroups are 8"), std::string::npos);
+  EXPECT_TRUE(fs::is_regular_file(l.folder / "subgroup-step-09.svg"));
+  EXPECT_FALSE(fs::exists(l.folder / "subgroup-step-10.svg"));
+}
+
+// --backend gl-compute: the GLSL block's shape (hillis-steele: two elements an invocation).
+TEST(AppLesson, GlComputeShowsTheGlslBlocks) {
+  const LessonRun l("lesson_glsl_hillis_steele", "lesson scan --variant hillis-steele --n 8 --backend gl-compute");
+  ASSERT_EQ(l.r.exitCode, 0) << l.r.err;
+  EXPECT_NE(l.r.out.find("invocation t stores elements t and t + n/2"), std::string::npos) << l.r.out;
+  EXPECT_NE(slurp(l.folder / "hillis-steele-step-01.svg").find("GLSL block: 256 invocations of 2"), std::string::npos);
+}
+
 // blelloch-8-per-thread on 64 in 2 blocks of 32 (4 threads of 8): reduce-then-scan. Each
 // block reduces (4 * 7 in registers, a butterfly of 2 steps over 4 lanes: 8), the 2 sums
 // are scanned (a tile of 2: 2 * 2 + 2), each block scans seeded (2 * 32 + 2 * 3):
@@ -131,7 +155,7 @@ TEST(AppLesson, AVariantWithoutATraceOrABadSizeIsOneLineAndExit2) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << ": " << r.err;
   }
   const RunResult r = ::run("lesson scan --variant no-such --n 8");
-  EXPECT_NE(r.err.find("traced: hillis-steele, blelloch, blelloch-conflict-free, blelloch-8-per-thread, warp-shuffle"),
+  EXPECT_NE(r.err.find("traced: hillis-steele, blelloch, blelloch-conflict-free, blelloch-8-per-thread, warp-shuffle, subgroup"),
             std::string::npos) << r.err;
 }
 

@@ -15,7 +15,9 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -24,6 +26,7 @@
 #include "engine/backends/gl_scan_sat.h"
 #include "engine/gl/program.h"
 #include "gl_test_support.h"
+#include "lesson/scan_trace.h"
 #include "satdof/reference/sat.h"
 #include "test_support.h"
 
@@ -231,6 +234,61 @@ TEST_F(GlScanOption, EveryVariantIsOfferedSelectableAndGivesTheReferenceFrame) {
       EXPECT_EQ(history.tagTimes("sat").count(algorithm.name + " / " + variant.name), 1u);
     }
   backend->detach();
+}
+
+class GlScanTrace : public satdof::test::GlTest {
+ protected:
+  // Checks `variant`'s GLSL block scan against its trace; the backend's reason where this GL
+  // cannot run it (only subgroup may be missing).
+  std::optional<std::string> check(const char* variant) {
+    satdof::GlSat sat(satdof::gl::findShaderDir(), satdof::whyNoSubgroups(*context()));
+    const int algorithm = satdof::glSatAlgorithmIndex("rows-columns"), scan = satdof::glScanVariantIndex(variant);
+    EXPECT_GE(algorithm, 0);
+    EXPECT_GE(scan, 0);
+    if (algorithm < 0 || scan < 0) return std::nullopt;
+    if (auto why = sat.prepare(scan)) {
+      EXPECT_TRUE(satdof::glScanVariants()[std::size_t(scan)].subgroups) << *why;
+      return why;
+    }
+    const satdof::lesson::ScanTarget target{true, std::max(1, satdof::glSubgroupSize())};
+    EXPECT_EQ(satdof::lesson::kernelTile(variant, target), 512);
+    auto rng = freshRng();
+    const ref::ImageRgba8 image = randomImage(512, 1, rng);
+    const std::vector<std::uint8_t> got = build(sat, image, satdof::SatFormat::Uint32, algorithm, scan);
+    EXPECT_EQ(got.size(), std::size_t(512) * 4 * sizeof(std::uint32_t));
+    if (got.size() != std::size_t(512) * 4 * sizeof(std::uint32_t)) return std::nullopt;
+    for (int c = 0; c < 4; ++c) {
+      std::vector<std::uint32_t> in(512);
+      for (int x = 0; x < 512; ++x) in[std::size_t(x)] = image.pixels[std::size_t(x) * 4 + std::size_t(c)];
+      const satdof::lesson::ScanTrace trace = satdof::lesson::traceScan(variant, in, 512, target);
+      EXPECT_EQ(trace.blocks, 1);
+      for (int x = 0; x < 512; ++x) {
+        std::uint32_t value = 0;
+        std::memcpy(&value, got.data() + (std::size_t(x) * 4 + std::size_t(c)) * sizeof value, sizeof value);
+        EXPECT_EQ(value, trace.result[std::size_t(x)] + in[std::size_t(x)]) << "channel " << c << " element " << x;
+        if (value != trace.result[std::size_t(x)] + in[std::size_t(x)]) return std::nullopt;
+      }
+    }
+    return std::nullopt;
+  }
+};
+
+// The lesson's traces of the GLSL block scans (lesson/scan_trace.h, ScanTarget::glsl) against
+// the shaders themselves: one block of 512 random values through rows-columns (one row, so
+// the table's row is the block scan, inclusive), in uint32, each channel against the trace's
+// exclusive scan plus the element.
+TEST_F(GlScanTrace, TheTreesAndHillisSteeleAreWhatTheShadersCompute) {
+  for (const char* variant : {"hillis-steele", "blelloch", "blelloch-conflict-free", "blelloch-8-per-thread"}) {
+    SCOPED_TRACE(variant);
+    const auto why = check(variant);
+    EXPECT_FALSE(why) << *why;
+  }
+}
+
+// subgroup at this GL's subgroup width; skipped, with the backend's reason, where the GL has
+// no subgroup arithmetic in compute shaders (llvmpipe lacks GL_KHR_shader_subgroup).
+TEST_F(GlScanTrace, SubgroupIsWhatTheShaderComputes) {
+  if (const auto why = check("subgroup")) GTEST_SKIP() << *why;
 }
 
 }  // namespace

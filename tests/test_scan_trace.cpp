@@ -113,6 +113,56 @@ TEST(ScanTrace, TheKernelsTilesRunTheKernelsBlocks) {
     }
 }
 
+// subgroup (the GLSL block scan) at every lesson size and subgroup width, and at the GLSL
+// tile (512: 256 invocations) with subgroups wide enough for one to scan the totals (32)
+// and too narrow (8, llvmpipe's: one invocation adds them in order).
+TEST(ScanTrace, SubgroupEndsWithTheReferenceScanAtEveryWidth) {
+  std::mt19937 random(20261207);
+  for (int width : {1, 2, 4, 8, 16, 32, 64, 128})
+    for (int n = 8; n <= 64; ++n)
+      for (int blocks = 1; blocks <= 4; ++blocks) {
+        SCOPED_TRACE("w=" + std::to_string(width) + " n=" + std::to_string(n) + " blocks=" + std::to_string(blocks));
+        const auto in = randomInput(n, random);
+        const ScanTrace t = traceScan("subgroup", in, lessonTile(n, blocks), {true, width});
+        ASSERT_EQ(t.result, exclusive(in));
+        ASSERT_EQ(t.warpWord, "subgroup");
+      }
+  for (int width : {8, 32}) {
+    const auto in = randomInput(3 * 512 + 5, random);
+    const ScanTrace t = traceScan("subgroup", in, 512, {true, width});
+    EXPECT_EQ(t.result, exclusive(in)) << width;
+    EXPECT_EQ(t.warpLanes, width);
+    const ScanTrace one = traceScan("subgroup", std::vector<std::uint32_t>(512, 1u), 512, {true, width});
+    EXPECT_EQ(one.additions, one.formulaAdditions) << width;
+    EXPECT_EQ(one.treeSteps, width == 32 ? 2 : 1) << "the totals by a subgroup scan, or in order";
+  }
+  EXPECT_THROW(traceScan("subgroup", randomInput(8, random), 8, {true, 3}), std::invalid_argument);
+}
+
+// The GLSL blocks (ScanTarget::glsl): 256 invocations of 2 in a tile of 512, one element of
+// each half of the tile; blelloch-8-per-thread's agrees with the CUDA kernel's.
+TEST(ScanTrace, TheGlslBlocksAreTheShadersShapes) {
+  const ScanTarget glsl{true, 32};
+  for (const std::string& variant : tracedScanVariants()) {
+    if (variant == "warp-shuffle") continue;  // CUDA only (GLSL has subgroup)
+    EXPECT_EQ(kernelTile(variant, glsl), 512) << variant;
+    const BlockShape s = blockShape(variant, 512, glsl);
+    EXPECT_EQ(s.threads * s.itemsPerThread, 512) << variant;
+    EXPECT_EQ(s.threads, variant == "blelloch-8-per-thread" ? 64 : 256) << variant;
+  }
+  std::mt19937 random(11);
+  for (const char* variant : {"hillis-steele", "blelloch", "blelloch-conflict-free"})
+    for (int tile : {2, 8, 64, 512}) {
+      const auto in = randomInput(2 * tile + 3, random);
+      const ScanTrace t = traceScan(variant, in, tile, glsl);
+      EXPECT_EQ(t.result, exclusive(in)) << variant << " " << tile;
+      EXPECT_EQ(t.itemsPerThread, 2) << variant;
+      // Thread 1's elements: 1 and 1 + tile/2, as the shaders' tileHalvesElement.
+      const SharedInstruction& second = t.steps.front().instructions.back();
+      if (tile > 2) EXPECT_EQ(second.accesses.at(1).slot % (tile + tile / 32 + 1), 1 + tile / 2 + (std::string(variant) == "blelloch-conflict-free" ? (1 + tile / 2) / 32 : 0)) << variant;
+    }
+}
+
 TEST(ScanTrace, OneBlockCountsAreTheChaptersFormulas) {
   for (int n : {2, 4, 8, 16, 32, 64, 1024}) {
     const std::vector<std::uint32_t> in(static_cast<std::size_t>(n), 1u);

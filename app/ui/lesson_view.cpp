@@ -140,6 +140,12 @@ void LessonView::toggle(std::string_view scanVariant) {
   if (shown_ && it != lessons_.end() && int(it - lessons_.begin()) != lesson_) select(scanVariant);
 }
 
+void LessonView::setScanTarget(const lesson::ScanTarget& target) {
+  if (target.glsl == target_.glsl && target.subgroupSize == target_.subgroupSize) return;
+  target_ = target;
+  retrace();
+}
+
 bool LessonView::select(std::string_view name, std::optional<int> size) {
   const auto it = std::find_if(lessons_.begin(), lessons_.end(), [&](const Lesson& l) { return l.name == name; });
   if (it == lessons_.end()) return false;
@@ -220,7 +226,7 @@ void LessonView::retrace() {
     else if (l.topic == Topic::Lookback)
       lookback_ = lesson::traceLookback(lesson::lessonInput(std::size_t(n_), seed_), (n_ + blocks_ - 1) / blocks_, seed_);
     else
-      scan_ = lesson::traceScan(l.name, lesson::lessonInput(std::size_t(n_), seed_), lesson::lessonTile(n_, blocks_));
+      scan_ = lesson::traceScan(l.name, lesson::lessonInput(std::size_t(n_), seed_), lesson::lessonTile(n_, blocks_), target_);
   } catch (const std::invalid_argument& e) {
     problem_ = e.what();
   }

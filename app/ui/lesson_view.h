@@ -29,6 +29,9 @@ class LessonView {
   // Shows or hides it; shown, it opens on `scanVariant` (the one the app runs) where that
   // has a lesson, else on what it showed last.
   void toggle(std::string_view scanVariant = {});
+  // Whose blocks the scan lessons follow: the CUDA kernels' (the default) or, on the
+  // gl-compute backend, the GLSL block scans' with the GL's subgroup width.
+  void setScanTarget(const lesson::ScanTarget& target);
   // Shows the lesson `name` (a traced scan variant, SAT algorithm or convolution variant),
   // with `size` its n, the image's side or the radius where given; false: no such lesson.
   bool select(std::string_view name, std::optional<int> size = {});
@@ -62,6 +65,7 @@ class LessonView {
   bool shown_ = false, playing_ = false;
   int step_ = 0;
   float clock_ = 0;
+  lesson::ScanTarget target_;
   std::optional<lesson::ScanTrace> scan_;
   std::optional<lesson::SatTrace> sat_;
   std::optional<lesson::ConvTrace> conv_;

@@ -292,6 +292,13 @@ bool hasExtension(std::string_view name) {
 }
 }  // namespace
 
+int glSubgroupSize() {
+  if (!hasExtension("GL_KHR_shader_subgroup")) return 0;
+  GLint size = 0;
+  glGetIntegerv(GL_SUBGROUP_SIZE_KHR, &size);
+  return int(size);
+}
+
 std::optional<std::string> whyNoSubgroups(const Context& context) {
   if (!hasExtension("GL_KHR_shader_subgroup"))
     return "this GL (" + context.renderer + ") lacks GL_KHR_shader_subgroup; use another --scan";

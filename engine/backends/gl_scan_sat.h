@@ -50,6 +50,9 @@ int glSatAlgorithmIndex(std::string_view name);
 
 // Why subgroup arithmetic cannot run in compute shaders on this GL, or nullopt.
 std::optional<std::string> whyNoSubgroups(const Context& context);
+// The GL's subgroup width (GL_SUBGROUP_SIZE_KHR), or 0 without GL_KHR_shader_subgroup: what
+// the lesson's trace of the subgroup scan takes.
+int glSubgroupSize();
 
 class GlSat {
  public:
