@@ -334,8 +334,14 @@ int conflictDegree(std::span<const SharedAccess> accesses) {
   return static_cast<int>(worst);
 }
 
+std::vector<std::string> tracedCudaScanVariants() {
+  return {"hillis-steele", "blelloch", "blelloch-conflict-free", "blelloch-8-per-thread", "warp-shuffle"};
+}
+
 std::vector<std::string> tracedScanVariants() {
-  return {"hillis-steele", "blelloch", "blelloch-conflict-free", "blelloch-8-per-thread", "warp-shuffle", "subgroup"};
+  std::vector<std::string> names = tracedCudaScanVariants();
+  names.push_back("subgroup");
+  return names;
 }
 
 std::string whyNoTrace(std::string_view variant) {

@@ -115,6 +115,8 @@ struct ScanTrace {
 // The variants a trace follows: their names in the CUDA scan registry, then `subgroup`, the
 // gl-compute backend's (engine/backends/gl_scan_sat.h), which is GLSL only.
 std::vector<std::string> tracedScanVariants();
+// Those of them with a CUDA kernel (every one but `subgroup`).
+std::vector<std::string> tracedCudaScanVariants();
 // Why `variant` has no trace (empty: it has one).
 std::string whyNoTrace(std::string_view variant);
 

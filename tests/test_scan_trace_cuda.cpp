@@ -50,7 +50,7 @@ int tileOf(const satdof::ScanVariant& variant) {
 
 // Runs without a device: the trace's idea of each kernel's tile and block is the registry's.
 TEST(ScanTraceCuda, TheTracesRunTheKernelsBlocks) {
-  for (const std::string& name : satdof::lesson::tracedScanVariants()) {
+  for (const std::string& name : satdof::lesson::tracedCudaScanVariants()) {
     const satdof::ScanVariant* variant = satdof::findScanVariant(name);
     ASSERT_NE(variant, nullptr) << name << " is traced but not in the CUDA scan registry";
     EXPECT_EQ(satdof::lesson::kernelTile(name), tileOf(*variant)) << name;
@@ -67,7 +67,7 @@ TEST(ScanTraceCuda, EveryTraceEndsWithItsKernelsResult) {
   SATDOF_SKIP_WITHOUT_DEVICE();
   std::mt19937 random(41);
   std::uniform_int_distribution<std::uint32_t> any;
-  for (const std::string& name : satdof::lesson::tracedScanVariants()) {
+  for (const std::string& name : satdof::lesson::tracedCudaScanVariants()) {
     const satdof::ScanVariant* variant = satdof::findScanVariant(name);
     ASSERT_NE(variant, nullptr) << name << " is traced but not in the CUDA scan registry";
     const int tile = tileOf(*variant);
@@ -81,7 +81,7 @@ TEST(ScanTraceCuda, EveryTraceEndsWithItsKernelsResult) {
 }
 
 // One launch of each traced variant on exactly one tile of its kernel (one block), in the
-// order tracedScanVariants() gives: what scripts/ncu-lesson-conflicts.sh profiles, to set
+// order tracedCudaScanVariants() gives: what scripts/ncu-lesson-conflicts.sh profiles, to set
 // Nsight Compute's shared-memory bank conflicts beside the trace's count for the same tile
 // (blelloch-8-per-thread's one tile runs scanTilesSeededKernel, the others scanTilesKernel).
 // Random values, so that a lane or a warp total taken from the wrong place shows.
@@ -89,7 +89,7 @@ TEST(ScanTraceCuda, OneKernelTileOfEachVariant) {
   SATDOF_SKIP_WITHOUT_DEVICE();
   std::mt19937 random(43);
   std::uniform_int_distribution<std::uint32_t> any;
-  for (const std::string& name : satdof::lesson::tracedScanVariants()) {
+  for (const std::string& name : satdof::lesson::tracedCudaScanVariants()) {
     const satdof::ScanVariant* variant = satdof::findScanVariant(name);
     ASSERT_NE(variant, nullptr) << name;
     const int tile = tileOf(*variant);
