@@ -18,6 +18,14 @@
 namespace satdof::lesson::steps {
 namespace {
 
+// Row `row` of a block's `rows` register rows, sized to `size` values.
+std::vector<std::uint32_t>& registerRow(Block& b, int rows, int row, int size) {
+  if (b.registers.size() < static_cast<std::size_t>(rows)) b.registers.resize(static_cast<std::size_t>(rows));
+  std::vector<std::uint32_t>& values = b.registers[static_cast<std::size_t>(row)];
+  values.resize(static_cast<std::size_t>(size));
+  return values;
+}
+
 using scan_tree::BankPadding;
 using scan_tree::blockedFirst;
 using scan_tree::laneOf;
@@ -265,9 +273,7 @@ class WarpShuffle final : public BlockScan {
   enum Register { kLaneSums, kPrefixes, kWarp0 };
   static int warps(const BlockShape& s) { return s.threads / s.warpLanes; }
   static std::vector<std::uint32_t>& registers(Block& b, Register r, int size) {
-    if (b.registers.size() < 3) b.registers.resize(3);
-    b.registers[r].resize(static_cast<std::size_t>(size));
-    return b.registers[r];
+    return registerRow(b, kWarp0 + 1, r, size);
   }
   // The four rows, `written` marking the values written in row `target` (none: no row written).
   std::vector<ValueRow> rows(int n, std::vector<int> target, const std::vector<int>& written) const {
@@ -632,9 +638,7 @@ class Subgroup final : public BlockScan {
   static int subgroups(const BlockShape& s) { return s.threads / s.warpLanes; }
   static bool fits(const BlockShape& s) { return subgroups(s) <= s.warpLanes; }
   static std::vector<std::uint32_t>& registers(Block& b, Register r, int size) {
-    if (b.registers.size() < 5) b.registers.resize(5);
-    b.registers[r].resize(static_cast<std::size_t>(size));
-    return b.registers[r];
+    return registerRow(b, kPair + 1, r, size);
   }
   std::vector<ValueRow> rows(int n, std::vector<int> target, const std::vector<int>& written) const {
     const BlockShape s = shape(n);
