@@ -20,10 +20,6 @@
 #include "app/ui/ui.h"
 
 namespace satdof {
-namespace {
-constexpr std::chrono::seconds kNoteSeconds{2};
-constexpr std::size_t kNoteFrames = 8;  // frames of "sat" samples after a scan key (the ring's 4 and more)
-}  // namespace
 
 Extent App::imageArea(Extent fb) const {
   int windowWidth = 0, windowHeight = 0;
@@ -44,11 +40,11 @@ void App::adaptToSoftwareGl() {
   // pass with 4x MSAA is most of a 0.5-0.8 s frame.
   constexpr float kSoftwareRenderScale = 0.5f;
   std::string what;
-  if (!chosenByUser(opt::msaa) && options_.msaa != 1) {
+  if (!chosenByUser(options_, opt::msaa) && options_.msaa != 1) {
     options_.msaa = 1;
     what = "MSAA 1";
   }
-  if (!chosenByUser(opt::renderScale) && options_.renderScale > kSoftwareRenderScale) {
+  if (!chosenByUser(options_, opt::renderScale) && options_.renderScale > kSoftwareRenderScale) {
     options_.renderScale = kSoftwareRenderScale;
     char scale[48];
     std::snprintf(scale, sizeof scale, "render scale %.2g", double(kSoftwareRenderScale));
@@ -64,9 +60,9 @@ void App::handleInput() {
   InputContext c;
   c.uiWantsMouse = ui_->wantsMouse();
   c.uiWantsKeyboard = ui_->wantsKeyboard();
-  c.splitView = settings_.view.mode == ViewMode::Split;
-  c.divider = settings_.view.divider;
-  c.image = extent();
+  c.splitView = renderer_->settings().view.mode == ViewMode::Split;
+  c.divider = renderer_->settings().view.divider;
+  c.image = renderer_->extent();
   int windowWidth = 0, windowHeight = 0;
   glfwGetWindowSize(context_->window(), &windowWidth, &windowHeight);
   const Extent fb = context_->framebufferExtent();
@@ -75,100 +71,39 @@ void App::handleInput() {
   for (const InputActions& a : input_.poll(context_->window(), c)) applyInput(a);
 }
 
-// Keys 1-9: the scan variant of that number among those the backend runs here (the
-// panel's numbering), or why there is none; never silent.
-const BackendOption* App::scanOption() const {
-  for (const BackendOption& o : pipeline_->backendOptions())
-    if (o.numberKeys) return &o;
-  return nullptr;
-}
-
-void App::chooseScanVariant(int index) {
-  const BackendOption* scan = scanOption();
-  ComputeBackend& backend = pipeline_->backend();
-  const std::string name(backend.name());
-  ScanNote note;
-  const std::vector<const Choice*> runs = scan ? runnableChoices(backend, *scan) : std::vector<const Choice*>{};
-  if (!scan) {
-    note.text = "the " + name + " backend has no scan variants: its SAT algorithm is '" + backend.selected("sat") + "'";
-  } else if (index >= int(runs.size())) {
-    note.text = "no scan variant " + std::to_string(index + 1) + ": the " + name + " backend runs " +
-                std::to_string(runs.size()) + " here";
-  } else if (auto why = backend.select(scan->key, runs[std::size_t(index)]->name)) {
-    note.text = *why;
-  } else {
-    note.variant = runs[std::size_t(index)]->name;
-    note.text = "scan variant " + note.variant;
-    note.satSamples = pipeline_->history().count("sat");
-  }
-  std::printf("satdof: %s\n", note.text.c_str());
-  note.until = std::chrono::steady_clock::now() + kNoteSeconds;
-  scanNote_ = note;
-}
-
-// A few frames after a scan key, the SAT time the variant gave (the profiler's sections
-// arrive a few frames late): added to the note and said on stdout.
-void App::updateScanNote() {
-  if (scanNote_.variant.empty()) return;
-  const ProfileHistory& history = pipeline_->history();
-  if (history.count("sat") < scanNote_.satSamples + kNoteFrames) return;
-  const std::vector<float> recent = history.recent("sat", 3);
-  std::vector<float> sorted = recent;
-  std::sort(sorted.begin(), sorted.end());
-  char text[64];
-  std::snprintf(text, sizeof text, ": SAT %.3f ms", double(sorted[sorted.size() / 2]));
-  scanNote_.text = "scan variant " + scanNote_.variant + text;
-  std::printf("satdof: %s\n", scanNote_.text.c_str());
-  scanNote_.variant.clear();
-  scanNote_.until = std::chrono::steady_clock::now() + kNoteSeconds;
-}
-
 void App::applyInput(const InputActions& a) {
   if (a.quit) quit_ = true;
   if (a.toggleHelp) ui_->helpShown = !ui_->helpShown;
   if (a.togglePanel) ui_->panelShown = !ui_->panelShown;
   if (a.toggleLesson) {  // opens on the scan variant that runs, where it has a lesson
-    const BackendOption* scan = scanOption();
+    const BackendOption* scan = ScanKeys::scanOption(renderer_->pipeline());
     // On gl-compute the scan lessons follow the GLSL block scans, at this GL's subgroup width.
-    const bool glsl = pipeline_->backend().name() == "gl-compute";
+    const bool glsl = renderer_->pipeline().backend().name() == "gl-compute";
     ui_->lesson.setScanTarget({glsl, glsl && glSubgroupSize() > 0 ? glSubgroupSize() : 32});
-    ui_->lesson.toggle(scan ? pipeline_->backend().selected(scan->key) : std::string());
+    ui_->lesson.toggle(scan ? renderer_->pipeline().backend().selected(scan->key) : std::string());
   }
   if (a.lessonStep != 0) ui_->lesson.step(a.lessonStep);
   if (a.lessonPlay) ui_->lesson.togglePlay();
-  if (a.reloadShaders) reloadShaders();
+  if (a.reloadShaders) controller_->reloadShaders();
   if (a.screenshot) pendingScreenshots_.push_back("");
-  if (a.reset) reset();
-  if (a.nextPreset) nextPreset();
-  if (a.nextDof) nextDof();
-  if (a.verify) verifyRequested_ = true;
-  ViewSettings& view = settings_.view;
+  if (a.reset) controller_->reset();
+  if (a.nextPreset) controller_->nextPreset();
+  if (a.nextDof) controller_->nextDof();
+  if (a.verify) controller_->requestVerify();
+  ViewSettings& view = renderer_->settings().view;
   if (a.nextCompare)  // off (whatever else is shown) -> split -> diff -> off (the final image)
     view.mode = view.mode == ViewMode::Split        ? ViewMode::Difference
                 : view.mode == ViewMode::Difference ? ViewMode::Final
                                                     : ViewMode::Split;
-  if (a.scanVariant) chooseScanVariant(*a.scanVariant);
-  if (a.focusClick) focusAt(*a.focusClick);
+  if (a.scanVariant) scanKeys_.choose(*a.scanVariant, renderer_->pipeline());
+  if (a.focusClick) controller_->focus().focusAt(*a.focusClick);
   if (a.divider) view.divider = *a.divider;
-  scene::Camera& camera = scene_.scene.camera;
+  scene::Camera& camera = renderer_->scene().scene.camera;
   if (a.orbitX != 0 || a.orbitY != 0) camera.orbit(a.orbitX, a.orbitY);
   if (a.panX != 0 || a.panY != 0) camera.pan(a.panX, a.panY);
   if (a.zoom != 0) camera.zoom(a.zoom);
-  hover_ = a.hover;
-  if (!hover_) hoverDepth_.reset();
+  controller_->setHover(a.hover);
   if (!a.dropped.empty()) dropFiles(a.dropped);
-}
-
-void App::dropFiles(const std::vector<std::string>& files) {
-  try {
-    content::ContentRequest request =
-        content::dropRequest(std::vector<std::filesystem::path>(files.begin(), files.end()), options_.depthMapping);
-    request.stage = options_.stage;
-    setContent(content::loadContent(request));
-  } catch (const content::ContentError& e) {  // the same line as on the command line; nothing changes
-    contentProblem_ = e.what();
-    std::printf("satdof: drop: %s; still showing %s\n", e.what(), contentSummary_.front().c_str());
-  }
 }
 
 void App::resizeWindow(int width, int height) {
@@ -181,18 +116,18 @@ void App::presentWindow() {
   // from a smaller render (--render-scale).
   const Extent fb = context_->framebufferExtent();
   const Extent area = imageArea(fb);
+  const Extent extent = renderer_->extent();
   const float background[4] = {0.08f, 0.08f, 0.1f, 1.0f};
   glClearNamedFramebufferfv(0, GL_COLOR, 0, background);
-  glBlitNamedFramebuffer(shownFramebuffer(), 0, 0, 0, extent().width, extent().height, 0, fb.height - area.height,
-                         area.width, fb.height, GL_COLOR_BUFFER_BIT, area == extent() ? GL_NEAREST : GL_LINEAR);
+  glBlitNamedFramebuffer(renderer_->shownFramebuffer(), 0, 0, 0, extent.width, extent.height, 0, fb.height - area.height,
+                         area.width, fb.height, GL_COLOR_BUFFER_BIT, area == extent ? GL_NEAREST : GL_LINEAR);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   glViewport(0, 0, fb.width, fb.height);
 
-  const Pipeline& a = *pipeline_;
-  const Pipeline* b = comparison_.pipeline();
-  const Extent extent = this->extent();
+  const Pipeline& a = renderer_->pipeline();
+  const Pipeline* b = renderer_->comparison().pipeline();
   UiState state;
-  state.dof = &settings_.dof;
+  state.dof = &renderer_->settings().dof;
   state.backendReason = a.backendReason();
   state.glRenderer = context_->renderer;
   state.tableMemory = a.tableMemory().description;
@@ -200,59 +135,58 @@ void App::presentWindow() {
   state.backendOptions = a.backendOptions();
   for (const BackendOption& o : a.backendOptions()) state.selections[o.key] = a.backend().selected(o.key);
   state.dofImplementation = std::string(a.dofEntry().name);
-  state.filter = &settings_.filter;
-  state.view = &settings_.view;
+  state.filter = &renderer_->settings().filter;
+  state.view = &renderer_->settings().view;
   state.filterImplementations = a.filterImplementations();
   state.filterProblem = a.backendPass().filterProblem();
-  state.maxDifference = viewPass_->maxDifference();
-  state.gainUsed = viewPass_->gainUsed();
-  state.depthRange = viewPass_->depthRange();
+  state.maxDifference = renderer_->viewPass().maxDifference();
+  state.gainUsed = renderer_->viewPass().gainUsed();
+  state.depthRange = renderer_->viewPass().depthRange();
   state.history = &a.history();
-  state.shaderDir = shaderDir_.string();
-  state.shaderError = shaderError_;
+  state.shaderDir = renderer_->shaderDir().string();
+  state.shaderError = renderer_->shaderError();
   state.satBytesPerPixel = satFormatInfo(a.targets().satFormat).bytesPerPixel;
   state.width = extent.width;
   state.height = extent.height;
-  state.autofocus = focus_.autofocus();
-  state.hoverDepth = hoverDepth_;
-  state.focusAnimating = focus_.animating();
-  state.depthSpan = focus_.reach();
+  state.autofocus = controller_->focus().autofocus();
+  state.hoverDepth = controller_->hoverDepth();
+  state.focusAnimating = controller_->focus().animating();
+  state.depthSpan = controller_->focus().reach();
   state.animate = options_.animate;
   state.msaa = options_.msaa;
   state.stage = options_.stage;
-  state.stageNote = stageNote_;
-  state.stageSwitchable = stage_.has_value();
+  state.stageNote = renderer_->shown().stageNote();
+  state.stageSwitchable = renderer_->shown().stageSwitchable();
   state.renderScale = options_.renderScale;
   state.renderScaleNote = renderScaleNote_;
-  state.verifyLines = verify_.lines;
-  state.verifyStale = verify_.stale;
-  const float focalBefore = settings_.dof.params.focalDistance;
+  state.verifyLines = controller_->verdict().lines;
+  state.verifyStale = controller_->verdict().stale;
+  const float focalBefore = renderer_->settings().dof.params.focalDistance;
   state.satFormat = std::string(satFormatInfo(a.targets().satFormat).name);
-  state.maxBlurNote = maxBlurNote_;
-  state.precisionLine = precision_.line();
-  state.precisionHeatmap = precision_.heatmap();
-  state.bokeh = &settings_.bokeh;
+  state.maxBlurNote = renderer_->maxBlurNote();
+  state.precisionLine = controller_->precision().line();
+  state.precisionHeatmap = controller_->precision().heatmap();
+  state.bokeh = &renderer_->settings().bokeh;
   state.bokehMethod = std::string(a.backend().bokehMethod());
   state.bokehCounts = a.bokeh().counts();
-  state.compareA = a.config(settings_.filter.implementation);
-  state.compareB = comparison_.configB(state.compareA);
-  state.compareFields = &comparison_.fields;
-  state.compareFilterProblem = b && settings_.filter.enabled ? b->backendPass().filterProblem() : std::string();
-  const CompareCaption caption = comparison_.caption(state.compareA, settings_.filter.enabled, state.compareFilterProblem);
+  state.compareA = a.config(renderer_->settings().filter.implementation);
+  state.compareB = renderer_->comparison().configB(state.compareA);
+  state.compareFields = &renderer_->comparison().fields;
+  state.compareFilterProblem = b && renderer_->settings().filter.enabled ? b->backendPass().filterProblem() : std::string();
+  const CompareCaption caption = renderer_->comparison().caption(state.compareA, renderer_->settings().filter.enabled, state.compareFilterProblem);
   state.compareLabelA = caption.labelA;
   state.compareLabelB = caption.labelB;
   state.compareNotes = caption.notes;
   state.compareBackend = b ? &b->backend() : nullptr;
   state.compareHistory = b ? &b->history() : nullptr;
-  state.compareProblem = comparison_.problem();
-  updateScanNote();
-  if (std::chrono::steady_clock::now() < scanNote_.until || !scanNote_.variant.empty()) state.scanNote = scanNote_.text;
+  state.compareProblem = renderer_->comparison().problem();
+  state.scanNote = scanKeys_.noteNow(a);
   state.race = race_.get();
-  state.scanTimesStatus = scanTimesStatus();
-  state.contentSummary = contentSummary_;
-  state.contentProblem = contentProblem_;
-  state.photo = photoPass_ != nullptr;
-  state.oneLayerNote = oneLayerNote();
+  state.scanTimesStatus = scanKeys_.timesStatus();
+  state.contentSummary = renderer_->shown().summary();
+  state.contentProblem = controller_->contentProblem();
+  state.photo = renderer_->showsPhoto();
+  state.oneLayerNote = renderer_->oneLayerNote();
   ui_->beginFrame();
   ui_->draw(state);
   ui_->endFrame();
@@ -263,95 +197,34 @@ void App::presentWindow() {
       std::printf("satdof: panel: %d control(s) cut at the right edge, first '%s'\n", layout.cut, layout.first.c_str());
     layoutCutSaid_ = layout.cut;
   }
-  if (settings_.dof.params.focalDistance != focalBefore) focus_.cancel();  // moved by hand
-  applyFocusAndScene(state.autofocus, state.animate, state.msaa);
-  setStage(state.stage);
+  if (renderer_->settings().dof.params.focalDistance != focalBefore) controller_->focus().cancel();  // moved by hand
+  controller_->applyFocusAndScene(state.autofocus, state.animate, state.msaa);
+  controller_->setStage(state.stage);
   if (state.renderScale != options_.renderScale) {  // the next frame is rendered at the new size
     options_.renderScale = state.renderScale;
+    renderer_->setBlurScale(state.renderScale);
     renderScaleNote_.clear();
   }
-  if (state.reloadShaders) reloadShaders();
-  if (state.reset) reset();
-  if (state.verify) verifyRequested_ = true;
+  if (state.reloadShaders) controller_->reloadShaders();
+  if (state.reset) controller_->reset();
+  if (state.verify) controller_->requestVerify();
   if (state.preset)
-    if (auto why = applyPreset(*state.preset)) contentProblem_ = *why;
-  precision_.update(state.measurePrecision, pipeline_->targets().satFormat, this->extent(), frameBlur().dof.params,
-                    [this] { return readBackColourAndDepth(); });
-  setSatFormat(state.satFormat);
-  limitMaxBlurToSatFormat();
-  applyChoices(state.dofImplementation, state.selections);  // from the next frame
+    if (auto why = controller_->applyPreset(*state.preset)) controller_->contentProblem() = *why;
+  controller_->precision().update(state.measurePrecision, renderer_->pipeline().targets().satFormat, renderer_->extent(), renderer_->frameBlur().dof.params,
+                    [this] { return renderer_->readBackColourAndDepth(); });
+  controller_->setSatFormat(state.satFormat);
+  renderer_->limitMaxBlurToSatFormat();
+  renderer_->applyChoices(state.dofImplementation, state.selections);  // from the next frame
   runRaceSteps(state.raceStart || std::exchange(raceRequested_, false), state.raceAdopt);
-  runScanTimes(state.timeScans || std::exchange(scanTimesRequested_, false));
+  scanKeys_.stepTimes(state.timeScans, renderer_->pipeline(), raceRunning());
+}
+
+std::map<std::string, std::string> App::uiSettings() const {
+  return ui_ ? ui_->saveState() : std::map<std::string, std::string>{};
 }
 
 void App::openSections(bool open) {
   if (ui_) ui_->openAllSections(open);
-}
-
-std::string App::scanTimesStatus() const {
-  if (!scanTimes_) return {};
-  const ScanTimes& t = *scanTimes_;
-  const std::size_t at = std::min(t.next, t.variants.size() - 1);
-  return "timing " + std::to_string(at + 1) + " of " + std::to_string(t.variants.size()) + ": " + t.variants[at];
-}
-
-void App::runScanTimes(bool start) {
-  constexpr std::size_t kSamples = kSatTimeSamples;  // SAT times per variant, read from the profiler
-  constexpr int kMaxFrames = 90;       // a variant whose times do not come is left after these
-  ComputeBackend& backend = pipeline_->backend();
-  const BackendOption* scan = scanOption();
-  const std::string backendName(backend.name());
-  if (start && !scanTimes_) {
-    if (!scan) {
-      std::printf("satdof: time-scans: the %s backend has no scan variants\n", backendName.c_str());
-      return;
-    }
-    if (raceRunning()) {
-      std::printf("satdof: time-scans: not while the race runs\n");
-      return;
-    }
-    ScanTimes t;
-    for (const Choice* c : runnableChoices(backend, *scan)) t.variants.push_back(c->name);
-    t.restore = backend.selected(scan->key);
-    t.backend = backendName;
-    if (t.variants.empty()) return;
-    scanTimes_ = std::move(t);
-  }
-  if (!scanTimes_) return;
-  ScanTimes& t = *scanTimes_;
-  if (!scan || t.backend != backendName) {  // the backend was replaced mid-way
-    std::printf("satdof: time-scans: stopped: the %s backend is gone\n", t.backend.c_str());
-    scanTimes_.reset();
-    return;
-  }
-  const ProfileHistory& history = pipeline_->history();
-  const std::string algorithm = backend.selected("sat");
-  const auto tagOf = [&](const std::string& variant) { return satSectionTag(algorithm, variant); };
-  if (t.frames >= 0) {  // the variant running: its samples, or the frames it may take
-    ++t.frames;
-    if (history.tagCount("sat", tagOf(t.variants[t.next])) < t.before + kSamples && t.frames < kMaxFrames) return;
-    ++t.next;
-  }
-  for (; t.next < t.variants.size(); ++t.next) {
-    if (auto why = backend.select(scan->key, t.variants[t.next])) {
-      std::printf("satdof: time-scans: %s\n", why->c_str());
-      continue;
-    }
-    t.before = history.tagCount("sat", tagOf(t.variants[t.next]));
-    t.frames = 0;
-    return;
-  }
-  if (auto why = backend.select(scan->key, t.restore)) std::printf("satdof: time-scans: %s\n", why->c_str());
-  std::printf("satdof: SAT time by scan variant (%s, %dx%d, median of the last %zu frames each, %s):\n",
-              algorithm.c_str(), extent().width, extent().height, kSamples,
-              backendName == "cuda" ? "CUDA events" : "GL timer queries");
-  for (std::size_t i = 0; i < t.variants.size(); ++i) {
-    char ms[32] = "-";  // a variant whose times never came (kMaxFrames)
-    if (const auto median = history.tagRecentMedian("sat", tagOf(t.variants[i]), kSamples))
-      std::snprintf(ms, sizeof ms, "%.3f ms", double(*median));
-    std::printf("  %zu  %-24s %s\n", i + 1, t.variants[i].c_str(), ms);
-  }
-  scanTimes_.reset();
 }
 
 bool App::raceRunning() const { return raceRequested_ || (race_ && !race_->done()); }
@@ -369,8 +242,8 @@ std::optional<std::string> App::adoptRaceRow(std::size_t row) {
 void App::runRaceSteps(bool start, std::optional<std::size_t> adopt) {
   constexpr double kRaceBudgetMs = 30;
   if (start && (!race_ || race_->done())) {
-    race_.reset(new Race(*this));
-    std::printf("satdof: race of the %s backend's kernels started\n", std::string(pipeline_->backend().name()).c_str());
+    race_.reset(new Race(*renderer_));
+    std::printf("satdof: race of the %s backend's kernels started\n", std::string(renderer_->pipeline().backend().name()).c_str());
   }
   if (!race_) return;
   if (adopt)

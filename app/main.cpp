@@ -81,11 +81,11 @@ int main(int argc, char** argv) {
     // file being written is finished, and the exit code says which signal ended it.
     files::installInterruptHandlers();
     App app(options, ui, std::move(content));
-    const int code = options.quality       ? runQuality(app)
-                     : options.precision   ? runPrecision(app)
-                     : options.soak        ? runSoak(app)
-                     : options.race        ? runRace(app)
-                     : options.resizeStorm ? runResizeStorm(app)
+    const int code = options.quality       ? runQuality(app.renderer(), app.options())
+                     : options.precision   ? runPrecision(app.renderer(), app.options())
+                     : options.soak        ? runSoak(app.renderer(), app.options())
+                     : options.race        ? runRace(app.renderer(), app.options())
+                     : options.resizeStorm ? runResizeStorm(app, app.options())
                                            : app.run();
     if (useSettings && !path.empty())
       if (auto why = writeSettings(path, settingsOf(app.currentOptions(), app.uiSettings())))

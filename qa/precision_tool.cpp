@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "app/app.h"
+#include "engine/renderer/renderer.h"
 #include "engine/files/interrupt.h"
 #include "engine/image/image_io.h"
 #include "qa/precision.h"
@@ -32,16 +32,16 @@ void printReports(const reference::ImageRgba8& colour, const reference::ImageR32
 
 }  // namespace
 
-int runPrecision(App& app) {
-  const std::filesystem::path outDir = app.options().outDir;
-  app.renderFrame();  // (--out is made with its first heatmap)
-  const auto [colour, depth] = app.readBackColourAndDepth();
-  const Extent extent = app.extent();
+int runPrecision(Renderer& renderer, const Options& options) {
+  const std::filesystem::path outDir = options.outDir;
+  renderer.renderFrame();  // (--out is made with its first heatmap)
+  const auto [colour, depth] = renderer.readBackColourAndDepth();
+  const Extent extent = renderer.extent();
   std::printf("satdof precision: %dx%d, the DoF image from each float SAT format against the exact uint32 one\n",
               extent.width, extent.height);
   std::printf("the frame as rendered (each pixel its own %s):\n",
-              reference::apertureName(app.settings().dof.params.aperture));
-  printReports(colour, depth, app.settings().dof.params, outDir, "");
+              reference::apertureName(renderer.settings().dof.params.aperture));
+  printReports(colour, depth, renderer.settings().dof.params, outDir, "");
   if (files::interrupted()) return kExitOk;  // (main exits with the signal's code)
   // The same colour with every pixel at one small radius (2: 5x5 boxes), so that only the
   // table's position matters: the rounding error of the entries grows with x * y, and

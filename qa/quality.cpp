@@ -28,7 +28,7 @@
 #include <string_view>
 #include <vector>
 
-#include "app/app.h"
+#include "engine/renderer/renderer.h"
 #include "engine/files/interrupt.h"
 #include "engine/files/safe_write.h"
 #include "engine/image/image_io.h"
@@ -148,13 +148,12 @@ double clampedPercent(const ref::ImageR32F& depth, const ref::DofParams& params)
 
 }  // namespace
 
-int runQuality(App& app) {
-  const Options& options = app.options();
+int runQuality(Renderer& renderer, const Options& options) {
   const std::filesystem::path outDir = options.outDir;
-  DofSettings& dof = app.settings().dof;
-  BokehSettings& bokeh = app.settings().bokeh;
-  Pipeline& pipeline = app.pipeline();
-  const Extent extent = app.extent();
+  DofSettings& dof = renderer.settings().dof;
+  BokehSettings& bokeh = renderer.settings().bokeh;
+  Pipeline& pipeline = renderer.pipeline();
+  const Extent extent = renderer.extent();
   // The rows gather here and the file is written whole at the end (engine/files/safe_write.h;
   // the command line checked that it can be). --out is made with its first image.
   std::ostringstream csv;
@@ -201,22 +200,22 @@ int runQuality(App& app) {
   for (const scene::SceneEntry& entry : scene::sceneEntries()) {
     if (files::interrupted()) break;  // SIGINT, SIGTERM: between frames, every file whole
     if (options.given.count("scene") && entry.name != options.scene) continue;  // --scene: that one alone
-    app.setScene(entry.make());  // --msaa holds for every scene
-    for (const float focus : entry.focalDistances(app.scene().scene)) {
+    renderer.setScene(entry.make());  // --msaa holds for every scene
+    for (const float focus : entry.focalDistances(renderer.scene().scene)) {
       if (files::interrupted()) break;
       dof.params.focalDistance = focus;
       const Row row{std::string(entry.name), number(focus)};
       char stem[96];
       std::snprintf(stem, sizeof stem, "%s_focus%.1f", row.scene.c_str(), focus);
-      app.renderFrame();
+      renderer.renderFrame();
       if (lensTruth && !maxBlurGiven) {
         const auto depth = readDepthTexture(pipeline.targets().depth, extent.width, extent.height);
         // (within --max-blur's own range, 256 px)
         dof.params.maxRadius = std::min(256.0f, float(std::ceil(largestCoc(depth, dof.params))));
-        app.renderFrame();  // the max blur as the SAT format allows it
+        renderer.renderFrame();  // the max blur as the SAT format allows it
       }
       Truths t;
-      std::tie(t.sharp, t.depth) = app.readBackColourAndDepth();
+      std::tie(t.sharp, t.depth) = renderer.readBackColourAndDepth();
       for (const ref::Aperture a : apertures) {
         ref::DofParams shaped = dof.params;
         shaped.aperture = a;
@@ -232,7 +231,7 @@ int runQuality(App& app) {
                   100.0 * double(t.clear.count()) / double(t.depth.pixels.size()));
       if (lensTruth) {
         const ref::Mask blurred = ref::complement(t.clear);
-        t.lens = renderLensTruth(app.scenePass(), app.scene().scene, pipeline.targets(), dof.params, lensSettings,
+        t.lens = renderLensTruth(renderer.scenePass(), renderer.scene().scene, pipeline.targets(), dof.params, lensSettings,
                                  blurred.count() ? &blurred : nullptr);
         writePng(outDir / (std::string(stem) + "_lens.png"), t.lens->image);
         std::printf("  lens truth: %zu renders, aperture radius %.4g, PSNR(%zu vs %zu renders) over the blurred "
@@ -248,10 +247,10 @@ int runQuality(App& app) {
       for (const DofEntry& e : dofImplementations()) {
         if (files::interrupted()) break;
         if (e.whyNot(pipeline.backend())) continue;
-        if (&e != &pipeline.dofEntry()) app.setDof(e);
+        if (&e != &pipeline.dofEntry()) renderer.setDof(e);
         for (const ref::Aperture a : apertures) {
           dof.params.aperture = a;
-          app.renderFrame();
+          renderer.renderFrame();
           const auto image = readTexture(pipeline.targets().dofOutput, extent.width, extent.height);
           writePng(outDir / (std::string(stem) + "_" + std::string(e.name) + suffix(a) + ".png"), image);
           if (e.name == kTextbook) t.textbook[int(a)] = image;
@@ -261,7 +260,7 @@ int runQuality(App& app) {
     }
   }
   pipeline.drain();
-  if (&pipeline.dofEntry() != original) app.setDof(*original);
+  if (&pipeline.dofEntry() != original) renderer.setDof(*original);
   bokeh.enabled = bokehWas;
   dof.params = userParams;
   if (files::interrupted()) {  // the rows so far are not the report asked for

@@ -10,7 +10,7 @@
 #include <sstream>
 #include <string>
 
-#include "app/app.h"
+#include "engine/renderer/renderer.h"
 #include "engine/files/interrupt.h"
 #include "engine/files/safe_write.h"
 #include "qa/race_runner.h"
@@ -103,19 +103,18 @@ bool writeRaceCsv(const Race& race, const std::string& path) {
   }
 }
 
-int runRace(App& app) {
-  const Options& options = app.options();
-  app.renderFrame();
-  app.endFrame();
+int runRace(Renderer& renderer, const Options& options) {
+  renderer.renderFrame();
+  renderer.endFrame();
   RaceSettings settings;
   settings.repeats = options.raceRepeats;
-  Race race(app, settings);
+  Race race(renderer, settings);
   // In steps of a few milliseconds, so that SIGINT and SIGTERM stop it between kernels.
   constexpr double kStepMs = 50;
   while (!race.done()) {
     if (files::interrupted()) {
       race.stop();  // the user's own choices back
-      app.drainProfilers();
+      renderer.drainProfilers();
       std::printf("satdof race: stopped before the end%s\n", options.raceCsv.empty() ? "" : ": --csv not written");
       return kExitOk;  // (main exits with the signal's code)
     }
@@ -129,7 +128,7 @@ int runRace(App& app) {
     if (!writeRaceCsv(race, options.raceCsv)) return kExitFailure;  // (the reason said, one line)
     std::printf("satdof race: wrote %s\n", options.raceCsv.c_str());
   }
-  app.drainProfilers();
+  renderer.drainProfilers();
   return race.differing() > 0 ? kExitFailure : kExitOk;
 }
 

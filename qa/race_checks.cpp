@@ -5,7 +5,7 @@
 // once per input and kept while the frame does not change.
 #include <glad/gl.h>
 
-#include "app/app.h"
+#include "engine/renderer/renderer.h"
 #include "engine/gl/handles.h"
 #include "engine/image/image_io.h"
 #include "satdof/reference/sat.h"
@@ -29,10 +29,10 @@ const std::vector<std::uint8_t>& Race::reference(const reference::ImageRgba8& so
 // The frame's stages once more with this choice (the stage after the backend, a CUDA DoF,
 // ends its mapping), then the table read back.
 bool Race::checkSat(const RaceEntry& e) {
-  Pipeline& p = app_.pipeline();
-  FrameSettings& s = app_.settings();
+  Pipeline& p = renderer_.pipeline();
+  FrameSettings& s = renderer_.settings();
   p.run(nullptr, s.filter, s.dof, s.bokeh);
-  app_.endFrame();
+  renderer_.endFrame();
   glFinish();
   const Targets& t = p.targets();
   const reference::ImageRgba8 source = readTexture(p.sourceImage(), width_, height_);
@@ -51,12 +51,12 @@ bool Race::checkSat(const RaceEntry& e) {
 // Against each reference arithmetic the filter allows (as verify.h does): the same bytes
 // as one of them.
 bool Race::checkConvolution(const RaceEntry& e) {
-  Pipeline& p = app_.pipeline();
-  FrameSettings& s = app_.settings();
+  Pipeline& p = renderer_.pipeline();
+  FrameSettings& s = renderer_.settings();
   FilterSettings settings = filter_;
   settings.implementation = e.algorithm;
   p.run(nullptr, settings, s.dof, s.bokeh);
-  app_.endFrame();
+  renderer_.endFrame();
   glFinish();
   const Targets& t = p.targets();
   const reference::ImageRgba8 scene = readTexture(t.sceneColour, width_, height_);

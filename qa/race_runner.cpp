@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "app/app.h"
+#include "engine/renderer/renderer.h"
 #include "engine/gl/program.h"
 #include "satdof/sat_format.h"
 
@@ -88,18 +88,18 @@ struct Race::Copy {
   }
 };
 
-Race::Race(App& app, RaceSettings settings) : app_(app), settings_(settings), profiler_(std::make_unique<Profiler>()) {
-  Pipeline& p = app_.pipeline();
-  width_ = app_.extent().width;
-  height_ = app_.extent().height;
+Race::Race(Renderer& renderer, RaceSettings settings) : renderer_(renderer), settings_(settings), profiler_(std::make_unique<Profiler>()) {
+  Pipeline& p = renderer_.pipeline();
+  width_ = renderer_.extent().width;
+  height_ = renderer_.extent().height;
   backendName_ = std::string(p.backend().name());
   format0_ = std::string(satFormatInfo(p.targets().satFormat).name);
   sat0_ = p.backend().selected("sat");
   scan0_ = p.backend().selected("scan");
   if (const BackendOption* sat = findOption(p, "sat")) satDefault_ = sat->defaultChoice;
   for (const BackendOption& o : p.backendOptions()) selections0_[o.key] = p.backend().selected(o.key);
-  maxBlur0_ = app_.settings().dof.params.maxRadius;
-  if (p.sourceImage() != p.targets().sceneColour) satFilter_ = app_.settings().filter.build();
+  maxBlur0_ = renderer_.settings().dof.params.maxRadius;
+  if (p.sourceImage() != p.targets().sceneColour) satFilter_ = renderer_.settings().filter.build();
 
   copy_ = std::make_unique<Copy>();
   copy_->host = backendName_ == "cpu";
@@ -125,14 +125,12 @@ Race::Race(App& app, RaceSettings settings) : app_(app), settings_(settings), pr
 
 Race::~Race() = default;
 
-void RaceDeleter::operator()(Race* race) const { delete race; }
-
 // =====================================================================================
 // the plan
 // =====================================================================================
 
 void Race::planSat() {
-  const Pipeline& p = app_.pipeline();
+  const Pipeline& p = renderer_.pipeline();
   const BackendOption* sat = findOption(p, "sat");
   const BackendOption* scan = findOption(p, "scan");
   std::vector<std::string> algorithms, variants;
@@ -151,7 +149,7 @@ void Race::planSat() {
 }
 
 void Race::planConvolutions() {
-  filter_ = app_.settings().filter;
+  filter_ = renderer_.settings().filter;
   if (filter_.enabled) {
     filterNote_ = "the frame's filter, " + std::string(toString(filter_.kind)) + " of radius " +
                   std::to_string(filter_.radius);
@@ -169,7 +167,7 @@ void Race::planConvolutions() {
     filterNote_ += std::string(": ") + e.what();
     return;
   }
-  for (const FilterImplementation& impl : app_.pipeline().filterImplementations())
+  for (const FilterImplementation& impl : renderer_.pipeline().filterImplementations())
     plan_.push_back(planned("conv", impl.name, kNone, "rgba8", 8.0));
 }
 
@@ -279,18 +277,18 @@ void Race::dropRest(const RaceEntry& e, bool wholeFormat) {
 }
 
 bool Race::useFormat(const std::string& format) {
-  Pipeline& p = app_.pipeline();
+  Pipeline& p = renderer_.pipeline();
   if (satFormatInfo(p.targets().satFormat).name == format) return true;
   if (!satDefault_.empty()) (void)p.backend().select("sat", satDefault_);  // it builds every format
-  app_.setSatFormat(format);
-  if (satFormatInfo(app_.pipeline().targets().satFormat).name != format) return false;
-  app_.renderFrame();  // new targets: the frame's scene (and filter) drawn into them again
-  app_.endFrame();
+  renderer_.setSatFormat(format);
+  if (satFormatInfo(renderer_.pipeline().targets().satFormat).name != format) return false;
+  renderer_.renderFrame();  // new targets: the frame's scene (and filter) drawn into them again
+  renderer_.endFrame();
   return true;
 }
 
 bool Race::setUp(RaceEntry& e) {
-  Pipeline& p = app_.pipeline();
+  Pipeline& p = renderer_.pipeline();
   if (e.stage == "conv") {
     for (const FilterImplementation& impl : p.filterImplementations())
       if (impl.name == e.algorithm)
@@ -305,14 +303,14 @@ bool Race::setUp(RaceEntry& e) {
     return false;
   }
   if (e.algorithm != kNone)
-    if (auto why = app_.pipeline().backend().select("sat", e.algorithm)) {
+    if (auto why = renderer_.pipeline().backend().select("sat", e.algorithm)) {
       e.skipped = *why;
       e.variant = "*";
       dropRest(e, false);
       return false;
     }
   if (e.variant != kNone)
-    if (auto why = app_.pipeline().backend().select("scan", e.variant)) {
+    if (auto why = renderer_.pipeline().backend().select("scan", e.variant)) {
       e.skipped = *why;
       return false;
     }
@@ -328,10 +326,10 @@ void Race::runOnce(const RaceEntry& e) {
     copy_->run(*profiler_);
   } else {
     const bool conv = e.stage == "conv";
-    FilterSettings settings = conv ? filter_ : app_.settings().filter;
+    FilterSettings settings = conv ? filter_ : renderer_.settings().filter;
     if (conv) settings.implementation = e.algorithm;
     const Filter* filter = conv ? &*convFilter_ : satFilter_ ? &*satFilter_ : nullptr;
-    app_.pipeline().backend().compute(ComputeRequest{settings, filter, *profiler_, nullptr});
+    renderer_.pipeline().backend().compute(ComputeRequest{settings, filter, *profiler_, nullptr});
   }
   profiler_->endFrame(history_);
 }
@@ -345,7 +343,7 @@ void Race::check(RaceEntry& e) {
   }
   // As setUp chose it when the entry was timed (the same choices succeed again).
   if (!useFormat(e.format)) return;
-  ComputeBackend& backend = app_.pipeline().backend();
+  ComputeBackend& backend = renderer_.pipeline().backend();
   if ((e.algorithm != kNone && backend.select("sat", e.algorithm)) ||
       (e.variant != kNone && backend.select("scan", e.variant)))
     return;
@@ -371,7 +369,7 @@ void Race::finish(RaceEntry& e) {
   history_ = {};
   e.current = e.stage == "sat" ? e.format == format0_ && (e.algorithm == sat0_ || e.algorithm == kNone) &&
                                      (e.variant == scan0_ || e.variant == kNone)
-                               : e.algorithm == app_.pipeline().config(app_.settings().filter.implementation).conv;
+                               : e.algorithm == renderer_.pipeline().config(renderer_.settings().filter.implementation).conv;
   results_.push_back(e);
 }
 
@@ -380,21 +378,21 @@ void Race::finish(RaceEntry& e) {
 // =====================================================================================
 
 void Race::selectSat(const std::string& format, const std::string& algorithm, const std::string& variant) {
-  if (!satDefault_.empty()) (void)app_.pipeline().backend().select("sat", satDefault_);
-  app_.setSatFormat(format);
+  if (!satDefault_.empty()) (void)renderer_.pipeline().backend().select("sat", satDefault_);
+  renderer_.setSatFormat(format);
   BackendSelections selections;
   if (!algorithm.empty() && algorithm != kNone) selections["sat"] = algorithm;
   if (!variant.empty() && variant != kNone) selections["scan"] = variant;
-  app_.applyChoices(std::string(app_.pipeline().dofEntry().name), selections);
+  renderer_.applyChoices(std::string(renderer_.pipeline().dofEntry().name), selections);
 }
 
 // Every backend option as it was (sat before scan: BackendSelections is ordered by key),
 // on the format it was.
 void Race::restore() {
-  if (!satDefault_.empty()) (void)app_.pipeline().backend().select("sat", satDefault_);  // builds every format
-  app_.setSatFormat(format0_);
-  app_.applyChoices(std::string(app_.pipeline().dofEntry().name), selections0_);
-  app_.settings().dof.params.maxRadius = maxBlur0_;
+  if (!satDefault_.empty()) (void)renderer_.pipeline().backend().select("sat", satDefault_);  // builds every format
+  renderer_.setSatFormat(format0_);
+  renderer_.applyChoices(std::string(renderer_.pipeline().dofEntry().name), selections0_);
+  renderer_.settings().dof.params.maxRadius = maxBlur0_;
   restored_ = true;
 }
 
@@ -423,7 +421,7 @@ std::optional<std::string> Race::adopt(std::size_t index) {
   if (e.stage == "sat") {
     selectSat(e.format, e.algorithm, e.variant);
   } else {
-    FilterSettings& f = app_.settings().filter;
+    FilterSettings& f = renderer_.settings().filter;
     const FilterSettings compare = f;
     f = filter_;
     f.implementation = e.algorithm;

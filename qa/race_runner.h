@@ -38,7 +38,7 @@
 
 namespace satdof {
 
-class App;
+class Renderer;
 
 struct RaceEntry {
   std::string stage;      // "sat" or "conv"
@@ -64,7 +64,7 @@ struct RaceSettings {
 class Race {
  public:
   // Plans the race for the app's backend and current frame (rendered before).
-  Race(App& app, RaceSettings settings = {});
+  Race(Renderer& renderer, RaceSettings settings = {});
   ~Race();
   Race(const Race&) = delete;
   Race& operator=(const Race&) = delete;
@@ -122,7 +122,7 @@ class Race {
   void selectSat(const std::string& format, const std::string& algorithm, const std::string& variant);
   void restore();
 
-  App& app_;
+  Renderer& renderer_;
   RaceSettings settings_;
   int width_ = 0, height_ = 0;
   std::string backendName_;

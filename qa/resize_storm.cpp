@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <random>
 
-#include "app/app.h"
+#include "engine/renderer/renderer.h"
 #include "engine/files/interrupt.h"
 #include "qa/fresh_render.h"
 #include "qa/tools.h"
@@ -19,9 +19,9 @@
 
 namespace satdof {
 
-int runResizeStorm(App& app) {
-  const Options& options = app.options();
-  Context& context = app.context();
+int runResizeStorm(WindowedFrames& window, const Options& options) {
+  Renderer& renderer = window.renderer();
+  Context& context = renderer.context();
   if (options.headless || !context.window()) throw UsageError("resize-storm needs a window (a display, e.g. xvfb-run)");
   GLFWwindow* w = context.window();
   const int sizes = options.frames > 0 ? options.frames : 1000;
@@ -33,11 +33,11 @@ int runResizeStorm(App& app) {
     for (int i = 0; i < 3; ++i) context.pollEvents();  // let the server settle the size
     const Extent fb = context.framebufferExtent();
     if (fb.empty()) return;  // minimised: nothing to render into
-    app.resize(app.imageExtent(fb));  // the image beside the docked panel
-    app.renderFrame();
-    app.presentWindow();
+    renderer.resize(window.imageExtent(fb));  // the image beside the docked panel
+    renderer.renderFrame();
+    window.presentWindow();
     context.swapBuffers();
-    app.endFrame();
+    renderer.endFrame();
   };
   frameAt(start.width, start.height);
   const long rssBefore = residentKiB();
@@ -57,23 +57,23 @@ int runResizeStorm(App& app) {
   }
   frameAt(start.width, start.height);
   const long rssAfter = residentKiB();
-  app.drainProfilers();
+  renderer.drainProfilers();
   glFinish();
   const Extent fb = context.framebufferExtent();
   const std::filesystem::path out = options.outDir;  // made with the PNG (image_io.h)
-  const Extent extent = app.extent();
-  writePng(out / "storm_last.png", readFramebuffer(app.pipeline().targets().dofFramebuffer, extent.width, extent.height));
+  const Extent extent = renderer.extent();
+  writePng(out / "storm_last.png", readFramebuffer(renderer.pipeline().targets().dofFramebuffer, extent.width, extent.height));
   // A fresh headless start renders at scale 1: it gets the blur in the storm's pixels, the
   // --max-blur and bokeh size the window's render scale made of the user's
-  // (App::frameBlur).
-  const App::BlurSettings scaled = app.frameBlur();
+  // (Renderer::frameBlur).
+  const Renderer::BlurSettings scaled = renderer.frameBlur();
   char blur[96];
   std::snprintf(blur, sizeof blur, " --max-blur %.9g", double(scaled.dof.params.maxRadius));
   if (scaled.bokeh.enabled)
     std::snprintf(blur + std::strlen(blur), sizeof blur - std::strlen(blur), " --bokeh-min-radius %d",
                   scaled.bokeh.select.minRadius);
-  const bool same = renderFreshAndCompare("--backend " + std::string(app.pipeline().backend().name()) +
-                                              " --msaa " + std::to_string(app.options().msaa) + blur,
+  const bool same = renderFreshAndCompare("--backend " + std::string(renderer.pipeline().backend().name()) +
+                                              " --msaa " + std::to_string(options.msaa) + blur,
                                           extent,
                                           out / "fresh", out / "storm_last.png")
                         .same;

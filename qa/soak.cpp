@@ -14,7 +14,7 @@
 #include <sstream>
 #include <unistd.h>
 
-#include "app/app.h"
+#include "engine/renderer/renderer.h"
 #include "engine/files/interrupt.h"
 #include "qa/fresh_render.h"
 #include "engine/image/image_io.h"
@@ -49,13 +49,13 @@ struct Measured {
   std::optional<long> gpuFreeKiB;
 };
 
-Measured measureInDefaultConfiguration(App& app) {
-  Pipeline& pipeline = app.pipeline();
-  FrameSettings& settings = app.settings();
+Measured measureInDefaultConfiguration(Renderer& renderer) {
+  Pipeline& pipeline = renderer.pipeline();
+  FrameSettings& settings = renderer.settings();
   const FrameSettings kept = settings;
   const std::string keptDof(pipeline.dofEntry().name);
   const std::string keptFormat(satFormatInfo(pipeline.targets().satFormat).name);
-  const CompareFields keptFields = app.comparison().fields;
+  const CompareFields keptFields = renderer.comparison().fields;
   BackendSelections keptSelections, defaults;
   for (const BackendOption& o : pipeline.backendOptions()) {
     keptSelections[o.key] = pipeline.backend().selected(o.key);
@@ -64,21 +64,21 @@ Measured measureInDefaultConfiguration(App& app) {
   settings.filter.enabled = false;
   settings.view.mode = ViewMode::Final;
   settings.bokeh.enabled = false;
-  app.comparison().fields.clear();
-  app.setSatFormat(std::string(defaultSatFormat().name));
-  app.applyChoices(std::string(defaultDofImplementation().name), defaults);
+  renderer.comparison().fields.clear();
+  renderer.setSatFormat(std::string(defaultSatFormat().name));
+  renderer.applyChoices(std::string(defaultDofImplementation().name), defaults);
   Measured m{std::numeric_limits<long>::max(), std::nullopt};
   for (int i = 0; i < 4; ++i) {
-    app.renderFrame();
-    app.endFrame();
+    renderer.renderFrame();
+    renderer.endFrame();
     glFinish();
     m.residentKiB = std::min(m.residentKiB, residentKiB());
     m.gpuFreeKiB = gpuAvailableKb();
   }
   settings = kept;
-  app.comparison().fields = keptFields;
-  app.setSatFormat(keptFormat);
-  app.applyChoices(keptDof, keptSelections);
+  renderer.comparison().fields = keptFields;
+  renderer.setSatFormat(keptFormat);
+  renderer.applyChoices(keptDof, keptSelections);
   return m;
 }
 
@@ -92,17 +92,16 @@ void prepareSoakEnvironment() {
   if (!std::getenv("LP_NUM_THREADS")) setenv("LP_NUM_THREADS", "0", 1);
 }
 
-int runSoak(App& app) {
-  const Options& options = app.options();
-  if (const char* threads = std::getenv("LP_NUM_THREADS"); threads && app.context().softwareRenderer())
+int runSoak(Renderer& renderer, const Options& options) {
+  if (const char* threads = std::getenv("LP_NUM_THREADS"); threads && renderer.context().softwareRenderer())
     std::printf("satdof soak: the software GL rasterizes with LP_NUM_THREADS=%s%s\n", threads,
                 std::string(threads) == "0" ? " (on this thread: its threads' binning pool would swing the memory "
                                               "readings by up to 20 MiB; set LP_NUM_THREADS to soak with them)"
                                             : "");
-  Pipeline& pipeline = app.pipeline();
-  FrameSettings& settings = app.settings();
+  Pipeline& pipeline = renderer.pipeline();
+  FrameSettings& settings = renderer.settings();
   FilterSettings& filter = settings.filter;
-  CompareFields& compareFields = app.comparison().fields;
+  CompareFields& compareFields = renderer.comparison().fields;
   std::mt19937 rng(options.soakSeed);
   auto pick = [&](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng); };
   const std::filesystem::path outDir = std::filesystem::path(options.outDir);  // made with its first PNG
@@ -126,7 +125,7 @@ int runSoak(App& app) {
           }
           break;
         case 1:
-          app.setSatFormat(std::string(satFormats()[pick(satFormats().size())].name));
+          renderer.setSatFormat(std::string(satFormats()[pick(satFormats().size())].name));
           break;
         case 2: {  // the filter, its implementations (only those that run it)
           FilterSettings f = filter;
@@ -150,7 +149,7 @@ int runSoak(App& app) {
           std::vector<const DofEntry*> usable;
           for (const DofEntry& e : dofImplementations())
             if (!e.whyNot(pipeline.backend())) usable.push_back(&e);
-          app.applyChoices(std::string(usable[pick(usable.size())]->name), {});
+          renderer.applyChoices(std::string(usable[pick(usable.size())]->name), {});
           compareFields.erase("dof");  // and B's: A's, or another this backend runs
           if (pick(2) == 0) compareFields["dof"] = std::string(usable[pick(usable.size())]->name);
           break;
@@ -172,15 +171,15 @@ int runSoak(App& app) {
       if (!filter.enabled && showsFilterOutput(settings.view.mode)) settings.view.mode = ViewMode::Final;
       if (!filter.enabled) compareFields.erase("conv");
     }
-    app.renderFrame();
-    app.endFrame();
+    renderer.renderFrame();
+    renderer.endFrame();
     if (options.soakCheckEvery <= 0 || (frame + 1) % options.soakCheckEvery != 0) continue;
 
     // The same settings rendered by a fresh process, then memory.
     glFinish();
     const auto shown = outDir / ("soak_" + std::to_string(frame + 1) + ".png");
-    const Extent extent = app.extent();
-    writePng(shown, readFramebuffer(app.shownFramebuffer(), extent.width, extent.height));
+    const Extent extent = renderer.extent();
+    writePng(shown, readFramebuffer(renderer.shownFramebuffer(), extent.width, extent.height));
     const auto freshDir = outDir / ("fresh_" + std::to_string(frame + 1));
     std::ostringstream cmd;
     const reference::DofParams& params = settings.dof.params;
@@ -204,7 +203,7 @@ int runSoak(App& app) {
     const FreshRender fresh = renderFreshAndCompare(cmd.str(), extent, freshDir, shown);
     const bool same = fresh.same;
     if (!same) ++failures;
-    memory.push_back(measureInDefaultConfiguration(app));
+    memory.push_back(measureInDefaultConfiguration(renderer));
     const long rss = memory.back().residentKiB;
     const std::optional<long> gpu = memory.back().gpuFreeKiB;
     std::printf("satdof soak: frame %d: %s; in the default configuration resident %ld MiB, GPU free %s%s\n", frame + 1,
@@ -217,7 +216,7 @@ int runSoak(App& app) {
       std::filesystem::remove_all(freshDir);
     }
   }
-  app.drainProfilers();
+  renderer.drainProfilers();
   // Flat: after a warm-up (the first quarter of the checks, at least one: caches and
   // pools that fill as new configurations are seen), the default configuration's memory
   // shows no trend: the least-squares line through the checks rises less than kFlatKiB

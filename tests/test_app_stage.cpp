@@ -167,16 +167,16 @@ TEST_F(AppStage, EveryHighlightLiesOnALamp) {
     const satdof::content::Stage stage = *content.stage;
     satdof::App app(o, std::map<std::string, std::string>{}, std::move(content));
     for (int i = 0; i < 2; ++i) {
-      app.renderFrame();
-      app.endFrame();
+      app.renderer().renderFrame();
+      app.renderer().endFrame();
     }
-    auto [colour, depth] = app.readBackColourAndDepth();
-    const satdof::App::BlurSettings blur = app.frameBlur();
+    auto [colour, depth] = app.renderer().readBackColourAndDepth();
+    const satdof::Renderer::BlurSettings blur = app.renderer().frameBlur();
     const satdof::reference::BokehList list = satdof::reference::bokehHighlights(
         colour, depth, satdof::reference::cocRamp(blur.dof.params, size.width), blur.bokeh.select);
     ASSERT_GT(list.found, 0u);
     // Each lamp's centre and radius in pixels (row 0 at the bottom, as GL reads back).
-    const satdof::scene::Camera& cam = app.scene().scene.camera;
+    const satdof::scene::Camera& cam = app.renderer().scene().scene.camera;
     const float aspect = float(size.width) / float(size.height);
     const glm::mat4 clip = cam.projection(aspect) * cam.view();
     std::vector<glm::vec2> centres;

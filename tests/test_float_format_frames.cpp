@@ -107,12 +107,12 @@ std::vector<std::string> satAlgorithms(const satdof::ComputeBackend& backend) {
 // Two frames, as a headless run renders them; the second's image as it saves it.
 ref::ImageRgba8 renderShown(satdof::App& app) {
   for (int i = 0; i < 2; ++i) {
-    app.renderFrame();
-    app.endFrame();
+    app.renderer().renderFrame();
+    app.renderer().endFrame();
   }
   glFinish();
-  const Extent e = app.extent();
-  return satdof::readFramebuffer(app.shownFramebuffer(), e.width, e.height);
+  const Extent e = app.renderer().extent();
+  return satdof::readFramebuffer(app.renderer().shownFramebuffer(), e.width, e.height);
 }
 
 // Where two images first differ, and how many bytes do, in words ("" when equal).
@@ -168,31 +168,31 @@ void checkFrames(const std::vector<std::string>& backends, const std::vector<Siz
     const std::unique_ptr<satdof::App> app = headlessApp(backend, sizes.front(), why);
     ASSERT_TRUE(app) << "the " << backend << " backend did not start: " << why;
     std::printf("  %s app started: %s\n", backend.c_str(), roundingNow().c_str());
-    const std::vector<std::string> algorithms = satAlgorithms(app->pipeline().backend());
+    const std::vector<std::string> algorithms = satAlgorithms(app->renderer().pipeline().backend());
     std::vector<std::string> dofs = {"compute"};
     if (backend == "cuda") dofs.push_back("cuda");  // the CUDA kernel's box means (box_mean.h)
     for (const Size size : sizes) {
       if (cap && std::size_t(size.width) * std::size_t(size.height) > cap) continue;
-      app->resize({size.width, size.height});
-      ASSERT_EQ(app->extent().width, size.width);
-      ASSERT_EQ(app->extent().height, size.height);
+      app->renderer().resize({size.width, size.height});
+      ASSERT_EQ(app->renderer().extent().width, size.width);
+      ASSERT_EQ(app->renderer().extent().height, size.height);
       for (const char* format : {"float32", "float32-offset"}) {
-        app->setSatFormat(format);
-        ASSERT_EQ(satdof::satFormatInfo(app->pipeline().targets().satFormat).name, format);
+        app->renderer().setSatFormat(format);
+        ASSERT_EQ(satdof::satFormatInfo(app->renderer().pipeline().targets().satFormat).name, format);
         const std::string key = sizeName(size) + " " + format;
         for (const std::string& algorithm : algorithms) {
-          app->applyChoices(std::string(app->pipeline().dofEntry().name), {{"sat", algorithm}});
-          if (app->pipeline().backend().selected("sat") != algorithm) {
+          app->renderer().applyChoices(std::string(app->renderer().pipeline().dofEntry().name), {{"sat", algorithm}});
+          if (app->renderer().pipeline().backend().selected("sat") != algorithm) {
             std::printf("  %s %s: %s does not build %s (skipped)\n", backend.c_str(), key.c_str(),
                         algorithm.c_str(), format);
             continue;
           }
           for (const std::string& dof : dofs) {
             SCOPED_TRACE(key + ", sat " + algorithm + ", dof " + dof);
-            app->applyChoices(dof, {});
-            ASSERT_EQ(app->pipeline().dofEntry().name, dof);
+            app->renderer().applyChoices(dof, {});
+            ASSERT_EQ(app->renderer().pipeline().dofEntry().name, dof);
             // The frame as saved, with bokeh (the default): the first backend's bytes.
-            app->settings().bokeh.enabled = true;
+            app->renderer().settings().bokeh.enabled = true;
             const ref::ImageRgba8 shown = renderShown(*app);
             if (!expected.count(key)) {
               expectNotBlank(Png{shown.width, shown.height, shown.pixels});
@@ -202,11 +202,11 @@ void checkFrames(const std::vector<std::string>& backends, const std::vector<Siz
             EXPECT_EQ(frameDiff, "") << "the frame differs from the " << backends.front() << " backend's";
             // Without bokeh: the table and the DoF image against the reference of the
             // image the SAT read.
-            app->settings().bokeh.enabled = false;
+            app->renderer().settings().bokeh.enabled = false;
             renderShown(*app);
-            const satdof::Targets& t = app->pipeline().targets();
+            const satdof::Targets& t = app->renderer().pipeline().targets();
             satdof::FrameCopy copy;
-            auto [source, depth] = app->readBackColourAndDepth();
+            auto [source, depth] = app->renderer().readBackColourAndDepth();
             copy.source = std::move(source);
             copy.depth = std::move(depth);
             copy.dof = satdof::readTexture(t.dofOutput, size.width, size.height);
@@ -214,7 +214,7 @@ void checkFrames(const std::vector<std::string>& backends, const std::vector<Siz
             glGetNamedBufferSubData(t.sat, 0, GLsizeiptr(copy.sat.size()), copy.sat.data());
             satdof::VerifyRequest request;
             request.format = t.satFormat;
-            request.params = app->frameBlur().dof.params;
+            request.params = app->renderer().frameBlur().dof.params;
             request.dofName = dof;
             bool allOk = true;
             std::string lines;
@@ -231,7 +231,7 @@ void checkFrames(const std::vector<std::string>& backends, const std::vector<Siz
         }
       }
     }
-    app->settings().bokeh.enabled = true;
+    app->renderer().settings().bokeh.enabled = true;
     std::printf("  %s app done: %s\n", backend.c_str(), roundingNow().c_str());
   }
 }
@@ -242,9 +242,9 @@ std::vector<std::string> floatAlgorithmsOf(const std::string& backend, std::stri
   const std::unique_ptr<satdof::App> app = headlessApp(backend, {64, 48}, why);
   std::vector<std::string> names;
   if (!app) return names;
-  for (const std::string& name : satAlgorithms(app->pipeline().backend())) {
-    app->applyChoices(std::string(app->pipeline().dofEntry().name), {{"sat", name}});
-    if (app->pipeline().backend().selected("sat") == name) names.push_back(name);
+  for (const std::string& name : satAlgorithms(app->renderer().pipeline().backend())) {
+    app->renderer().applyChoices(std::string(app->renderer().pipeline().dofEntry().name), {{"sat", name}});
+    if (app->renderer().pipeline().backend().selected("sat") == name) names.push_back(name);
   }
   return names;
 }

@@ -222,8 +222,8 @@ std::unique_ptr<satdof::App> headlessApp(std::vector<std::string> flags) {
   auto app = std::make_unique<satdof::App>(
       o, std::map<std::string, std::string>{},
       satdof::content::loadContent({o.scene, o.photo, o.depth, o.depthMapping}));
-  app->renderFrame();
-  app->endFrame();
+  app->renderer().renderFrame();
+  app->renderer().endFrame();
   return app;
 }
 
@@ -252,10 +252,10 @@ TEST(RaceInProcess, GlComputeStartNamesTheScanVariantTheFrameUsesOnce) {
     app = std::make_unique<satdof::App>(o, std::map<std::string, std::string>{},
                                         satdof::content::loadContent({o.scene, o.photo, o.depth, o.depthMapping}));
     for (int i = 0; i < 3; ++i) {
-      app->renderFrame();
-      app->endFrame();
+      app->renderer().renderFrame();
+      app->renderer().endFrame();
     }
-    app->drainProfilers();
+    app->renderer().drainProfilers();
   } catch (const std::exception& e) {
     testing::internal::GetCapturedStdout();
     SATDOF_SKIP_WITHOUT_GL(std::string("no gl-compute backend here: ") + e.what());
@@ -270,10 +270,10 @@ TEST(RaceInProcess, GlComputeStartNamesTheScanVariantTheFrameUsesOnce) {
       named.push_back(std::string(v.name));
   }
   ASSERT_EQ(named.size(), 1u) << out;
-  const satdof::ComputeBackend& backend = app->pipeline().backend();
+  const satdof::ComputeBackend& backend = app->renderer().pipeline().backend();
   EXPECT_EQ(backend.selected("scan"), named[0]);
   EXPECT_NE(out.find("satdof: scan variant " + named[0]), std::string::npos) << out;
-  const auto& tags = app->pipeline().history().tagTimes("sat");
+  const auto& tags = app->renderer().pipeline().history().tagTimes("sat");
   ASSERT_EQ(tags.size(), 1u);
   EXPECT_EQ(tags.begin()->first, satdof::satSectionTag(backend.selected("sat"), named[0]));
 }
@@ -290,13 +290,13 @@ TEST(RaceInProcess, EndedStoppedOrStoppedFromThePanelTheUsersConfigurationComesB
   const satdof::SettingsEntries user = saved(*app);
   const satdof::RaceSettings quick{1, 2};
   {  // run to its end
-    satdof::Race race(*app, quick);
+    satdof::Race race(app->renderer(), quick);
     EXPECT_TRUE(race.step(0));
     EXPECT_FALSE(race.stopped());
     EXPECT_EQ(saved(*app), user);
   }
   {  // stopped while a candidate shows
-    satdof::Race race(*app, quick);
+    satdof::Race race(app->renderer(), quick);
     stepUntilACandidateShows(race, *app, user);
     testing::internal::CaptureStdout();
     race.stop();
@@ -304,14 +304,14 @@ TEST(RaceInProcess, EndedStoppedOrStoppedFromThePanelTheUsersConfigurationComesB
     EXPECT_TRUE(race.done() && race.stopped());
     EXPECT_EQ(saved(*app), user);
     EXPECT_NE(out.find("; back to sat-format float32, sat reference\n"), std::string::npos) << out;
-    EXPECT_EQ(app->settings().dof.params.maxRadius, 60.0f);
+    EXPECT_EQ(app->renderer().settings().dof.params.maxRadius, 60.0f);
     for (const satdof::RaceEntry& e : race.entries())
       EXPECT_TRUE(e.checked) << e.label() << ": a row neither checked nor said to be unchecked";
     EXPECT_TRUE(race.step(30)) << "a stopped race stays done";
     EXPECT_EQ(saved(*app), user);
   }
   {  // the panel's Stop button: a request the next step makes
-    satdof::Race race(*app, quick);
+    satdof::Race race(app->renderer(), quick);
     stepUntilACandidateShows(race, *app, user);
     race.requestStop();
     testing::internal::CaptureStdout();

@@ -53,6 +53,7 @@ class Pipeline {
   // With --isolate-stages the backend's work is finished before the DoF starts, so that
   // each stage's time is its own (configuration A's; B overlaps as it may).
   void setIsolateStages(bool isolate) { isolateStages_ = isolate; }
+  bool isolateStages() const { return isolateStages_; }
 
   // One frame: with `sceneFrom`, that pipeline's scene colour and depth are copied in
   // first (GL copies; the scene is drawn once). Then the filter, the SAT (and the bokeh

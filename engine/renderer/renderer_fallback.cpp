@@ -1,4 +1,4 @@
-// app/backend_fallback.cpp — a compute backend that cannot run the frame, at the start or
+// engine/renderer/renderer_fallback.cpp — a compute backend that cannot run the frame, at the start or
 // mid-run (a size or format it refuses, CUDA refusing to register the new targets after a
 // resize, a mapping that fails), is replaced by the next backend in `auto`'s order: one
 // line in the log and the panel says what failed, what runs now and what the user can do;
@@ -7,11 +7,11 @@
 
 #include <cstdio>
 
-#include "app/app.h"
+#include "engine/renderer/renderer.h"
 
 namespace satdof {
 
-void App::attachBackend(Pipeline& pipeline, const Targets& targets) {
+void Renderer::attachBackend(Pipeline& pipeline, const Targets& targets) {
   for (;;) {
     try {
       const std::string name(pipeline.backend().name());
@@ -26,9 +26,9 @@ void App::attachBackend(Pipeline& pipeline, const Targets& targets) {
   }
 }
 
-bool App::switchToNextBackend(const std::string& failure) {
+bool Renderer::switchToNextBackend(const std::string& failure) {
   const std::string failed(pipeline_->backend().name());
-  std::optional<BackendChoice> next = chooseBackendAfter(failed, *context_, options_.selections);
+  std::optional<BackendChoice> next = chooseBackendAfter(failed, context_, selections_);
   if (!next) return false;
   const std::string reason = "the " + failed + " backend cannot run this frame (" + failure + "); now " + next->reason +
                              " (--backend " + failed + " to try it again at the next start)";
