@@ -1,29 +1,19 @@
-// app/app.cpp — see app.h: set-up and the frame. The window side (input, presenting) is
-// in app_window.cpp; what the keys, the panel and the script ask for in app_actions.cpp.
+// app/app.cpp — see app.h: set-up and the loop.
 #include "app/app.h"
 
 #include <glad/gl.h>
 #include <GLFW/glfw3.h>
 
-#include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <filesystem>
 
+#include "app/startup.h"
+#include "app/ui/ui.h"
 #include "engine/content/content_error.h"
 #include "engine/files/interrupt.h"
 #include "engine/gl/debug.h"
-#include "engine/gl/program.h"
 #include "engine/renderer/run_summary.h"
-#include "engine/image/image_io.h"
-#include "satdof/reference/layered_dof.h"
-#include "settings/cli_checks.h"
-#include "settings/live_options.h"
 #include "engine/scene/scenes.h"
-#include "qa/race_runner.h"
-#include "app/ui/ui.h"
 
 namespace satdof {
 
@@ -35,16 +25,7 @@ App::App(const Options& options, const std::map<std::string, std::string>& uiSet
     std::printf("satdof: no display found (DISPLAY unset): rendering headless\n");
   options_.headless = headless;
   if (headless && options_.frames == 0) options_.frames = 3;
-  if (!options_.script.empty()) {
-    std::vector<ScriptCommand> commands = loadScript(options_.script, options_);
-    // Where its screenshots go, checked as --screenshot's: before any window opens.
-    for (const ScriptCommand& c : commands)
-      if (c.kind == ScriptCommand::Kind::Screenshot)
-        if (auto why = whyNoScreenshot(c.name))
-          throw UsageError(options_.script + ":" + std::to_string(c.line) + ": screenshot " +
-                           content::quotedPath(c.name) + ": " + *why);
-    script_.emplace(options_.script, std::move(commands));
-  }
+  if (!options_.script.empty()) script_.emplace(options_.script, loadCheckedScript(options_));
 
   context_ = headless ? createHeadlessContext()
                       : createWindowContext(options_.size, "SATDoF", options_.vsync);
@@ -56,43 +37,13 @@ App::App(const Options& options, const std::map<std::string, std::string>& uiSet
     if (!scene::findScene(options_.scene)) throw UsageError("no scene '" + options_.scene + "'");
     content = content::loadContent({options_.scene, {}, {}, {}});
   }
-  FrameSettings settings;
-  reference::DofParams& params = settings.dof.params;
-  // A file's content opens at its own focus (content.h); only the command line overrides it.
-  // A built-in scene keeps the settings file's choices too.
-  const bool ownFocus = content->kind != content::ContentKind::BuiltIn;
-  const auto given = [&](const LiveOption& o) {
-    return ownFocus ? options_.given.count(std::string(o.name)) > 0 : chosenByUser(options_, o);
-  };
-  params = dofParamsOf(options_, content->focalDistance);
-  if (!given(opt::focal)) params.focalDistance = content->focalDistance;
-  if (!given(opt::focalRange)) params.focalRange = content->focalRange;
-  if (const char* why = reference::whyNotACamera(params)) throw UsageError(std::string("camera: ") + why);
-  settings.filter = options_.filter;
-  settings.view = options_.view;
-  settings.bokeh = options_.bokeh;
+  const FrameSettings settings = startSettings(options_, *content);
   const std::string holes = describeHoles(content->depthSpan.holes, content->depthSpan.holeShare);
 
-  BackendChoice choice = chooseBackend();
-  if (!headless && context_->softwareRenderer()) adaptToSoftwareGl();
-  const DofEntry* dof = options_.dof.empty() ? &defaultDofImplementation() : findDofImplementation(options_.dof);
-  if (!dof) throw UsageError("no depth-of-field implementation '" + options_.dof + "'");
-  if (auto why = dof->whyNot(*choice.backend)) {
-    if (options_.given.count("dof")) throw UsageError("--dof " + options_.dof + ": " + *why);
-    // The settings file's (saved by a run on another backend): dropped, said in one line.
-    std::fprintf(stderr, "satdof: the settings file's dof=%s: %s; dropped\n", options_.dof.c_str(), why->c_str());
-    dof = &defaultDofImplementation();
-    options_.dof.clear();
-  }
-  RendererSetup setup;
-  setup.dof = dof;
-  setup.format = options_.satFormat.empty() ? defaultSatFormat().id : findSatFormat(options_.satFormat)->id;
-  setup.selections = options_.selections;
-  setup.msaa = options_.msaa;
-  setup.isolateStages = options_.isolateStages;
-  setup.blurScale = headless ? 1.0f : options_.renderScale;
-  setup.stage = options_.stage;
-  setup.compareChosen = options_.given.count("compare-b") || options_.given.count("compare");
+  BackendChoice choice = chooseBackendFor(options_, *context_);
+  const std::string renderScaleNote =
+      !headless && context_->softwareRenderer() ? adaptToSoftwareGl(options_, *context_) : std::string();
+  const RendererSetup setup = rendererSetup(options_, *choice.backend);
   const bool photo = content->photo.has_value();
   const content::DepthSpan reach = content->depthSpan;
   try {
@@ -101,6 +52,7 @@ App::App(const Options& options, const std::map<std::string, std::string>& uiSet
     throw UsageError(e.what());
   }
   content.reset();  // on the GPU now
+  race_ = std::make_unique<PanelRace>(*renderer_);
   controller_ = std::make_unique<Controller>(options_, *renderer_, reach);
   if (settings.view.mode == ViewMode::Holes)  // what the view will mark, or that it marks nothing
     std::printf("satdof: holes view: %s\n", holes.c_str());
@@ -109,6 +61,8 @@ App::App(const Options& options, const std::map<std::string, std::string>& uiSet
     ui_->loadState(uiSettings);
     ui_->panelShown = options_.panel;
     controller_->setUi(ui_.get());
+    panel_ = std::make_unique<PanelLink>(*ui_, *renderer_, *controller_, options_, *context_);
+    panel_->renderScaleNote = renderScaleNote;
   }
 
   const Extent extent = headless ? options_.size : imageExtent(context_->framebufferExtent());
@@ -128,83 +82,16 @@ App::App(const Options& options, const std::map<std::string, std::string>& uiSet
   controller_->keepStart();
 }
 
-// The backend --backend names (or `auto`'s first that runs), with the settings file's choices
-// for it where the command line made none; its choices said in one line each.
-BackendChoice App::chooseBackend() {
-  BackendChoice choice = chooseComputeBackend(options_.backend, *context_, options_.selections);
-  std::printf("satdof: %s\n", choice.reason.c_str());
-  ComputeBackend& backend = *choice.backend;
-  // The settings file's choices for this backend, where the command line made none; one
-  // it does not have is dropped with one line (a run elsewhere saved it, or it is gone).
-  const std::string backendName(backend.name());
-  for (const std::string& from : {std::string(), backendName})
-    if (auto saved = options_.savedSelections.find(from); saved != options_.savedSelections.end())
-      for (const auto& [key, name] : saved->second) {
-        if (options_.given.count(key) || backend.selected(key) == name) continue;
-        if (auto why = backend.select(key, name))
-          std::fprintf(stderr, "satdof: the settings file's %s.%s=%s: %s; dropped\n", backendName.c_str(), key.c_str(),
-                      name.c_str(), why->c_str());
-      }
-  for (const BackendOption& o : backend.options()) {
-    if (o.numberKeys || options_.verbose) {  // the scan variant is the lesson: always said, once
-      const std::string note = backend.choiceNote(o.key);
-      std::printf("satdof: %s %s%s\n", o.label.c_str(), backend.selected(o.key).c_str(),
-                  note.empty() ? "" : (" (" + note + ")").c_str());
-    }
-  }
-  for (const auto& [key, name] : options_.selections) {
-    bool offered = false;
-    for (const BackendOption& o : backend.options()) offered = offered || o.key == key;
-    if (!offered)
-      std::printf("satdof: %s%s does not apply to the %s backend: ignored\n",
-                  options_.given.count(key) ? "--" : "the settings file's ", key.c_str(),
-                  std::string(backend.name()).c_str());
-  }
-  return choice;
-}
-
 App::~App() {
   // GL and CUDA objects go before the context (declared first, destroyed last).
   race_.reset();
+  panel_.reset();
   controller_.reset();
   renderer_.reset();
 }
 
 void App::renderFrame() {
   renderer_->renderFrame(controller_->probes());  // the depths the focus and the panel need, a frame later
-}
-
-void App::labelComparison(reference::ImageRgba8& image) {
-  // The window's labels, at its scale on a 1080p screen for a 1080p image (1x up to 810 rows).
-  const int scale = std::max(1, int(std::lround(double(image.height) / 540.0)));
-  if (!imageText_ || imageText_->scale() != scale) imageText_ = std::make_unique<ImageText>(scale);
-  const Comparison& comparison = renderer_->comparison();
-  const FrameSettings& settings = renderer_->settings();
-  const Pipeline* b = comparison.pipeline();
-  const bool filtering = settings.filter.enabled;
-  const CompareCaption caption =
-      comparison.caption(renderer_->pipeline().config(settings.filter.implementation), filtering,
-                         b && filtering ? b->backendPass().filterProblem() : std::string());
-  const auto max = renderer_->viewPass().maxDifference();
-  drawCompareCaption(image, *imageText_, caption, settings.view.mode == ViewMode::Split, settings.view.divider,
-                     max ? describeDifference(*max, renderer_->viewPass().gainUsed()) : std::string());
-}
-
-void App::saveHeadlessFrame(int index) {
-  char name[32];
-  std::snprintf(name, sizeof name, "frame_%04d.png", index);
-  const auto path = std::filesystem::path(options_.outDir) / name;
-  // Part of the frame's wall time (the PNG encoder is slow), so sections of their own
-  // rather than time "lost between stages": the read-back (which waits for the GL work
-  // before it) and the encoding.
-  Profiler& profiler = renderer_->pipeline().profiler();
-  auto read = profiler.section(profiler.host(), "read frame");
-  reference::ImageRgba8 image = renderer_->readShown();
-  read.end();
-  if (comparesConfigurations(renderer_->settings().view.mode) && !options_.noLabels) labelComparison(image);
-  auto timed = profiler.section(profiler.host(), "save png");
-  writePng(path, image);
-  std::printf("satdof: wrote %s\n", path.c_str());
 }
 
 int App::run() {
@@ -249,7 +136,7 @@ int App::run() {
     if (options_.headless) {
       const bool lastFrame = frame + 1 == options_.frames;
       if (options_.save == Options::Save::All || (options_.save == Options::Save::Last && lastFrame))
-        saveHeadlessFrame(frame);
+        frameFiles_.saveHeadless(*renderer_, options_.outDir, frame, !options_.noLabels);
     } else {
       presentWindow();
       const bool lastFrame = closing || (options_.frames > 0 && frame + 1 == options_.frames);
@@ -270,7 +157,7 @@ int App::run() {
   }
   // A race the window closed on (or a signal ended) gives the user's choices back before
   // the summary, and the settings file, read them.
-  if (race_ && !race_->done()) race_->stop();
+  race_->stop();
   renderer_->drainProfilers();
   printRunSummary(*renderer_);
   if (screenshotOwed)  // closed while minimised: no frame to take

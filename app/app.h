@@ -1,39 +1,31 @@
-// app/app.h — the window shell around the renderer (engine/renderer/renderer.h, which
-// owns the content, the passes and configurations A and B): the GL context, the window's
-// loop, the panel, the input, the script and the focus. Headless it writes the frames as
-// PNGs.
-//
-// app.cpp: set-up and the loop; app_window.cpp: the window side (the image beside the
-// docked panel, input, presenting); app_actions.cpp: what the keys, the panel and the
-// script ask for (options set by name, screenshots, reset, presets, verify).
-// The tools (qa/tools.h) drive the renderer from outside.
+// app/app.h — the window shell around the renderer (engine/renderer/renderer.h): the GL
+// context, the loop, the panel (panel_link.h), the input, the script, the live options and
+// actions (controller.h); headless, the frames written as PNGs (frame_files.h). app.cpp:
+// set-up and the loop; app_window.cpp: the image beside the docked panel, input, screenshots.
 #pragma once
 
-#include <chrono>
-#include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
-#include "settings/cli.h"
-#include "engine/content/content.h"
-#include "engine/context/context.h"
 #include "app/controller.h"
-#include "app/image_text.h"
+#include "app/frame_files.h"
 #include "app/input.h"
-#include "engine/renderer/renderer.h"
-#include "qa/race_runner.h"
-#include "qa/tools.h"
+#include "app/panel_link.h"
 #include "app/scan_keys.h"
 #include "app/script_runner.h"
+#include "engine/content/content.h"
+#include "engine/context/context.h"
+#include "engine/renderer/renderer.h"
+#include "qa/panel_race.h"
+#include "qa/tools.h"
+#include "settings/cli.h"
 
 namespace satdof {
 
 class Ui;
-struct LiveOption;  // settings/live_options.h
 
 class App final : private ScriptHost, public WindowedFrames {
  public:
@@ -58,18 +50,10 @@ class App final : private ScriptHost, public WindowedFrames {
   void presentWindow() override;
 
  private:
-  // A window on a software GL: MSAA 1 and a smaller render scale, where neither the
-  // command line nor the settings file chose them; said in one line.
-  void adaptToSoftwareGl();
-  void saveHeadlessFrame(int index);
-  // The split and difference views' labels drawn into a headless frame (image_text.h).
-  void labelComparison(reference::ImageRgba8& image);
   void handleInput();
   // What the keys and the mouse (or the script's `key`) asked for.
   void applyInput(const InputActions& actions);
-  void runRaceSteps(bool start, std::optional<std::size_t> adopt);
   void renderFrame();  // the renderer's, with the depths the focus and the hover read asked for
-  BackendChoice chooseBackend();
   void dropFiles(const std::vector<std::string>& files) override { controller_->dropFiles(files); }
   void writeScreenshot(const std::string& path);  // the window as PNG + settings beside it
 
@@ -83,9 +67,9 @@ class App final : private ScriptHost, public WindowedFrames {
   void quit() override { quit_ = true; }
   void resizeWindow(int width, int height) override;  // app_window.cpp
   void pressKey(const InputActions& actions) override { applyInput(actions); }
-  void startRace() override { raceRequested_ = true; }  // app_window.cpp runs it, as the panel's
-  bool raceRunning() const override;
-  std::optional<std::string> adoptRaceRow(std::size_t row) override;
+  void startRace() override { race_->request(); }  // run with the frames, as the panel's
+  bool raceRunning() const override { return race_->running(); }
+  std::optional<std::string> adoptRaceRow(std::size_t row) override { return race_->adopt(row); }
   void startScanTimes() override { scanKeys_.requestTimes(); }  // started with the next frame's panel
   bool scanTimesRunning() const override { return scanKeys_.timing(); }
   void openSections(bool open) override;  // app_window.cpp
@@ -95,16 +79,14 @@ class App final : private ScriptHost, public WindowedFrames {
   std::unique_ptr<Renderer> renderer_;  // the frame: content, passes, A and B
   std::unique_ptr<Controller> controller_;  // the live options and the actions on them
   std::unique_ptr<Ui> ui_;
+  std::unique_ptr<PanelLink> panel_;  // the panel's view of the app (window mode)
   InputController input_;
   std::optional<ScriptRunner> script_;
   std::vector<std::string> pendingScreenshots_;
   bool quit_ = false;
-  int layoutCutSaid_ = 0;  // the panel's cut controls last said (app/ui/widgets.h)
   ScanKeys scanKeys_;  // keys 1-9 and the panel's "time each variant"
-  std::string renderScaleNote_;  // the panel's word on a render scale the app chose
-  bool raceRequested_ = false;   // a script's `race`, started with the next frame's panel
-  std::unique_ptr<ImageText> imageText_;  // the headless frames' label font, made when first needed
-  std::unique_ptr<Race> race_;  // the panel's race of the kernels, while and after it runs
+  FrameFiles frameFiles_;  // headless PNGs
+  std::unique_ptr<PanelRace> race_;  // the panel's race of the kernels
 };
 
 }  // namespace satdof

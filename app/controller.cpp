@@ -1,14 +1,11 @@
 // app/controller.cpp — see controller.h.
 #include "app/controller.h"
 
-#include <glad/gl.h>
-
 #include <cstdio>
 #include <set>
 
 #include "app/ui/ui.h"
 #include "engine/content/content_error.h"
-#include "engine/image/image_io.h"
 #include "engine/scene/presets.h"
 #include "settings/cli_checks.h"
 #include "settings/live_options.h"
@@ -173,49 +170,7 @@ void Controller::nextDof() {
 
 void Controller::verify() {
   verifyRequested_ = false;
-  const Targets& t = renderer_.pipeline().targets();
-  const int w = renderer_.extent().width, h = renderer_.extent().height;
-  FrameCopy f;
-  auto [source, depth] = renderer_.readBackColourAndDepth();  // finishes the GL work first
-  f.source = std::move(source);
-  f.depth = std::move(depth);
-  f.scene = readTexture(t.sceneColour, w, h);
-  f.dof = readTexture(t.dofOutput, w, h);
-  if (const ScenePass::Layer behind = renderer_.scenePass().secondLayer();
-      !renderer_.showsPhoto() && renderer_.pipeline().usesSecondLayer() && behind.colour) {
-    f.behindColour = readTexture(behind.colour, w, h);
-    f.behindDepth = readDepthTexture(behind.depth, w, h);
-  }
-  f.sat.resize(satTableBytes(t.satFormat, w, h));
-  glGetNamedBufferSubData(t.sat, 0, GLsizeiptr(f.sat.size()), f.sat.data());
-  VerifyRequest r;
-  r.format = t.satFormat;
-  r.params = renderer_.frameBlur().dof.params;
-  r.showCoc = renderer_.settings().dof.showCoc;
-  r.dofName = std::string(renderer_.pipeline().dofEntry().name);
-  r.layeredDof = renderer_.pipeline().dofEntry().fields != DofFields::None;
-  r.linearLight = renderer_.pipeline().dofEntry().fields == DofFields::SeeThroughLinear;
-  if (const auto b = renderer_.pipeline().bokeh().lastRequest(); renderer_.settings().bokeh.enabled && b) {
-    r.dofSkipped = "bokeh sprites are drawn on it (their list is checked)";
-    r.bokeh = b->select;
-    r.bokehRamp = b->ramp;
-    glGetNamedBufferSubData(t.bokehCommands, GLintptr(b->slot) * kBokehCommandBytes, sizeof f.bokehCommand,
-                            &f.bokehCommand);
-    f.bokehSprites.resize(std::min<std::size_t>(f.bokehCommand.instanceCount, kMaxBokehSprites));
-    glGetNamedBufferSubData(t.bokehSprites, 0, GLsizeiptr(f.bokehSprites.size() * sizeof(reference::BokehSprite)),
-                            f.bokehSprites.data());
-  }
-  else if (r.layeredDof && renderer_.settings().dof.showCoc) r.dofSkipped = "it shows the blur radius";
-  if (renderer_.pipeline().sourceImage() != t.sceneColour) {
-    const FilterSettings& filter = renderer_.settings().filter;
-    try {
-      r.filter = filter.build();
-      r.border = filter.border;
-      r.filterName = renderer_.pipeline().config(filter.implementation).conv;
-    } catch (const std::exception&) {
-    }
-  }
-  verify_ = {verifyFrame(f, r), verifySubject(), {}};
+  verify_ = {verifyRenderedFrame(renderer_), verifySubject(), {}};
   for (const VerifyLine& l : verify_.lines) std::printf("satdof: verify: %s\n", l.text.c_str());
 }
 

@@ -12,7 +12,7 @@
 #include "engine/focus/focus_controller.h"
 #include "engine/renderer/renderer.h"
 #include "qa/precision_monitor.h"
-#include "qa/verify.h"
+#include "qa/verify_renderer.h"
 #include "settings/cli.h"
 
 namespace satdof {

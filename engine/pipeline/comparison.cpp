@@ -2,6 +2,7 @@
 #include "engine/pipeline/comparison.h"
 
 #include <cstdio>
+#include <stdexcept>
 #include <tuple>
 
 namespace satdof {
@@ -57,6 +58,20 @@ void Comparison::build(const PipelineConfig& b, const Context& context, const st
                        Extent extent, const TableMemory& tables) {
   b_ = buildPipeline(b, context, shaderDir, extent, tables);
   config_ = b;
+}
+
+void Comparison::buildAsNamed(const Pipeline& a, const FilterSettings& filter, const Context& context,
+                              const std::filesystem::path& shaderDir) {
+  const PipelineConfig configA = a.config(filter.implementation);
+  try {
+    build(resolveCompare(configA, fields), context, shaderDir, a.extent(), a.tableMemory());
+  } catch (const BackendUnavailable& e) {
+    throw BackendUnavailable(std::string("--compare-b: ") + e.what());
+  } catch (const std::exception& e) {
+    throw std::invalid_argument(std::string("--compare-b: ") + e.what());
+  }
+  const auto [labelA, labelB] = labels(configA, filter.enabled);
+  std::printf("satdof: comparing %s with %s\n", labelA.c_str(), labelB.c_str());
 }
 
 void Comparison::update(bool comparing, const Pipeline& a, const std::string& aConv, float maxRadius,

@@ -43,6 +43,11 @@ class Comparison {
   // turns it into an exit code).
   void build(const PipelineConfig& b, const Context& context, const std::filesystem::path& shaderDir, Extent extent,
              const TableMemory& tables);
+  // B from `fields` over `a` at its size, as the command line names it, said in one line:
+  // its failure is the run's, "--compare-b: ..." (BackendUnavailable, or
+  // std::invalid_argument for what the user asked).
+  void buildAsNamed(const Pipeline& a, const FilterSettings& filter, const Context& context,
+                    const std::filesystem::path& shaderDir);
   void reset();
 
   // No B was set (no fields): B becomes A but for the other depth-of-field family (the

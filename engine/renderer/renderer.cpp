@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <stdexcept>
 
 #include "engine/gl/program.h"
@@ -20,19 +19,13 @@ Renderer::Renderer(Context& context, BackendChoice backend, const RendererSetup&
                    const FrameSettings& settings)
     : context_(context),
       shaderDir_(gl::findShaderDir()),
-      selections_(setup.selections),
+      fallback_(context, setup.selections),
       compareChosen_(setup.compareChosen),
       blurScale_(setup.blurScale),
       startFormat_(setup.format),
       settings_(settings),
       shown_(shaderDir_, std::move(content), setup.msaa, setup.stage) {
   sayFocus();
-  if (const char* fault = std::getenv("SATDOF_INJECT_ATTACH_FAILURE")) {
-    const std::string f = fault;
-    const auto colon = f.find(':');
-    attachFault_.backend = f.substr(0, colon);
-    attachFault_.at = colon == std::string::npos ? 1 : std::atoi(f.c_str() + colon + 1);
-  }
   pipeline_ = std::make_unique<Pipeline>(std::move(backend), *setup.dof, setup.format, shaderDir_);
   pipeline_->setIsolateStages(setup.isolateStages);
   if (auto why = pipeline_->backendPass().check(settings_.filter)) throw std::invalid_argument(*why);
@@ -56,19 +49,10 @@ void Renderer::start(Extent extent, const std::string& satMemory, bool verbose) 
   if (verbose || pipeline_->backend().name() == "cuda")
     std::printf("satdof: SAT tables in %s\n", pipeline_->tableMemory().description.c_str());
   reallocate(extent, startFormat_);
-  if (!comparesConfigurations(settings_.view.mode) || !compareChosen_) return;
-  // B named on the command line must run, as A must: the same exit codes.
-  const PipelineConfig a = pipeline_->config(settings_.filter.implementation);
-  comparison_.apertureA = settings_.dof.params.aperture;
-  try {
-    comparison_.build(resolveCompare(a, comparison_.fields), context_, shaderDir_, extent, pipeline_->tableMemory());
-  } catch (const BackendUnavailable& e) {
-    throw BackendUnavailable(std::string("--compare-b: ") + e.what());
-  } catch (const std::exception& e) {
-    throw std::invalid_argument(std::string("--compare-b: ") + e.what());
+  if (comparesConfigurations(settings_.view.mode) && compareChosen_) {  // B as named must run, as A must
+    comparison_.apertureA = settings_.dof.params.aperture;
+    comparison_.buildAsNamed(*pipeline_, settings_.filter, context_, shaderDir_);
   }
-  const auto [labelA, labelB] = comparison_.labels(a, settings_.filter.enabled);
-  std::printf("satdof: comparing %s with %s\n", labelA.c_str(), labelB.c_str());
 }
 
 // ---- The content shown ------------------------------------------------------------------
@@ -117,7 +101,7 @@ void Renderer::resize(Extent extent) {
 
 void Renderer::reallocate(Extent extent, SatFormat format) {
   if (extent.empty()) return;
-  pipeline_->reallocate(extent, format, [this](Pipeline& p, const Targets& t) { attachBackend(p, t); });
+  pipeline_->reallocate(extent, format, [this](Pipeline& p, const Targets& t) { fallback_.attach(p, t); });
   shown_.attach(pipeline_->targets());
   viewPass_->attach(pipeline_->targets());
 }
@@ -191,7 +175,7 @@ void Renderer::renderFrame(const std::vector<Pixel>& probes) {
   try {
     renderOnce(probes);
   } catch (const std::runtime_error& e) {  // a backend that broke mid-run: the next one
-    if (!switchToNextBackend(e.what())) throw;
+    if (!fallback_.switchToNext(*pipeline_, e.what())) throw;
     reallocate(extent(), pipeline_->targets().satFormat);
     renderOnce(probes);
   }

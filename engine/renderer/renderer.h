@@ -5,7 +5,7 @@
 //   scene (GL, into A's targets) -> A: filter + SAT + DoF + bokeh -> [B: the same on a copy
 //   of A's scene] -> view (the other images, A | B, |A - B|).
 // Each stage opens named profiler sections. A backend that fails at an attach or mid-frame
-// is replaced by the next in `auto`'s order (renderer_fallback.cpp), said in one line.
+// is replaced by the next in `auto`'s order (backend_fallback.h), said in one line.
 //
 // The window (app/app.h) and the tools (qa/tools.h: quality, precision, soak, race) drive
 // frames through this interface: render these settings, give me the image and the timings.
@@ -25,30 +25,11 @@
 #include "engine/passes/view_pass.h"
 #include "engine/pipeline/comparison.h"
 #include "engine/pipeline/pipeline.h"
+#include "engine/renderer/backend_fallback.h"
+#include "engine/renderer/frame_settings.h"
 #include "engine/renderer/shown_content.h"
 
 namespace satdof {
-
-// The settings every frame reads, as the user (command line, settings file, script, keys,
-// panel) left them. The live options (settings/live_options.h) read and write these.
-struct FrameSettings {
-  DofSettings dof;
-  FilterSettings filter;
-  ViewSettings view;
-  BokehSettings bokeh;
-};
-
-// What a renderer starts with, besides the GL context, the backend chosen and the content.
-struct RendererSetup {
-  const DofEntry* dof = nullptr;  // must run on the backend
-  SatFormat format{};
-  BackendSelections selections;   // the user's choices of backend options: a fallback keeps them
-  int msaa = 4;
-  bool isolateStages = false;     // --isolate-stages: every stage finished before the next
-  float blurScale = 1.0f;         // --render-scale in a window (blur sizes are the window's pixels)
-  content::StageMode stage{};     // --stage
-  bool compareChosen = false;     // the user named B (else the first comparing frame picks one)
-};
 
 class Renderer {
  public:
@@ -113,7 +94,7 @@ class Renderer {
   // Holds the max blur within the SAT format's exact box sums, saying so on stdout (and in
   // maxBlurNote()) when it lowers it.
   void limitMaxBlurToSatFormat();
-  int backendSwitches() const { return backendSwitches_; }
+  int backendSwitches() const { return fallback_.switches(); }
   const std::string& shaderError() const { return shaderError_; }
   const std::string& maxBlurNote() const { return maxBlurNote_; }
   // Whether A's or B's DoF reads the second layer; why a see-through DoF runs as layered
@@ -138,15 +119,12 @@ class Renderer {
 
  private:
   void reallocate(Extent extent, SatFormat format);
-  // renderer_fallback.cpp: the backend's attach, and on a failure the next backend.
-  void attachBackend(Pipeline& pipeline, const Targets& targets);
-  bool switchToNextBackend(const std::string& failure);
   void renderOnce(const std::vector<Pixel>& probes);
   void withSecondLayer(Pipeline& p, DofSettings& dof);
 
   Context& context_;
   std::filesystem::path shaderDir_;
-  BackendSelections selections_;
+  BackendFallback fallback_;
   bool compareChosen_ = false;
   bool compareDefaultDone_ = false;  // B's default was considered (the first comparing frame)
   float blurScale_ = 1.0f;
@@ -159,13 +137,6 @@ class Renderer {
   std::unique_ptr<DepthProbe> depthProbe_;
   std::string shaderError_;  // the last reload's (or format switch's) error
   std::string maxBlurNote_;  // why the max blur was lowered (empty: it was not)
-  int backendSwitches_ = 0;  // how many times a failed backend was replaced
-  // SATDOF_INJECT_ATTACH_FAILURE=BACKEND:N: that backend's N-th attach throws, as a refused
-  // registration would; how the fallback is tested without a broken driver.
-  struct AttachFault {
-    std::string backend;
-    int at = 0, seen = 0;
-  } attachFault_;
 };
 
 }  // namespace satdof
