@@ -51,9 +51,11 @@ void App::applyInput(const InputActions& a) {
   if (a.togglePanel) ui_->panelShown = !ui_->panelShown;
   if (a.toggleLesson) {  // opens on the scan variant that runs, where it has a lesson
     const BackendOption* scan = ScanKeys::scanOption(renderer_->pipeline());
-    // On gl-compute the scan lessons follow the GLSL block scans, at this GL's subgroup width.
+    // On gl-compute the scan lessons follow the GLSL block scans, at this GL's subgroup width,
+    // and the convolution lessons are its GLSL shaders.
     const bool glsl = renderer_->pipeline().backend().name() == "gl-compute";
     ui_->lesson.setScanTarget({glsl, glsl && glSubgroupSize() > 0 ? glSubgroupSize() : 32});
+    ui_->lesson.setConvBackend(glsl ? lesson::ConvBackend::GlCompute : lesson::ConvBackend::Cuda);
     ui_->lesson.toggle(scan ? renderer_->pipeline().backend().selected(scan->key) : std::string());
   }
   if (a.lessonStep != 0) ui_->lesson.step(a.lessonStep);

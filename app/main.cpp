@@ -52,7 +52,9 @@ int main(int argc, char** argv) {
     }
     if (options.lesson.topic == "conv") {
       const Options::LessonRequest& l = options.lesson;
-      return lesson::runConvLesson({l.variant, l.radius, l.border == "clamp", static_cast<unsigned>(l.seed), l.outDir});
+      return lesson::runConvLesson({l.variant, l.radius, l.border == "clamp", static_cast<unsigned>(l.seed), l.outDir,
+                                    options.backend == "gl-compute" ? lesson::ConvBackend::GlCompute
+                                                                    : lesson::ConvBackend::Cuda});
     }
     // Settings between runs belong to the interactive window; headless and scripted runs
     // are reproducible from their command line (and script) alone.

@@ -127,7 +127,7 @@ void drawConvStep(Canvas& c, const ConvTrace& t, int index) {
     keys.push_back({"#ffffff", "not loaded"});
   } else {
     if (shown[Shared]) keys.push_back({shade(kShared, 0.75), "read from shared memory (darker: more, at most " + std::to_string(maxShared) + ")"});
-    if (shown[Global]) keys.push_back({shade(kGlobal, 0.75), "read from global memory (darker: more, at most " + std::to_string(maxGlobal) + ")"});
+    if (shown[Global]) keys.push_back({shade(kGlobal, 0.75), t.globalReadsAre + " (darker: more, at most " + std::to_string(maxGlobal) + ")"});
     if (shown[Both]) keys.push_back({shade(kBoth, 0.75), "both: shared memory for its lane, global for its neighbours' halo"});
     if (shown[Register]) keys.push_back({shade(kRegister, 0.75), "read from registers (darker: more, at most " + std::to_string(maxRegister) + ")"});
   }

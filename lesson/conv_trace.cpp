@@ -2,7 +2,8 @@
 // block runs its kernel's loops in their order (phase 1 fills the tile, phase 2 reads the
 // taps), on channel 0 of the image, with one float fma chain per output as the kernels and
 // the reference keep it. The strip engine and separable are in conv_trace_strips.cpp,
-// sat-box in conv_trace_sat_box.cpp; what they share in conv_trace_detail.h.
+// sat-box in conv_trace_sat_box.cpp, the gl-compute backend's in conv_trace_glsl*.cpp; what
+// they share in conv_trace_detail.h.
 #include "lesson/conv_trace.h"
 
 #include <algorithm>
@@ -62,13 +63,34 @@ std::string cachedChapter(int r) {
          " taps those in the tile from shared memory, the halo's from global memory through L1 / L2";
 }
 
+std::string separableChapter(int n) {
+  return "the chapter's separable filter: 2(2r+1) = " + std::to_string(2 * n) + " taps per output (a row pass of " +
+         std::to_string(n) + " into an intermediate image, a column pass of " + std::to_string(n) +
+         " over it) instead of (2r+1)^2 = " + std::to_string(n * n);
+}
+
+std::string basicChapter(int r) {
+  return "the chapter's basic kernel: (2r+1)^2 = " + std::to_string((2 * r + 1) * (2 * r + 1)) +
+         " global loads of pixels and as many of weights per output, 2 FLOPs per 8 bytes (0.25 FLOP/B)";
+}
+
+ConvMark topLeftWindow(const ConvTrace& t) {
+  const int r = t.filter.radius, n = t.filter.size();
+  return {t.outX0 - r, t.outY0 - r, n, n, "#c62828", ""};
+}
+
+bool isGlsl(std::string_view variant) {
+  const std::vector<std::string> glsl = tracedConvVariants(ConvBackend::GlCompute);
+  return std::find(glsl.begin(), glsl.end(), variant) != glsl.end();
+}
+
 }  // namespace conv_detail
 
 using namespace conv_detail;
 
 ConvCounts& ConvCounts::operator+=(const ConvCounts& o) {
   globalLoads += o.globalLoads, sharedReads += o.sharedReads, sharedWrites += o.sharedWrites;
-  registerReads += o.registerReads, fmas += o.fmas;
+  registerReads += o.registerReads, tableReads += o.tableReads, fmas += o.fmas;
   return *this;
 }
 
@@ -88,6 +110,7 @@ bool isTiled(std::string_view v) { return v == "tiled-halo" || v == "tiled-cache
 bool onStrips(std::string_view v, int radius) { return (isTiled(v) || v == "separable") && radius < ct::kTiledMinRadius; }
 
 BlockShape blockShape(std::string_view variant, int radius) {
+  if (isGlsl(variant)) return glslBlockShape();
   if (onStrips(variant, radius)) return stripBlockShape(radius);
   if (variant == "separable") return separableBlockShape();
   if (variant == "sat-box") return satBoxBlockShape();
@@ -101,11 +124,6 @@ void bookBlock(ConvTrace& t, int outW, int outH) {
   const int r = t.filter.radius;
   t.outX0 = outW, t.outY0 = outH, t.outW = outW, t.outH = outH;
   t.grids.push_back(makeGrid("the input image", t.outX0 - r, t.outY0 - r, outW + 2 * r, outH + 2 * r));
-}
-
-ConvMark topLeftWindow(const ConvTrace& t) {
-  const int r = t.filter.radius, n = t.filter.size();
-  return {t.outX0 - r, t.outY0 - r, n, n, "#c62828", ""};
 }
 
 void traceBasic(ConvTrace& t, ImageLoads& loads) {
@@ -233,7 +251,7 @@ void traceBook(ConvTrace& t, ImageLoads& loads) {
     t.weightsFrom = variant == "basic" ? "from global memory (a load each tap; every thread of a warp the same address)"
                                        : "from the constant cache (one broadcast a tap for the whole warp)";
     t.chapter = variant == "basic"
-                    ? "the chapter's basic kernel: " + tapsText + " global loads of pixels and as many of weights per output, 2 FLOPs per 8 bytes (0.25 FLOP/B)"
+                    ? basicChapter(r)
                     : "the chapter's constant-memory kernel: " + tapsText + " global loads of pixels per output, the weights cached: 2 FLOPs per 4 bytes (0.5 FLOP/B)";
     t.steps.push_back({"compute", "one thread a pixel: every tap a global load (L1 and L2 serve the repeats)", true, 0, 0,
                        {topLeftWindow(t)}, window});
@@ -276,11 +294,13 @@ std::string perOutput(const ConvCounts& c, double outputs, long long distinct) {
   auto part = [&](long long count, const std::string& what, bool always = false) {
     if (count > 0 || always) parts.push_back(fixed(double(count) / outputs) + " " + what);
   };
-  part(c.globalLoads, "global loads of pixels", all);
-  if (all) parts.back() += " (" + fixed(double(distinct) / outputs) + " distinct)";
-  part(c.sharedReads, "shared-memory reads", all);
+  const bool pixels = all && c.tableReads == 0;  // (glsl-sat-box reads the table alone)
+  part(c.globalLoads, "global loads of pixels", pixels);
+  if (pixels) parts.back() += " (" + fixed(double(distinct) / outputs) + " distinct)";
+  part(c.sharedReads, "shared-memory reads", pixels);
   part(c.sharedWrites, "shared-memory writes");
   part(c.registerReads, "reads from registers");
+  part(c.tableReads, "reads of the summed-area table");
   part(c.fmas, "multiply-adds");
   std::string text;
   for (const std::string& p : parts) text += (text.empty() ? "" : ", ") + p;
@@ -289,17 +309,19 @@ std::string perOutput(const ConvCounts& c, double outputs, long long distinct) {
 
 }  // namespace
 
-std::vector<std::string> tracedConvVariants() {
+std::vector<std::string> tracedConvVariants(ConvBackend backend) {
+  if (backend == ConvBackend::GlCompute) return {"glsl-tiled-halo", "glsl-basic", "glsl-separable", "glsl-sat-box"};
   return {"basic", "constant-memory", "tiled-halo", "tiled-cached-halo", "separable", "sat-box"};
 }
 
-std::string whyNoConvTrace(std::string_view variant, int radius) {
-  const std::vector<std::string> traced = tracedConvVariants();
+std::string whyNoConvTrace(std::string_view variant, int radius, ConvBackend backend) {
+  const std::vector<std::string> traced = tracedConvVariants(backend);
   std::ostringstream why;
   if (std::find(traced.begin(), traced.end(), variant) == traced.end()) {
-    why << "'" << variant << "': no such convolution variant (traced: ";
+    why << "'" << variant << "': no such convolution variant" << (backend == ConvBackend::GlCompute ? " in gl-compute" : "")
+        << " (traced: ";
     for (std::size_t i = 0; i < traced.size(); ++i) why << (i == 0 ? "" : ", ") << traced[i];
-    why << ")";
+    why << (backend == ConvBackend::Cuda ? "; the GLSL ones with --backend gl-compute)" : ")");
   } else if (radius < kMinFilterRadius || radius > kMaxFilterRadius) {
     why << "radius " << radius << ": must be " << kMinFilterRadius << ".." << kMaxFilterRadius;
   }
@@ -307,7 +329,7 @@ std::string whyNoConvTrace(std::string_view variant, int radius) {
 }
 
 Filter convLessonFilter(std::string_view variant, int radius) {
-  return variant == "sat-box" ? box(radius) : gaussian(radius, defaultGaussianSigma(radius));
+  return variant.ends_with("sat-box") ? box(radius) : gaussian(radius, defaultGaussianSigma(radius));
 }
 
 reference::ImageRgba8 convLessonImage(std::string_view variant, int radius, unsigned seed) {
@@ -320,12 +342,16 @@ reference::ImageRgba8 convLessonImage(std::string_view variant, int radius, unsi
 }
 
 ConvTrace traceConv(std::string_view variant, const reference::ImageRgba8& image, const Filter& filter, Border border) {
-  if (const std::string why = whyNoConvTrace(variant, filter.radius); !why.empty()) throw std::invalid_argument(why);
+  const bool glsl = isGlsl(variant);
+  if (const std::string why = whyNoConvTrace(variant, filter.radius, glsl ? ConvBackend::GlCompute : ConvBackend::Cuda);
+      !why.empty())
+    throw std::invalid_argument(why);
   if (const auto bad = validateFilter(filter)) throw std::invalid_argument(*bad);
-  if (variant == "separable" && !filter.separable)
-    throw std::invalid_argument("separable needs a separable (rank-one) filter; '" + filter.name + "' is not");
-  if (variant == "sat-box" && filter.kind != FilterKind::Box)
-    throw std::invalid_argument("sat-box: box filters only (the mean of a window); '" + filter.name + "' is not a box");
+  if (variant.ends_with("separable") && !filter.separable)
+    throw std::invalid_argument(std::string(variant) + " needs a separable (rank-one) filter; '" + filter.name + "' is not");
+  if (variant.ends_with("sat-box") && filter.kind != FilterKind::Box)
+    throw std::invalid_argument(std::string(variant) + ": box filters only (the mean of a window); '" + filter.name +
+                                "' is not a box");
   const BlockShape s = blockShape(variant, filter.radius);
   if (image.width != 3 * s.outW || image.height != 3 * s.outH)
     throw std::invalid_argument("the image must be three blocks on a side (convLessonImage)");
@@ -335,7 +361,9 @@ ConvTrace traceConv(std::string_view variant, const reference::ImageRgba8& image
   t.border = border;
   t.imageWidth = image.width, t.imageHeight = image.height;
   ImageLoads loads(image, border);
-  if (onStrips(variant, filter.radius)) traceStrips(t, loads);
+  if (variant == "glsl-sat-box") traceGlslSatBox(t, loads);
+  else if (glsl) traceGlsl(t, loads);
+  else if (onStrips(variant, filter.radius)) traceStrips(t, loads);
   else if (variant == "separable") traceSeparable(t, loads);
   else if (variant == "sat-box") traceSatBox(t, loads);
   else traceBook(t, loads);

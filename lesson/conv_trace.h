@@ -20,6 +20,17 @@
 //                         path, both passes in registers
 //   sat-box               one pass of row prefixes and row windows into a shared-memory
 //                         ring, running column sums over it: four reads per pixel
+// And the gl-compute backend's GLSL convolutions (shaders/compute/conv_*.comp, their index
+// arithmetic from shaders/compute/conv_index.glsl, which satdof/conv_tiles.h includes): a
+// 16 x 16 work group, the middle one (glsl-sat-box: the top-left one, as sat-box):
+//   glsl-basic            every tap a texture fetch; the weights from a storage buffer
+//   glsl-tiled-halo       the (16 + 2r)^2 input tile fetched once into shared memory, in
+//                         strides of the group, every tap a shared-memory read
+//   glsl-separable        a row pass of fetches into shared memory (the group's 16 columns,
+//                         16 + 2r rows), a column pass over it
+//   glsl-sat-box          four reads of the input's summed-area table (a storage buffer) per
+//                         rectangle: one rectangle inside the image, up to 3 x 3 at its
+//                         edges under clamp (the edge lines repeated)
 #pragma once
 
 #include <cstdint>
@@ -56,6 +67,7 @@ struct ConvCounts {
   long long sharedReads = 0;    // values read from shared memory
   long long sharedWrites = 0;   // intermediate values written to shared memory
   long long registerReads = 0;  // sat-box: prefix sums read from registers or by a shuffle
+  long long tableReads = 0;     // glsl-sat-box: entries of the summed-area table read (global memory)
   long long fmas = 0;           // multiply-adds (four channels each)
   ConvCounts& operator+=(const ConvCounts& o);
 };
@@ -97,6 +109,7 @@ struct ConvTrace {
   long long distinctPixels = 0;  // the distinct pixels it loads: each first comes from DRAM or L2
   long long weightLoads = 0;     // weight reads, and where from:
   std::string weightsFrom;       // "from global memory (...)", "are not read: ..."
+  std::string globalReadsAre = "read from global memory";  // the legend's words for globalReads
   std::string chapter;           // the chapter's counts for its kernel, one line
   std::vector<std::uint8_t> result;  // the block's outputs (channel 0), row by row
   std::vector<ConvStep> steps;
@@ -105,13 +118,17 @@ struct ConvTrace {
   ConvCounts total() const;
 };
 
-std::vector<std::string> tracedConvVariants();
-// Why `variant` at `radius` has no trace (empty: it has one).
-std::string whyNoConvTrace(std::string_view variant, int radius);
+// Whose convolutions a list names: the CUDA kernels' (cuda/conv/, the CUDA registry's names)
+// or the gl-compute backend's GLSL shaders (its kConvolutions' names).
+enum class ConvBackend { Cuda, GlCompute };
+std::vector<std::string> tracedConvVariants(ConvBackend backend = ConvBackend::Cuda);
+// Why `variant` at `radius` has no trace among `backend`'s (empty: it has one).
+std::string whyNoConvTrace(std::string_view variant, int radius, ConvBackend backend = ConvBackend::Cuda);
 // The filter a lesson runs: a Gaussian of sigma r / 2, sat-box's box (the mean).
 Filter convLessonFilter(std::string_view variant, int radius);
-// Throws std::invalid_argument where whyNoConvTrace says why, or for a filter the variant
-// does not run (separable: rank-one; sat-box: a box). `image` must be the size
+// Throws std::invalid_argument where whyNoConvTrace says why (for the backend whose list
+// holds `variant`), or for a filter the variant does not run (the separable ones: rank-one;
+// the sat-box ones: a box). `image` must be the size
 // convLessonImage gives; its channel 0 is convolved.
 ConvTrace traceConv(std::string_view variant, const reference::ImageRgba8& image, const Filter& filter, Border border);
 // The image a variant's lesson works on at `radius`: three of its blocks on a side, random.

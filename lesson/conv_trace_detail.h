@@ -1,6 +1,6 @@
 // lesson/conv_trace_detail.h — what the convolution traces (conv_trace.cpp, the book's
-// kernels; conv_trace_strips.cpp, the strip engine and separable; conv_trace_sat_box.cpp)
-// share. Private to lesson/.
+// kernels; conv_trace_strips.cpp, the strip engine and separable; conv_trace_sat_box.cpp;
+// conv_trace_glsl*.cpp, the gl-compute backend's) share. Private to lesson/.
 #pragma once
 
 #include <cstdint>
@@ -33,6 +33,7 @@ class ImageLoads {
   int width() const { return image_.width; }
   int height() const { return image_.height; }
   Border border() const { return border_; }
+  const reference::ImageRgba8& image() const { return image_; }
 
  private:
   const reference::ImageRgba8& image_;
@@ -47,6 +48,11 @@ std::string fixed(double v, int digits = 2);
 // The chapter's tiled and cached-halo kernels at radius r, one line each.
 std::string tiledChapter(int r);
 std::string cachedChapter(int r);
+// The chapter's separable filter for n = 2r + 1 taps a line, and its basic kernel at radius r.
+std::string separableChapter(int n);
+std::string basicChapter(int r);
+// The window of the block's top-left output (red).
+ConvMark topLeftWindow(const ConvTrace& t);
 // Where the unrolled kernels' weights come from.
 inline constexpr const char* kParameterWeights = "from the kernel's parameters: constant-bank operands of the unrolled taps";
 
@@ -55,6 +61,10 @@ inline constexpr const char* kParameterWeights = "from the kernel's parameters: 
 void traceStrips(ConvTrace& t, ImageLoads& loads);    // r <= 2: tiled-halo, tiled-cached-halo, separable
 void traceSeparable(ConvTrace& t, ImageLoads& loads);  // r >= 3
 void traceSatBox(ConvTrace& t, ImageLoads& loads);
+// The gl-compute backend's (conv_trace_glsl.cpp, conv_trace_glsl_sat_box.cpp).
+bool isGlsl(std::string_view variant);
+void traceGlsl(ConvTrace& t, ImageLoads& loads);  // glsl-basic, glsl-tiled-halo, glsl-separable
+void traceGlslSatBox(ConvTrace& t, ImageLoads& loads);
 
 // The block sizes of those paths, for convLessonImage: its output tile, and the image's size.
 struct BlockShape {
@@ -63,5 +73,6 @@ struct BlockShape {
 BlockShape stripBlockShape(int radius);
 BlockShape separableBlockShape();
 BlockShape satBoxBlockShape();
+BlockShape glslBlockShape();  // the work group: 16 x 16
 
 }  // namespace satdof::lesson::conv_detail

@@ -117,12 +117,6 @@ class StripRows {
 // and chunks (separable).
 ConvMark outline(int x, int y, int w, int h) { return {x, y, w, h, "#607d8b", "", true}; }
 
-std::string separableChapter(int n) {
-  return "the chapter's separable filter: 2(2r+1) = " + std::to_string(2 * n) + " taps per output (a row pass of " +
-         std::to_string(n) + " into an intermediate image, a column pass of " + std::to_string(n) +
-         " over it) instead of (2r+1)^2 = " + std::to_string(n * n);
-}
-
 }  // namespace
 
 BlockShape stripBlockShape(int radius) { return {ct::kStripWidth, ct::kStripWarpsPerBlock * ct::stripRows(radius)}; }

@@ -83,7 +83,7 @@ int runSatLesson(const SatLessonRequest& r) {
 }
 
 int runConvLesson(const ConvLessonRequest& r) {
-  if (const std::string why = whyNoConvTrace(r.variant, r.radius); !why.empty()) {
+  if (const std::string why = whyNoConvTrace(r.variant, r.radius, r.backend); !why.empty()) {
     std::fprintf(stderr, "satdof: lesson conv: %s\n", why.c_str());
     return 2;
   }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "lesson/conv_trace.h"
 #include "lesson/scan_trace.h"
 
 namespace satdof::lesson {
@@ -42,11 +43,12 @@ struct SatLessonRequest {
 int runSatLesson(const SatLessonRequest& request);
 
 struct ConvLessonRequest {
-  std::string variant;            // a traced convolution variant (tracedConvVariants())
+  std::string variant;            // a traced convolution variant (tracedConvVariants(backend))
   int radius = 3;                 // the filter's radius (convLessonFilter: a Gaussian, sigma r / 2; sat-box a box)
   bool clampBorder = false;       // the border rule: zero (the book's) or clamp
   unsigned seed = 1;              // the image's random bytes
   std::filesystem::path outDir;   // where the SVGs go (empty: none written)
+  ConvBackend backend = ConvBackend::Cuda;  // the CUDA kernels, or the GLSL shaders (--backend gl-compute)
 };
 
 // `satdof lesson conv`: as runScanLesson.

@@ -358,7 +358,10 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
               "that serves it (global, shared, constant, registers), the loads per output pixel, pass by pass, against "
               "the chapter's");
   convLesson->add_option("--variant", o.lesson.variant, "Convolution variant: basic, constant-memory, tiled-halo, "
-                                                         "tiled-cached-halo, separable or sat-box")->required();
+                                                         "tiled-cached-halo, separable or sat-box; with --backend "
+                                                         "gl-compute its GLSL shaders: glsl-tiled-halo, glsl-basic, "
+                                                         "glsl-separable or glsl-sat-box")->required();
+  convLesson->fallthrough();  // --backend
   integer(convLesson, "radius", o.lesson.radius, 1, 15,
           "The filter's radius: a Gaussian (sat-box: a box); tiled-halo, tiled-cached-halo and separable run their "
           "strip path at 1 and 2 [3]");

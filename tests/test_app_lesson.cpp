@@ -142,6 +142,22 @@ TEST(AppLesson, ConvSatBoxReadsFourTimesAPixel) {
   for (int k = 1; k <= 3; ++k) EXPECT_TRUE(fs::is_regular_file(l.folder / ("sat-box-step-0" + std::to_string(k) + ".svg")));
 }
 
+// --backend gl-compute: the GLSL shaders' work groups, 16 x 16 outputs from a (16 + 6)^2 tile.
+TEST(AppLesson, ConvOnGlComputeShowsTheGlslWorkGroups) {
+  const LessonRun l("lesson_glsl_tiled_halo", "lesson conv --backend gl-compute --variant glsl-tiled-halo --radius 3");
+  ASSERT_EQ(l.r.exitCode, 0) << l.r.err;
+  EXPECT_NE(l.r.out.find("glsl-tiled-halo, r = 3 (the tile), a 16 x 16 output tile: per output pixel 1.89 global loads of "
+                         "pixels (1.89 distinct), 49.00 shared-memory reads"),
+            std::string::npos) << l.r.out;
+  EXPECT_TRUE(fs::is_regular_file(l.folder / "glsl-tiled-halo-step-02.svg"));
+  const LessonRun box("lesson_glsl_sat_box", "lesson conv --backend gl-compute --variant glsl-sat-box --radius 3");
+  ASSERT_EQ(box.r.exitCode, 0) << box.r.err;
+  EXPECT_NE(box.r.out.find("per output pixel 4.00 reads of the summed-area table"), std::string::npos) << box.r.out;
+  const RunResult cuda = ::run("lesson conv --backend gl-compute --variant tiled-halo");
+  EXPECT_EQ(cuda.exitCode, 2);
+  EXPECT_NE(cuda.err.find("traced: glsl-tiled-halo, glsl-basic, glsl-separable, glsl-sat-box"), std::string::npos) << cuda.err;
+}
+
 TEST(AppLesson, AVariantWithoutATraceOrABadSizeIsOneLineAndExit2) {
   for (const std::string args : {"lesson scan --variant cub --n 8", "lesson scan --variant no-such --n 8",
                                  "lesson scan --variant blelloch --n 0", "lesson scan --variant blelloch --blocks 9",

@@ -860,6 +860,42 @@ TEST(LessonView, OpensOnTheScanVariantThatRuns) {
   EXPECT_EQ(v.caption(), "scan blelloch-8-per-thread, n 16 in 2 blocks: step 1 of 8, reduce the tiles");
 }
 
+// On gl-compute the convolution lessons are its GLSL shaders' (lesson/conv_trace.h), in place
+// of the CUDA kernels'; a convolution shown stays shown as its namesake where there is one.
+// Each draws at its largest radius and its smallest.
+TEST(LessonView, OnGlComputeTheConvolutionsAreItsGlslShaders) {
+  satdof::LessonView v;
+  const std::size_t cuda = v.names().size();
+  ASSERT_TRUE(v.select("tiled-halo", 3));
+  v.setConvBackend(satdof::lesson::ConvBackend::GlCompute);
+  const std::vector<std::string> names = v.names();
+  EXPECT_EQ(names.size(), cuda - 6 + 4);
+  for (const std::string& name : satdof::lesson::tracedConvVariants(satdof::lesson::ConvBackend::GlCompute))
+    EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
+  EXPECT_EQ(std::find(names.begin(), names.end(), "tiled-halo"), names.end());
+  EXPECT_EQ(v.caption().rfind("convolution glsl-tiled-halo, r 3, zero border: step 1 of 2, load the tile", 0), 0u) << v.caption();
+  EXPECT_FALSE(v.select("basic"));
+  createHeadlessImGui(1280, 720);
+  ImGui::GetIO().BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset;
+  v.toggle();
+  for (const std::string& name : satdof::lesson::tracedConvVariants(satdof::lesson::ConvBackend::GlCompute))
+    for (const int radius : {satdof::kMaxFilterRadius, 1}) {
+      ASSERT_TRUE(v.select(name, radius)) << name;
+      ImGui::NewFrame();
+      v.draw(950);
+      ImGui::Render();
+      std::size_t vertices = 0;
+      for (int i = 0; i < ImGui::GetDrawData()->CmdListsCount; ++i) vertices += std::size_t(ImGui::GetDrawData()->CmdLists[i]->VtxBuffer.Size);
+      EXPECT_GT(vertices, 1000u) << name << ": " << v.caption();
+      EXPECT_EQ(v.caption().find("must"), std::string::npos) << v.caption();
+    }
+  ImGui::DestroyContext();
+  ASSERT_TRUE(v.select("glsl-sat-box", 2));
+  v.setConvBackend(satdof::lesson::ConvBackend::Cuda);
+  EXPECT_EQ(v.names().size(), cuda);
+  EXPECT_EQ(v.caption().rfind("convolution sat-box, r 2", 0), 0u) << v.caption();
+}
+
 // The lesson in the window, driven by the keys a user presses: L shows it over the image,
 // Space plays (a script's frames are 1/30 s apart: 30 frames are one step of 0.8 s), Right
 // and Left step, L hides it. Each screenshot's settings name the step shown; the picture

@@ -4,6 +4,7 @@
 // (Direct, Separable or BoxSum maths, as the variant) on a random image and a random,
 // lopsided filter (sat-box: the box), for both border rules and every radius; its loads
 // and reads add up to what the kernel's loops issue, counted here from the shapes alone.
+// The same for the gl-compute backend's GLSL convolutions' work groups.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -38,10 +39,10 @@ std::vector<float> weights(std::size_t count, std::mt19937& random) {
 }
 
 Filter lopsided(const std::string& variant, int radius, unsigned seed) {
-  if (variant == "sat-box") return box(radius);
+  if (variant.ends_with("sat-box")) return box(radius);
   std::mt19937 random(seed);
   const std::size_t n = std::size_t(2 * radius + 1);
-  if (variant != "separable") return custom(radius, weights(n * n, random));
+  if (!variant.ends_with("separable")) return custom(radius, weights(n * n, random));
   Filter f;
   f.name = "lopsided rank one";
   f.radius = radius;
@@ -55,9 +56,9 @@ Filter lopsided(const std::string& variant, int radius, unsigned seed) {
 
 // The reference's outputs (channel 0) over the trace's output tile, in the variant's maths.
 std::vector<std::uint8_t> referenceBlock(const ConvTrace& t, const reference::ImageRgba8& image) {
-  const ConvMath math = t.variant == "separable" ? ConvMath::Separable
-                        : t.variant == "sat-box" ? ConvMath::BoxSum
-                                                 : ConvMath::Direct;
+  const ConvMath math = t.variant.ends_with("separable") ? ConvMath::Separable
+                        : t.variant.ends_with("sat-box") ? ConvMath::BoxSum
+                                                         : ConvMath::Direct;
   const reference::ImageRgba8 all = reference::convolve(image, t.filter, t.border, math, 1);
   std::vector<std::uint8_t> block;
   for (int y = t.outY0; y < t.outY0 + t.outH; ++y)
@@ -272,11 +273,78 @@ TEST(ConvTrace, SatBoxsCornersAreTheKernels) {
   EXPECT_EQ(label(x - r - 1, y - r - 1), "+");
 }
 
+// The gl-compute backend's GLSL convolutions: each one's work group gives the reference's
+// outputs in the maths its shader follows (the backend's kConvolutions: glsl-basic and
+// glsl-tiled-halo cpu-direct, glsl-separable cpu-separable, glsl-sat-box cpu-box-sum).
+TEST(ConvTrace, EveryGlslTraceGivesTheReferenceOutputsOfItsGroup) {
+  const std::vector<std::string> glsl = tracedConvVariants(ConvBackend::GlCompute);
+  EXPECT_EQ(glsl, (std::vector<std::string>{"glsl-tiled-halo", "glsl-basic", "glsl-separable", "glsl-sat-box"}));
+  unsigned seed = 100;
+  for (const std::string& variant : glsl)
+    for (int radius : {1, 2, 3, 7})
+      for (Border border : {Border::Zero, Border::Clamp}) {
+        SCOPED_TRACE(variant + " r " + std::to_string(radius) + (border == Border::Zero ? " zero" : " clamp"));
+        ASSERT_EQ(whyNoConvTrace(variant, radius, ConvBackend::GlCompute), "");
+        const reference::ImageRgba8 image = convLessonImage(variant, radius, ++seed);
+        EXPECT_EQ(image.width, 48);
+        EXPECT_EQ(image.height, 48);
+        const ConvTrace t = traceConv(variant, image, lopsided(variant, radius, seed), border);
+        EXPECT_EQ(t.outW * t.outH, 256);
+        ASSERT_EQ(t.result.size(), std::size_t(256));
+        EXPECT_EQ(t.result, referenceBlock(t, image));
+        const auto saturated = std::count_if(t.result.begin(), t.result.end(), [](int v) { return v == 0 || v == 255; });
+        EXPECT_LT(saturated, 64) << "outputs that tell little";
+      }
+  // The middle group's windows stay inside the image; sat-box's top-left group's do not.
+  EXPECT_EQ(traced("glsl-basic", 15).outX0, 16);
+  EXPECT_NE(traced("glsl-sat-box", 3, Border::Zero).result, traced("glsl-sat-box", 3, Border::Clamp).result);
+}
+
+// Their loads and reads are the shaders' loops: glsl-basic a fetch and a weight a tap;
+// glsl-tiled-halo every cell of the (16 + 2r)^2 tile fetched once, (2r+1)^2 shared reads an
+// output; glsl-separable 16 (16 + 2r) values of 2r + 1 fetches each, 2r + 1 shared reads an
+// output; glsl-sat-box 4 table reads a rectangle: one rectangle an output under the zero
+// border, and under clamp two along each axis where the window runs past the top or left.
+TEST(ConvTrace, GlslLoadsAndReadsAreTheShadersLoops) {
+  for (int r : {1, 3, 15}) {
+    const long long n = 2 * r + 1, side = 16 + 2 * r;
+    SCOPED_TRACE("r " + std::to_string(r));
+    const ConvTrace basic = traced("glsl-basic", r, Border::Clamp);
+    EXPECT_EQ(basic.total().globalLoads, 256 * n * n);
+    EXPECT_EQ(basic.weightLoads, 256 * n * n);
+    EXPECT_EQ(basic.distinctPixels, side * side);
+
+    const ConvTrace tiled = traced("glsl-tiled-halo", r);
+    EXPECT_EQ(tiled.passes[0].counts.globalLoads, side * side);
+    EXPECT_TRUE(std::all_of(tiled.input().tileLoads.begin(), tiled.input().tileLoads.end(), [](int k) { return k == 1; }));
+    EXPECT_EQ(tiled.passes[1].counts.sharedReads, 256 * n * n);
+    EXPECT_EQ(tiled.passes[1].counts.globalLoads, 0);
+    EXPECT_EQ(sum(tiled.input().sharedReads), 256 * n * n);
+
+    const ConvTrace separable = traced("glsl-separable", r);
+    EXPECT_EQ(separable.passes[0].counts.globalLoads, 16 * side * n);
+    EXPECT_EQ(separable.passes[0].counts.sharedWrites, 16 * side);
+    EXPECT_EQ(separable.passes[1].counts.sharedReads, 256 * n);
+    EXPECT_EQ(separable.total().fmas, 16 * side * n + 256 * n);
+    EXPECT_EQ(sum(separable.grids[1].sharedReads), 256 * n);
+
+    EXPECT_EQ(traced("glsl-sat-box", r, Border::Zero).total().tableReads, 4 * 256);
+    EXPECT_EQ(traced("glsl-sat-box", r, Border::Clamp).total().tableReads, 4 * (16 + r) * (16 + r));
+  }
+}
+
 TEST(ConvTrace, WhatHasNoTraceSaysWhy) {
   EXPECT_NE(whyNoConvTrace("glsl-separable", 3).find("no such convolution variant"), std::string::npos);
   EXPECT_NE(whyNoConvTrace("basic", 16).find("must be 1..15"), std::string::npos);
   EXPECT_EQ(whyNoConvTrace("tiled-halo", 2), "");
   EXPECT_EQ(whyNoConvTrace("sat-box", 15), "");
+  EXPECT_EQ(whyNoConvTrace("glsl-sat-box", 15, ConvBackend::GlCompute), "");
+  EXPECT_NE(whyNoConvTrace("sat-box", 3, ConvBackend::GlCompute).find("no such convolution variant in gl-compute"),
+            std::string::npos);
+  EXPECT_THROW(traceConv("glsl-separable", convLessonImage("glsl-separable", 3, 1), lopsided("basic", 3, 1), Border::Zero),
+               std::invalid_argument);
+  EXPECT_THROW(traceConv("glsl-basic", convLessonImage("basic", 3, 1), gaussian(3, 1.5f), Border::Zero),
+               std::invalid_argument);
   EXPECT_THROW(traceConv("separable", convLessonImage("separable", 3, 1), lopsided("basic", 3, 1), Border::Zero),
                std::invalid_argument);
   EXPECT_THROW(traceConv("sat-box", convLessonImage("sat-box", 3, 1), gaussian(3, 1.5f), Border::Zero), std::invalid_argument);

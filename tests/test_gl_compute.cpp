@@ -8,6 +8,8 @@
 //   * every GLSL convolution gives the bytes of the reference of its maths, as filter A
 //     and as comparison B, for zero and clamp borders and radii up to the largest; and
 //     the SAT is then the one of the filtered image;
+//   * the lesson's traces of the GLSL convolutions (lesson/conv_trace.h) are what the
+//     shaders write inside the traced work group, on the lesson's image and filter;
 //   * the fused multiply-add matters and is honoured (an image where rounding twice
 //     changes a byte), and the exact emulation (fma_exact.glsl) equals std::fma;
 //   * the layered DoF's field SATs (buildFieldSats) are the reference's too, and the CPU
@@ -24,6 +26,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <unistd.h>
 
@@ -32,6 +35,7 @@
 #include "engine/gl/program.h"
 #include "engine/image/image_io.h"
 #include "engine/passes/backend_pass.h"
+#include "lesson/conv_trace.h"
 #include "satdof/reference/sat.h"
 #include "test_support.h"
 
@@ -291,6 +295,54 @@ TEST(GlCompute, EveryConvolutionIsTheReferenceBytesAsAAndAsB) {
       EXPECT_TRUE(frame.sat == ref::satTableBytesOf(ref::computeSat(expectA)))
           << "the SAT is not the filtered image's";
     }
+  }
+}
+
+// The lesson's trace of each GLSL convolution (lesson/conv_trace_glsl*.cpp, from the shaders'
+// index arithmetic in conv_index.glsl) against the shader itself: the lesson's image and
+// filter (and, for the direct ones, random weights of both signs), both borders, a few
+// radii; the filtered image's channel 0 inside the traced group is the trace's result.
+TEST(GlCompute, LessonTracesOfTheConvolutionsAreWhatTheShadersWrite) {
+  REQUIRE_GL_CONTEXT();
+  auto rng = freshRng();
+  std::string whyNot;
+  ASSERT_TRUE(glCompute(whyNot)) << whyNot;
+  std::vector<std::string> offered;
+  for (const auto& implementation : glCompute(whyNot)->filterImplementations()) offered.push_back(implementation.name);
+  std::uniform_real_distribution<float> weight(-0.2f, 1.0f);
+  namespace lesson = satdof::lesson;
+  for (const std::string& variant : lesson::tracedConvVariants(lesson::ConvBackend::GlCompute)) {
+    EXPECT_NE(std::find(offered.begin(), offered.end(), variant), offered.end()) << variant << " is traced, not offered";
+    for (const int radius : {1, 3, 7, satdof::kMaxFilterRadius})
+      for (const satdof::Border border : {satdof::Border::Zero, satdof::Border::Clamp})
+        for (const bool random : {false, true}) {
+          const bool direct = variant == "glsl-basic" || variant == "glsl-tiled-halo";
+          if (random && !direct) continue;
+          satdof::FilterSettings s;
+          s.enabled = true;
+          s.kind = variant == "glsl-sat-box" ? satdof::FilterKind::Box : satdof::FilterKind::Gaussian;
+          s.radius = radius;
+          s.border = border;
+          s.implementation = variant;
+          if (random) {
+            s.kind = satdof::FilterKind::Custom;
+            const int taps = (2 * radius + 1) * (2 * radius + 1);
+            for (int k = 0; k < taps; ++k) s.customWeights.push_back(weight(rng) * 2.5f / float(taps));  // adding up to about 1
+          }
+          const satdof::Filter filter = s.build();
+          if (!random) {
+            EXPECT_EQ(filter.weights, lesson::convLessonFilter(variant, radius).weights);
+          }
+          SCOPED_TRACE(variant + " " + describe(s));
+          const ref::ImageRgba8 image = lesson::convLessonImage(variant, radius, unsigned(rng()));
+          const lesson::ConvTrace trace = lesson::traceConv(variant, image, filter, border);
+          const Frame frame = runFrame(glCompute(whyNot), image, satdof::SatFormat::Uint32, s);
+          ASSERT_EQ(frame.filtered.width, image.width);
+          std::vector<std::uint8_t> shader;
+          for (int y = trace.outY0; y < trace.outY0 + trace.outH; ++y)
+            for (int x = trace.outX0; x < trace.outX0 + trace.outW; ++x) shader.push_back(frame.filtered.at(x, y)[0]);
+          EXPECT_EQ(shader, trace.result);
+        }
   }
 }
 

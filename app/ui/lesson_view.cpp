@@ -146,6 +146,30 @@ void LessonView::setScanTarget(const lesson::ScanTarget& target) {
   retrace();
 }
 
+void LessonView::setConvBackend(lesson::ConvBackend backend) {
+  if (backend == convBackend_) return;
+  convBackend_ = backend;
+  const Lesson shown = lessons_.at(std::size_t(lesson_));
+  const auto isConv = [](const Lesson& l) { return l.topic == Topic::Conv; };
+  const auto first = std::find_if(lessons_.begin(), lessons_.end(), isConv);
+  const int at = int(first - lessons_.begin()), old = int(std::count_if(lessons_.begin(), lessons_.end(), isConv));
+  lessons_.erase(first, first + old);
+  const std::vector<std::string> convs = lesson::tracedConvVariants(backend);
+  for (std::size_t k = 0; k < convs.size(); ++k) lessons_.insert(lessons_.begin() + at + int(k), {convs[k], Topic::Conv});
+  if (shown.topic != Topic::Conv) {
+    if (lesson_ > at) lesson_ += int(convs.size()) - old;  // (a lesson listed after them)
+    return;
+  }
+  // A convolution was shown: its namesake in the other list (tiled-halo, glsl-tiled-halo), else the first.
+  const std::string glsl = "glsl-";
+  const std::string namesake = backend == lesson::ConvBackend::GlCompute ? glsl + shown.name
+                               : shown.name.starts_with(glsl)            ? shown.name.substr(glsl.size())
+                                                                         : shown.name;
+  const auto it = std::find(convs.begin(), convs.end(), namesake);
+  lesson_ = at + (it == convs.end() ? 0 : int(it - convs.begin()));
+  retrace();
+}
+
 bool LessonView::select(std::string_view name, std::optional<int> size) {
   const auto it = std::find_if(lessons_.begin(), lessons_.end(), [&](const Lesson& l) { return l.name == name; });
   if (it == lessons_.end()) return false;

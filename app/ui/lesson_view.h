@@ -32,6 +32,9 @@ class LessonView {
   // Whose blocks the scan lessons follow: the CUDA kernels' (the default) or, on the
   // gl-compute backend, the GLSL block scans' with the GL's subgroup width.
   void setScanTarget(const lesson::ScanTarget& target);
+  // Whose convolutions it lists: the CUDA kernels' (the default) or, on the gl-compute
+  // backend, its GLSL shaders'. Showing one, it shows the other list's at the same place.
+  void setConvBackend(lesson::ConvBackend backend);
   // Shows the lesson `name` (a traced scan variant, SAT algorithm or convolution variant),
   // with `size` its n, the image's side or the radius where given; false: no such lesson.
   bool select(std::string_view name, std::optional<int> size = {});
@@ -66,6 +69,7 @@ class LessonView {
   int step_ = 0;
   float clock_ = 0;
   lesson::ScanTarget target_;
+  lesson::ConvBackend convBackend_ = lesson::ConvBackend::Cuda;
   std::optional<lesson::ScanTrace> scan_;
   std::optional<lesson::SatTrace> sat_;
   std::optional<lesson::ConvTrace> conv_;

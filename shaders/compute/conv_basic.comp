@@ -10,10 +10,10 @@ void main() {
   if (p.x >= size.x || p.y >= size.y) return;
   precise vec4 acc = vec4(0.0);
   for (int i = 0; i < taps1D(); ++i) {
-    const int sy = sourceIndex(p.y - uRadius + i, size.y);
+    const int sy = sourceIndex(tapSource(p.y, uRadius, i), size.y);
     if (sy < 0) continue;
     for (int j = 0; j < taps1D(); ++j) {
-      const int sx = sourceIndex(p.x - uRadius + j, size.x);
+      const int sx = sourceIndex(tapSource(p.x, uRadius, j), size.x);
       if (sx < 0) continue;
       acc = fmaRounded(vec4(weight2D(i, j)), texelValue(ivec2(sx, sy)), acc);
     }

@@ -9,12 +9,13 @@
 //   * rounded once: clamp(floor(acc + 0.5), 0, 255);
 //   * a ghost cell under the zero border is skipped (fma(w, 0, acc) == acc, so skipping
 //     it and multiplying by 0 give the same bits).
+// The index arithmetic (the work group, the border rule, the tiles, sat-box's corners) is
+// in "compute/conv_index.glsl", which the lesson's traces run too.
 
 #include "compute/fma.glsl"
+#include "compute/conv_index.glsl"
 
-layout(local_size_x = 16, local_size_y = 16) in;
-const int kTile = 16;        // output tile edge (the work group)
-const int kMaxRadius = 15;   // satdof::kMaxFilterRadius
+layout(local_size_x = 16, local_size_y = 16) in;  // kTile x kTile
 
 layout(binding = 0) uniform sampler2D uInput;                 // RGBA8 scene colour
 layout(rgba8, binding = 0) writeonly uniform image2D uOutput;  // RGBA8 filtered image
@@ -23,7 +24,7 @@ layout(rgba8, binding = 0) writeonly uniform image2D uOutput;  // RGBA8 filtered
 layout(std430, binding = 2) readonly buffer FilterWeights { float uWeights[]; };
 
 uniform int uRadius;
-uniform int uBorder;  // 0: zero (ghost cells are 0), 1: clamp (edge pixels repeat)
+uniform int uBorder;  // kBorderZero (ghost cells are 0) or kBorderClamp (edge pixels repeat)
 
 int taps1D() { return 2 * uRadius + 1; }
 float weight2D(int i, int j) { return uWeights[i * taps1D() + j]; }
@@ -31,11 +32,7 @@ float rowWeight(int j) { return uWeights[taps1D() * taps1D() + j]; }
 float colWeight(int i) { return uWeights[taps1D() * taps1D() + taps1D() + i]; }
 
 // The source index for coordinate c of a line of n, or -1 for a ghost cell (zero border).
-int sourceIndex(int c, int n) {
-  if (c >= 0 && c < n) return c;
-  if (uBorder == 0) return -1;
-  return clamp(c, 0, n - 1);
-}
+int sourceIndex(int c, int n) { return sourceIndex(c, n, uBorder); }
 
 ivec2 imageSize2D() { return textureSize(uInput, 0); }
 

@@ -7,9 +7,10 @@
 //
 // Under clamp a window reaching past an edge counts the edge row (column) once more per
 // missing row (column): along each axis the window is the clipped range with weight 1
-// plus the edge line 0 with weight `before` and the edge line n-1 with weight `after`,
-// so the sum is over 3 x 3 (row range, column range) pairs of weight product x rectangle
-// sum. Wrapping uint arithmetic is exact because the true sum is below 2^32.
+// plus the edge line 0 and the edge line n-1, each weighted by the window's lines past
+// that edge (satRangeWeight, conv_index.glsl), so the sum is over 3 x 3 (row range, column
+// range) pairs of weight product x rectangle sum. Wrapping uint arithmetic is exact
+// because the true sum is below 2^32.
 #include "compute/conv_common.glsl"
 
 layout(std430, binding = 1) readonly buffer InputSat { uvec4 sat[]; };
@@ -19,28 +20,17 @@ layout(std430, binding = 1) readonly buffer InputSat { uvec4 sat[]; };
 // refused to link this shader ("invalid array member") when a guarded load at x = -1,
 // y = 0 of the unrolled loops became the constant index -1 outside its guard.
 uvec4 satAt(int x, int y, int width) {
-  const uvec4 value = sat[max(y, 0) * width + max(x, 0)];
-  return x < 0 || y < 0 ? uvec4(0u) : value;
+  const uvec4 value = sat[satIndex(x, y, width)];
+  return satBeforeTable(x, y) ? uvec4(0u) : value;
 }
 
-// Sum over the inclusive rectangle [x0, x1] x [y0, y1] (inside the image).
+// Sum over the inclusive rectangle [x0, x1] x [y0, y1] (inside the image): its corners
+// c = 0 .. 3 (satCornerX, satCornerY), added or subtracted as satCornerAdds(c) says.
 uvec4 rectSum(int x0, int x1, int y0, int y1, int width) {
-  return satAt(x1, y1, width) - satAt(x0 - 1, y1, width) - satAt(x1, y0 - 1, width) + satAt(x0 - 1, y0 - 1, width);
-}
-
-// Range k of one axis (k = 0: the clipped window, 1: the edge line 0, 2: the edge line
-// n - 1) for output coordinate p on an axis of n, with its weight (0: nothing to add).
-uint axisRange(int k, int p, int n, out int lo, out int hi) {
-  const int r = uRadius;
-  if (k == 0) {
-    lo = max(p - r, 0);
-    hi = min(p + r, n - 1);
-    return 1u;
-  }
-  lo = k == 1 ? 0 : n - 1;
-  hi = lo;
-  if (uBorder != 1) return 0u;
-  return uint(max(k == 1 ? r - p : p + r - (n - 1), 0));
+  return satAt(satCornerX(0, x0, x1), satCornerY(0, y0, y1), width) -
+         satAt(satCornerX(1, x0, x1), satCornerY(1, y0, y1), width) -
+         satAt(satCornerX(2, x0, x1), satCornerY(2, y0, y1), width) +
+         satAt(satCornerX(3, x0, x1), satCornerY(3, y0, y1), width);
 }
 
 void main() {
@@ -49,12 +39,12 @@ void main() {
   if (p.x >= size.x || p.y >= size.y) return;
   uvec4 sum = uvec4(0u);
   for (int a = 0; a < 3; ++a) {  // row range
-    int y0, y1;
-    const uint wy = axisRange(a, p.y, size.y, y0, y1);
+    const uint wy = uint(satRangeWeight(a, p.y, uRadius, size.y, uBorder));
     if (wy == 0u) continue;
+    const int y0 = satRangeLow(a, p.y, uRadius, size.y), y1 = satRangeHigh(a, p.y, uRadius, size.y);
     for (int b = 0; b < 3; ++b) {  // column range
-      int x0, x1;
-      const uint wx = axisRange(b, p.x, size.x, x0, x1);
+      const uint wx = uint(satRangeWeight(b, p.x, uRadius, size.x, uBorder));
+      const int x0 = satRangeLow(b, p.x, uRadius, size.x), x1 = satRangeHigh(b, p.x, uRadius, size.x);
       if (wx != 0u) sum += wy * wx * rectSum(x0, x1, y0, y1, size.x);
     }
   }

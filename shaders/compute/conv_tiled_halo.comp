@@ -10,16 +10,17 @@
 // radius in shared memory: (16 + 30)^2 * 4 bytes = 8.5 KB.
 #include "compute/conv_common.glsl"
 
-const int kInTileMax = kTile + 2 * kMaxRadius;
+const int kInTileMax = kTile + 2 * kMaxRadius;  // inputTileSide(kMaxRadius)
 shared uint tile[kInTileMax * kInTileMax];
 
 void main() {
   const ivec2 size = imageSize2D();
-  const int inTile = kTile + 2 * uRadius;
-  const ivec2 origin = ivec2(gl_WorkGroupID.xy) * kTile - uRadius;  // the tile's (0, 0)
+  const int inTile = inputTileSide(uRadius);
+  const ivec2 group = ivec2(gl_WorkGroupID.xy);
+  const ivec2 origin = ivec2(haloFirst(group.x, uRadius), haloFirst(group.y, uRadius));  // the tile's (0, 0)
   // ---- load the input tile and its halo ------------------------------------------------
-  for (int k = int(gl_LocalInvocationIndex); k < inTile * inTile; k += kTile * kTile) {
-    const int ty = k / inTile, tx = k - ty * inTile;
+  for (int k = int(gl_LocalInvocationIndex); k < inTile * inTile; k += kGroupInvocations) {
+    const int ty = cellRow(k, inTile), tx = cellColumn(k, inTile);
     const int sx = sourceIndex(origin.x + tx, size.x), sy = sourceIndex(origin.y + ty, size.y);
     // A ghost cell (zero border) holds 0: fma(w, 0, acc) == acc, the same as skipping it.
     tile[k] = sx < 0 || sy < 0 ? 0u : packUnorm4x8(texelFetch(uInput, ivec2(sx, sy), 0));
@@ -32,7 +33,7 @@ void main() {
   precise vec4 acc = vec4(0.0);
   for (int i = 0; i < taps1D(); ++i)
     for (int j = 0; j < taps1D(); ++j) {
-      const uint cell = tile[(local.y + i) * inTile + local.x + j];
+      const uint cell = tile[tileWord(local.x, local.y, i, j, inTile)];
       const vec4 value = vec4(cell & 255u, (cell >> 8u) & 255u, (cell >> 16u) & 255u, cell >> 24u);
       acc = fmaRounded(vec4(weight2D(i, j)), value, acc);
     }

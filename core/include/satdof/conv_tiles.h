@@ -3,8 +3,9 @@
 // cuda/conv/ are built from these, and the lesson (lesson/conv_trace.h) runs the same
 // functions to show which memory serves each load. Sections: the border rule | the book's
 // kernels (basic, constant-memory, tiled-halo, tiled-cached-halo) | the strip engine (the
-// tiled ones' r <= 2 path, and separable's) | separable | sat-box. The reasoning behind
-// each shape is in cuda/conv/variants.h and the kernels' files.
+// tiled ones' r <= 2 path, and separable's) | separable | sat-box | the gl-compute
+// backend's GLSL convolutions (shaders/compute/conv_index.glsl, shared with the shaders).
+// The reasoning behind each shape is in cuda/conv/variants.h and the kernels' files.
 #pragma once
 
 #include "satdof/host_device.h"
@@ -163,5 +164,28 @@ SATDOF_HOST_DEVICE constexpr unsigned satHalf(int r) { return (satArea(r) - 1) /
 SATDOF_HOST_DEVICE constexpr unsigned satMagic(int r) {
   return unsigned(((1ull << 32) + satArea(r) - 1) / satArea(r));
 }
+
+// ---- the gl-compute backend's GLSL convolutions ------------------------------------------
+// Their index arithmetic is shaders/compute/conv_index.glsl (the common subset of C++ and
+// GLSL; its header says how), which the shaders conv_*.comp include and which is included
+// here inside namespace glsl: their work group, border rule, tiles in shared memory and
+// sat-box's corners and ranges, for the lesson's traces of them (lesson/conv_trace_glsl.cpp).
+namespace glsl {
+#define SATDOF_CONV_FN SATDOF_HOST_DEVICE constexpr
+#define SATDOF_CONV_CONST inline constexpr
+#include "../../../shaders/compute/conv_index.glsl"
+#undef SATDOF_CONV_FN
+#undef SATDOF_CONV_CONST
+
+static_assert(sourceIndex(-1, 48, kBorderZero) == -1 && sourceIndex(-1, 48, kBorderClamp) == 0);
+static_assert(sourceIndex(50, 48, kBorderClamp) == 47 && sourceIndex(47, 48, kBorderZero) == 47);
+static_assert(inputTileSide(3) == 22 && cellRow(45, 22) == 2 && cellColumn(45, 22) == 1);
+static_assert(tileWord(1, 2, 3, 4, 22) == 5 * 22 + 5 && haloFirst(1, 3) == 13);
+static_assert(satIndex(-1, 2, 48) == 96 && satBeforeTable(-1, 2) && !satBeforeTable(0, 0));
+static_assert(satCornerX(1, 5, 9) == 4 && satCornerY(1, 5, 9) == 9 && satCornerY(2, 5, 9) == 4 && !satCornerAdds(2));
+static_assert(satRangeLow(0, 1, 3, 48) == 0 && satRangeHigh(0, 46, 3, 48) == 47 && satRangeHigh(2, 46, 3, 48) == 47);
+static_assert(satRangeWeight(1, 1, 3, 48, kBorderClamp) == 2 && satRangeWeight(1, 1, 3, 48, kBorderZero) == 0);
+static_assert(satRangeWeight(2, 46, 3, 48, kBorderClamp) == 2 && satRangeWeight(2, 40, 3, 48, kBorderClamp) == 0);
+}  // namespace glsl
 
 }  // namespace satdof::conv_tiles
