@@ -9,6 +9,7 @@
 #include "engine/scene/presets.h"
 #include "settings/cli_checks.h"
 #include "settings/live_options.h"
+#include "settings/renderer_options.h"
 
 namespace satdof {
 
@@ -19,28 +20,9 @@ Controller::Controller(Options& options, Renderer& renderer, const content::Dept
 }
 
 Options Controller::currentOptions() const {
-  Options o = options_;
-  const reference::DofParams& p = renderer_.settings().dof.params;
-  o.focalDistance = p.focalDistance;
-  o.focalRange = p.focalRange;
-  o.maxBlur = p.maxRadius;
-  o.camera = p.model == reference::CocModel::ThinLens ? "thin-lens" : "linear";
-  o.focalLengthMm = p.focalLengthMm;
-  o.fNumber = p.fNumber;
-  o.sensorWidthMm = p.sensorWidthMm;
-  o.aperture = p.aperture;
-  o.filter = renderer_.settings().filter;
-  o.view = renderer_.settings().view;
-  o.compareB = renderer_.comparison().fields;
-  o.dof = std::string(renderer_.pipeline().dofEntry().name);
+  Options o = optionsOf(renderer_, options_);
   o.autofocus = focus_.autofocus();
   o.panel = ui_ ? ui_->panelShown : options_.panel;
-  o.bokeh = renderer_.settings().bokeh;
-  o.satFormat = std::string(satFormatInfo(renderer_.pipeline().targets().satFormat).name);
-  BackendSelections& saved = o.savedSelections[std::string(renderer_.pipeline().backend().name())];
-  for (const BackendOption& b : renderer_.pipeline().backendOptions())
-    saved[b.key] = o.selections[b.key] = renderer_.pipeline().backend().selected(b.key);
-  o.savedSelections.erase("");  // a file's entries from before they were kept per backend
   return o;
 }
 

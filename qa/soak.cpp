@@ -11,7 +11,6 @@
 #include <filesystem>
 #include <limits>
 #include <random>
-#include <sstream>
 #include <unistd.h>
 
 #include "engine/renderer/renderer.h"
@@ -20,6 +19,7 @@
 #include "engine/image/image_io.h"
 #include "qa/process_memory.h"
 #include "qa/tools.h"
+#include "settings/renderer_options.h"
 
 namespace satdof {
 namespace {
@@ -164,6 +164,7 @@ int runSoak(Renderer& renderer, const Options& options) {
           break;
         default:
           settings.bokeh.enabled = pick(2) == 0;
+          settings.bokeh.blades = pick(3) == 0 ? 0 : kMinBlades + int(pick(kMaxBlades - kMinBlades + 1));
           break;
       }
       // Only states the command line can also express (so a fresh process can render them):
@@ -181,26 +182,9 @@ int runSoak(Renderer& renderer, const Options& options) {
     const Extent extent = renderer.extent();
     writePng(shown, readFramebuffer(renderer.shownFramebuffer(), extent.width, extent.height));
     const auto freshDir = outDir / ("fresh_" + std::to_string(frame + 1));
-    std::ostringstream cmd;
-    const reference::DofParams& params = settings.dof.params;
-    cmd << "--backend " << pipeline.backend().name() << " --dof " << pipeline.dofEntry().name
-        << " --sat-format " << satFormatInfo(pipeline.targets().satFormat).name << " --focal "
-        << params.focalDistance << " --max-blur " << params.maxRadius << " --camera "
-        << (params.model == reference::CocModel::ThinLens ? "thin-lens" : "linear")
-        << " --aperture " << reference::apertureName(params.aperture) << " --bokeh "
-        << (settings.bokeh.enabled ? "on" : "off") << " --view " << toString(settings.view.mode)
-        << " --msaa " << options.msaa;
-    // The command line refuses a flag that does not apply: the focal range is the linear
-    // model's only.
-    if (params.model == reference::CocModel::Linear) cmd << " --focal-range " << params.focalRange;
-    for (const BackendOption& o : pipeline.backendOptions()) cmd << " --" << o.key << " " << pipeline.backend().selected(o.key);
-    if (filter.enabled) {
-      cmd << " --filter " << toString(filter.kind) << " --radius " << filter.radius;
-      if (!filter.implementation.empty()) cmd << " --conv " << filter.implementation;
-    }
-    if (comparesConfigurations(settings.view.mode) && !compareFields.empty())
-      cmd << " --compare-b " << formatCompareFields(compareFields);
-    const FreshRender fresh = renderFreshAndCompare(cmd.str(), extent, freshDir, shown);
+    // Every live option from the one table (settings/renderer_options.h), as the renderer holds it.
+    const std::string cmd = commandLineOf(optionsOf(renderer, options));
+    const FreshRender fresh = renderFreshAndCompare(cmd, extent, freshDir, shown);
     const bool same = fresh.same;
     if (!same) ++failures;
     memory.push_back(measureInDefaultConfiguration(renderer));

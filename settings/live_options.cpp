@@ -281,6 +281,18 @@ constinit const LiveOption bokehMinRadius = bokehInteger<int, &reference::BokehS
     "bokeh-min-radius", "Smallest circle of confusion with a sprite", 1, 256, "4");
 constinit const LiveOption bokehMax = bokehInteger<std::uint32_t, &reference::BokehSettings::maxSprites>(
     "bokeh-max", "Most sprites drawn per frame", 1, float(kMaxBokehSprites), "8192");
+constinit const LiveOption bokehBlades{
+    "bokeh-blades", "The aperture's blades, which shape the sprites: 0 round, 3 to 12 a regular polygon in the circle of confusion",
+    0.0f, float(kMaxBlades), "0",
+    [](const LiveOption& self, Options& o, std::string_view v) -> std::optional<std::string> {
+      int n = 0;
+      if (auto e = readInteger(v, int(self.lo), int(self.hi), n)) return e;
+      if (n != 0 && n < kMinBlades) return std::to_string(n) + " blades make no aperture: 0 (round) or 3 to 12";
+      o.bokeh.blades = n;
+      return std::nullopt;
+    },
+    [](const Options& o) { return std::to_string(o.bokeh.blades); }, true, AppliesTo::Bokeh,
+    {0.0f, float(kMaxBlades), false, "%d", "blades (0: round)"}};
 constinit const LiveOption bokehIntensity{
     "bokeh-intensity", "Sprite brightness", 0.0f, 1000.0f, "8",
     [](const LiveOption& self, Options& o, std::string_view v) { return readNumber(v, self.lo, self.hi, o.bokeh.intensity); },
@@ -464,15 +476,18 @@ constinit const LiveOption kAnimate{
     "animate", "The teapots turn: on or off", 0, 0, "off",
     [](const LiveOption&, Options& o, std::string_view v) { return onOff(v, "animation setting", o.animate); },
     [](const Options& o) { return onOffText(o.animate); }, true, AppliesTo::Always, {}};
+// The older name of the sprites' shape, still read from the command line, scripts and
+// settings files: disc is --bokeh-blades 0, hexagon 6.
 constinit const LiveOption kBokehShape{
-    "bokeh-shape", "Sprite shape: disc or hexagon", 0, 0, "disc",
+    "bokeh-shape", "Sprite shape: disc or hexagon (the same as --bokeh-blades 0 or 6)", 0, 0, "",
     [](const LiveOption&, Options& o, std::string_view v) -> std::optional<std::string> {
       std::string name;
       if (auto e = member(v, {"disc", "hexagon"}, "bokeh shape", name)) return e;
-      o.bokeh.shape = name == "hexagon" ? 1 : 0;
+      o.bokeh.blades = name == "hexagon" ? 6 : 0;
       return std::nullopt;
     },
-    [](const Options& o) { return std::string(o.bokeh.shape == 1 ? "hexagon" : "disc"); }, true, AppliesTo::Bokeh, {}};
+    [](const Options& o) { return std::string(o.bokeh.blades == 0 ? "disc" : o.bokeh.blades == 6 ? "hexagon" : ""); },
+    false, AppliesTo::Bokeh, {}, nullptr, "bokeh-blades"};
 constinit const LiveOption kPanel{
     "panel", "Window mode: the panel shown or hidden (H toggles it)", 0, 0, "shown",
     [](const LiveOption&, Options& o, std::string_view v) -> std::optional<std::string> {
@@ -487,7 +502,7 @@ constinit const LiveOption kPanel{
 constexpr std::array kAll = {
     &opt::focal, &opt::focalRange, &opt::maxBlur, &opt::camera, &opt::focalLength, &opt::fNumber, &opt::sensorWidth,
     &kAutofocus, &kAnimate, &opt::msaa, &opt::stage, &opt::renderScale, &kPanel, &opt::bokeh, &opt::bokehThreshold, &opt::bokehContrast, &opt::bokehMinRadius,
-    &opt::bokehMax, &kBokehShape, &opt::bokehIntensity, &kSatFormat, &kDof, &opt::aperture, &opt::filter, &kRadius, &kSigma,
+    &opt::bokehMax, &opt::bokehBlades, &kBokehShape, &opt::bokehIntensity, &kSatFormat, &kDof, &opt::aperture, &opt::filter, &kRadius, &kSigma,
     &opt::weights, &kBorder, &kConv, &kCompareB, &kCompare, &opt::view, &kDivider, &kDiffGain};
 
 }  // namespace

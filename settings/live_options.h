@@ -20,7 +20,8 @@
 //   stage                             a lone glTF model's ground and lamps (engine/content/stage.h)
 //   render-scale                      the window's frame size against its image area
 //   panel                             the window's panel: shown or hidden
-//   bokeh, bokeh-threshold, bokeh-contrast, bokeh-min-radius, bokeh-max, bokeh-shape, bokeh-intensity
+//   bokeh, bokeh-threshold, bokeh-contrast, bokeh-min-radius, bokeh-max, bokeh-blades, bokeh-intensity
+//   bokeh-shape                       bokeh-blades' older name (disc: 0, hexagon: 6)
 //   <backend keys> (scan, sat, ...)   a backend option: declared by the backends
 //                                     (engine/backends/compute_backend.h), checked against every
 //                                     registry here and against the running backend by it
@@ -65,6 +66,9 @@ struct LiveOption {
   // The registry's entries, for options whose values are a registry's names ("\n  name:
   // description" lines and the default), built when --help asks.
   std::string (*listing)() = nullptr;
+  // This is an older name of option `sameAs` (still read): given on the command line,
+  // either one wins over a settings file's line of the other.
+  std::string_view sameAs = {};
 };
 
 // The declarations, in --help's order.
@@ -80,7 +84,7 @@ void applyLiveDefaults(Options& o);
 // The declarations the rest of the app names in code (the panel's widgets, the checks).
 namespace opt {
 extern const LiveOption focal, focalRange, maxBlur, camera, focalLength, fNumber, sensorWidth, msaa, renderScale, bokeh,
-    bokehThreshold, bokehContrast, bokehMinRadius, bokehMax, bokehIntensity, filter, weights, view, aperture, stage;
+    bokehThreshold, bokehContrast, bokehMinRadius, bokehMax, bokehBlades, bokehIntensity, filter, weights, view, aperture, stage;
 }  // namespace opt
 
 // The depth-of-field parameters the options describe (the focal distance: the option's,

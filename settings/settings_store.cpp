@@ -136,6 +136,17 @@ struct Applied {
   std::set<std::string> refused;  // the keys whose value the options did not take
 };
 
+// Whether the command line gave option `key` under its name or an older one of the same option.
+bool givenUnderAnyName(const Options& o, const std::string& key) {
+  if (o.given.count(key)) return true;
+  const LiveOption* option = findLiveOption(key);
+  for (const LiveOption* other : liveOptions())
+    if (o.given.count(std::string(other->name)) &&
+        ((option && other->name == option->sameAs) || other->sameAs == key))
+      return true;
+  return false;
+}
+
 // The entries applied to `o` one by one: one that is refused, or that makes the settings so
 // far no camera (a thin lens focused closer than its focal length) or a blur the format
 // cannot sum, goes to `refused`; the others stay. The command line's options are left.
@@ -155,7 +166,7 @@ Applied apply(const ParsedSettings& parsed, Options& o, const Refusal& refused) 
       if (!o.given.count(key)) o.savedSelections[""][key] = e.value;
       continue;
     }
-    if (o.given.count(key)) continue;  // the command line wins
+    if (givenUnderAnyName(o, key)) continue;  // the command line wins
     Options trial = o;
     auto why = setLiveOption(trial, key, e.value);
     if (!why) why = whyNotRunnable(trial);

@@ -587,13 +587,9 @@ TEST(App, EveryOutOfFocusLampGetsAVisibleBokehSprite) {
   const Png a = loadPng(on / "frame_0000.png"), b = loadPng(off / "frame_0000.png");
   ASSERT_EQ(a.width, 1280);
   ASSERT_EQ(a.rgba.size(), b.rgba.size());
-  const satdof::scene::Scene scene = satdof::scene::makeDefaultScene();
   int lamps = 0;
-  for (std::size_t i = 0; i < scene.instances.size(); ++i) {
-    if (!scene.instances[i].emissive) continue;
+  for (const auto& [cx, cy] : lampCentres(a.width, a.height)) {
     ++lamps;
-    int cx = 0, cy = 0;
-    screenBox(scene, int(i), a.width, a.height, cx, cy);
     SCOPED_TRACE("lamp " + std::to_string(lamps) + " at (" + std::to_string(cx) + ", " + std::to_string(cy) + ")");
     // Within the hexagon's inscribed circle (30 cos 30deg = 26 px, less a margin).
     constexpr int kR = 22;
@@ -608,6 +604,55 @@ TEST(App, EveryOutOfFocusLampGetsAVisibleBokehSprite) {
         brighter += more >= 3;
       }
     EXPECT_GT(brighter, inside * 3 / 4) << brighter << " of " << inside << " pixels 3 grey levels brighter";
+  }
+  EXPECT_EQ(lamps, 5);
+}
+
+// --bokeh-blades shapes the sprites: four blades make a square inscribed in the circle of
+// confusion (its corners on the circle, its edges 0.71 r from the centre), round (0) the
+// circle itself. Lamp by lamp, with r how far right of the lamp the round sprite reaches:
+// a point on an axis 0.88 r out is lit by the round sprite and not by the square, a point
+// on a diagonal 0.8 r out by both.
+TEST(App, BokehBladesShapeTheSprites) {
+  const std::string common = "--headless --frames 1 --backend cpu --size 1280x720 --max-blur 30 --focal 30 --out ";
+  const fs::path off = freshDir("blades_off"), round = freshDir("blades_0"), square = freshDir("blades_4");
+  ASSERT_EQ(run(common + off.string() + " --bokeh off").exitCode, 0);
+  const RunResult r0 = run(common + round.string() + " --bokeh-blades 0");
+  ASSERT_EQ(r0.exitCode, 0) << r0.err;
+  const RunResult r4 = run(common + square.string() + " --bokeh-blades 4");
+  ASSERT_EQ(r4.exitCode, 0) << r4.err;
+  const Png none = loadPng(off / "frame_0000.png"), disc = loadPng(round / "frame_0000.png"),
+            box = loadPng(square / "frame_0000.png");
+  ASSERT_EQ(none.rgba.size(), disc.rgba.size());
+  ASSERT_EQ(none.rgba.size(), box.rgba.size());
+  // Lit: every channel of the 3x3 pixels about (x, y) brighter than without bokeh.
+  auto lit = [&](const Png& png, int x, int y) {
+    int least = 255;
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx) {
+        const std::size_t k = (std::size_t(y + dy) * png.width + (x + dx)) * 4;
+        for (int c = 0; c < 3; ++c) least = std::min(least, int(png.rgba[k + c]) - int(none.rgba[k + c]));
+      }
+    return least >= 2;
+  };
+  int lamps = 0;
+  for (const auto& [cx, cy] : lampCentres(disc.width, disc.height)) {
+    ++lamps;
+    SCOPED_TRACE("lamp " + std::to_string(lamps) + " at (" + std::to_string(cx) + ", " + std::to_string(cy) + ")");
+    ASSERT_TRUE(cx > 40 && cx < disc.width - 40 && cy > 40 && cy < disc.height - 40);
+    int r = 0;  // the lamp's own blur (the lamps nearest the focus have less than 30 px)
+    while (r < 40 && lit(disc, cx + r + 1, cy)) ++r;
+    ASSERT_GE(r, 16);
+    const int kAxis = int(std::lround(0.88 * r)), kDiagonal = int(std::lround(0.8 * r / std::sqrt(2.0)));
+    for (const auto& [dx, dy] : {std::pair{kAxis, 0}, {-kAxis, 0}, {0, kAxis}, {0, -kAxis}}) {
+      EXPECT_TRUE(lit(disc, cx + dx, cy + dy)) << "round, at (" << dx << ", " << dy << ")";
+      EXPECT_FALSE(lit(box, cx + dx, cy + dy)) << "four blades, at (" << dx << ", " << dy << ")";
+    }
+    for (const int dx : {-kDiagonal, kDiagonal})
+      for (const int dy : {-kDiagonal, kDiagonal}) {
+        EXPECT_TRUE(lit(disc, cx + dx, cy + dy)) << "round, at (" << dx << ", " << dy << ")";
+        EXPECT_TRUE(lit(box, cx + dx, cy + dy)) << "four blades, at (" << dx << ", " << dy << ")";
+      }
   }
   EXPECT_EQ(lamps, 5);
 }

@@ -358,6 +358,27 @@ TEST(AppSettings, KeptBetweenRunsAndCorruptFileWarnsOnce) {
   EXPECT_FALSE(fs::exists(file));
 }
 
+// A script's `set bokeh-blades` (an option declared once) reaches the screenshot's settings
+// (what the settings file would keep; the older `bokeh-shape` not written), and a window
+// run starts from the settings file's blade count.
+TEST(AppSettings, AScriptsBladeCountIsSavedAndTheFileIsRead) {
+  SATDOF_SKIP_WITHOUT_XVFB();
+  const fs::path dir = freshDir("settings_blades");
+  RunResult r = runScript(dir, "set bokeh-blades 5\nwait 2\nscreenshot " + (dir / "five.png").string() + "\nquit\n",
+                          "", 640, 360);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const std::string shot = slurp(dir / "five.txt");
+  EXPECT_NE(shot.find("bokeh-blades=5"), std::string::npos) << shot;
+  EXPECT_EQ(shot.find("bokeh-shape"), std::string::npos) << shot;
+  const fs::path config = dir / "config";
+  fs::create_directories(config / "satdof");
+  std::ofstream(config / "satdof" / "settings.ini") << "bokeh-blades=7\n";
+  r = run("--backend cpu --size 640x360 --frames 2 --screenshot " + (dir / "seven.png").string(),
+          "XDG_CONFIG_HOME=" + config.string() + " xvfb-run -a -s '-screen 0 640x360x24' ");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(slurp(dir / "seven.txt").find("bokeh-blades=7"), std::string::npos) << slurp(dir / "seven.txt");
+}
+
 // What one run saves cannot lock the next out: a cpu run's SAT algorithm, a cuda run's DoF
 // and a thin lens focused too close are each dropped with one line, and the run goes on.
 TEST(AppSettings, ASavedValueThatDoesNotFitIsDroppedNotFatal) {

@@ -26,6 +26,8 @@
 #include "engine/backends/compute_backend.h"
 #include "engine/pipeline/pipeline_config.h"  // CompareFields, read by compare-b
 #include "settings/live_options.h"
+#include "settings/renderer_options.h"
+#include "settings/script.h"
 #include "settings/settings_store.h"
 
 namespace fs = std::filesystem;
@@ -63,6 +65,85 @@ TEST(LiveOptions, SayWhatIsWrongInWords) {
   const auto unknown = satdof::setLiveOption(o, "colour", "red");
   ASSERT_TRUE(unknown);
   EXPECT_EQ(unknown->rfind("no option 'colour'; valid: ", 0), 0u) << *unknown;
+}
+
+// One declaration (bokeh-blades) reaches the command line's flag and its checks, the
+// settings file (written under its name; an older file's bokeh-shape still read, and the
+// command line winning over either name), a script's `set` and the command line that
+// renders the same frame afresh (the soak's), which carries every option that applies.
+TEST(LiveOptions, BokehBladesReachEveryPlaceFromOneDeclaration) {
+  Options o;
+  EXPECT_EQ(o.bokeh.blades, 0) << "round by default";
+  ASSERT_FALSE(satdof::setLiveOption(o, "bokeh-blades", "5"));
+  EXPECT_EQ(o.bokeh.blades, 5);
+  EXPECT_EQ(satdof::liveOptionValue(o, "bokeh-blades"), "5");
+  EXPECT_EQ(satdof::setLiveOption(o, "bokeh-blades", "2"), "2 blades make no aperture: 0 (round) or 3 to 12");
+  EXPECT_EQ(satdof::setLiveOption(o, "bokeh-blades", "13"), "'13' is out of range: must be between 0 and 12");
+  EXPECT_EQ(satdof::setLiveOption(o, "bokeh-blades", "4.5"), "'4.5' is not a whole number");
+  EXPECT_EQ(o.bokeh.blades, 5) << "a refused value changes nothing";
+  ASSERT_FALSE(satdof::setLiveOption(o, "bokeh-shape", "hexagon"));
+  EXPECT_EQ(o.bokeh.blades, 6);
+  ASSERT_FALSE(satdof::setLiveOption(o, "bokeh-shape", "disc"));
+  EXPECT_EQ(o.bokeh.blades, 0);
+
+  // The settings file: written as bokeh-blades alone.
+  ASSERT_FALSE(satdof::setLiveOption(o, "bokeh-blades", "7"));
+  const satdof::SettingsEntries saved = satdof::settingsOf(o, {});
+  int blades = 0, shapes = 0;
+  for (const auto& [key, value] : saved) {
+    if (key == "bokeh-blades") blades += value == "7";
+    shapes += key == "bokeh-shape";
+  }
+  EXPECT_EQ(blades, 1);
+  EXPECT_EQ(shapes, 0);
+  const fs::path dir = fs::temp_directory_path() / ("satdof_settings_blades_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path file = dir / "settings.ini";
+  std::ofstream(file) << "bokeh-shape=hexagon\n";  // a file from before bokeh-blades
+  Options older;
+  satdof::loadSettings(file, older);
+  EXPECT_EQ(older.bokeh.blades, 6);
+  Options given;  // --bokeh-blades 5 on the command line: the file's older name does not undo it
+  given.given.insert("bokeh-blades");
+  given.bokeh.blades = 5;
+  satdof::loadSettings(file, given);
+  EXPECT_EQ(given.bokeh.blades, 5);
+  std::ofstream(file) << "bokeh-blades=8\n";
+  Options givenOlder;  // --bokeh-shape disc: the file's bokeh-blades does not undo it
+  givenOlder.given.insert("bokeh-shape");
+  satdof::loadSettings(file, givenOlder);
+  EXPECT_EQ(givenOlder.bokeh.blades, 0);
+  Options fromFile;
+  satdof::loadSettings(file, fromFile);
+  EXPECT_EQ(fromFile.bokeh.blades, 8);
+  fs::remove_all(dir);
+
+  // A script's line.
+  std::string error;
+  const auto script = satdof::parseScript("set bokeh-blades 9\n", error);
+  ASSERT_TRUE(script) << error;
+  ASSERT_EQ(script->size(), 1u);
+  Options scripted;
+  EXPECT_FALSE(satdof::setLiveOption(scripted, (*script)[0].name, (*script)[0].value));
+  EXPECT_EQ(scripted.bokeh.blades, 9);
+
+  // The command line of the same frame: every option that applies, by its current name.
+  Options thinLens;
+  thinLens.backend = "cpu";
+  ASSERT_FALSE(satdof::setLiveOption(thinLens, "camera", "thin-lens"));
+  ASSERT_FALSE(satdof::setLiveOption(thinLens, "f-number", "2.8"));
+  ASSERT_FALSE(satdof::setLiveOption(thinLens, "bokeh-blades", "5"));
+  ASSERT_FALSE(satdof::setLiveOption(thinLens, "weights", "0,1,0, 1,-4,1"));
+  const std::string line = satdof::commandLineOf(thinLens);
+  for (const char* part : {" --backend cpu", " --camera thin-lens", " --f-number 2.8", " --focal-length 85",
+                           " --sensor-width ", " --bokeh-blades 5", " --bokeh on", " --max-blur 12"})
+    EXPECT_NE(line.find(part), std::string::npos) << part << " in" << line;
+  for (const char* part : {"--bokeh-shape", "--focal-range", "--render-scale", "--panel", "--weights"})
+    EXPECT_EQ(line.find(part), std::string::npos) << part << " in" << line;
+  Options custom = thinLens;  // the filter's own options once there is one
+  ASSERT_FALSE(satdof::setLiveOption(custom, "filter", "custom"));
+  EXPECT_NE(satdof::commandLineOf(custom).find(" --filter custom --radius 2 --weights 0,1,0,1,-4,1"), std::string::npos)
+      << satdof::commandLineOf(custom);
 }
 
 TEST(SettingsFile, ParsesKeyValueLines) {

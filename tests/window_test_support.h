@@ -1,12 +1,15 @@
 // tests/window_test_support.h — where the default scene's teapots land in a window test's
 // image: an instance's screen box and centre pixel from the scene's own camera and
-// projection. Shared by test_app_window.cpp and test_app_input.cpp (after
+// projection, and the lamps' centres. Shared by test_app_window.cpp, test_app_input.cpp
+// and test_app.cpp's bokeh tests (after
 // app_run_support.h, in the same anonymous namespace).
 #pragma once
 
 #include <glm/glm.hpp>
 
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 #include "engine/scene/scene.h"
 
@@ -39,6 +42,19 @@ Box screenBox(const satdof::scene::Scene& s, int instance, int w, int h, int& cx
   }
   toPixel(satdof::scene::computeBounds(s.meshes[std::size_t(inst.mesh)]).centre(), cx, cy);
   return b;
+}
+
+// The centre pixels of the default scene's lamps (its emissive instances) in a w x h image.
+[[maybe_unused]] std::vector<std::pair<int, int>> lampCentres(int w, int h) {
+  const satdof::scene::Scene scene = satdof::scene::makeDefaultScene();
+  std::vector<std::pair<int, int>> centres;
+  for (std::size_t i = 0; i < scene.instances.size(); ++i) {
+    if (!scene.instances[i].emissive) continue;
+    int cx = 0, cy = 0;
+    screenBox(scene, int(i), w, h, cx, cy);
+    centres.emplace_back(cx, cy);
+  }
+  return centres;
 }
 
 }  // namespace

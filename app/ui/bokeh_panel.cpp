@@ -30,10 +30,10 @@ void bokeh(UiState& s) {
   widgets::label("min radius (px)", nullptr);
   ImGui::SliderInt("##minradius", &b.select.minRadius, 1, 32);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("pixels blurred less than this stay points (no sprite)");
-  ImGui::RadioButton("disc", &b.shape, 0);
-  ImGui::SameLine();
-  ImGui::RadioButton("hexagon", &b.shape, 1);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("the aperture's shape: round, or six blades");
+  // 1 and 2 blades make no aperture: the slider steps over them (0 round, then 3).
+  const int blades = b.blades;
+  if (widgets::optionSlider(opt::bokehBlades, &b.blades) && b.blades > 0 && b.blades < kMinBlades)
+    b.blades = blades == 0 ? kMinBlades : 0;
   widgets::label("intensity", nullptr);
   ImGui::SliderFloat("##intensity", &b.intensity, 0.0f, 200.0f, "%.0f", ImGuiSliderFlags_Logarithmic);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("how much of each highlight's excess brightness its sprite carries");

@@ -2,11 +2,43 @@
 #include "engine/passes/bokeh_pass.h"
 
 #include <algorithm>
+#include <cmath>
+#include <numbers>
 #include <stdexcept>
 
 #include "engine/gl/program.h"
 
 namespace satdof {
+namespace {
+
+// A sprite's shape for bokeh.frag: round, or the regular polygon the aperture's blades make,
+// inscribed in the circle of confusion (its corners on the circle), one edge flat at the
+// bottom. The polygon is where every edge's outward normal n satisfies dot(p, n) <= the
+// inradius; the sprite's light is spread over the shape's own area.
+struct SpriteShape {
+  int blades = 0;                 // 0: round
+  float inradius = 1.0f;          // over the circle's radius: cos(pi / blades)
+  float area = std::numbers::pi_v<float>;  // over the radius squared
+  std::array<float, 2 * kMaxBlades> normals{};
+};
+
+SpriteShape spriteShape(int blades) {
+  SpriteShape shape;
+  if (blades < kMinBlades || blades > kMaxBlades) return shape;  // round (the option refuses others)
+  const double pi = std::numbers::pi, step = 2.0 * pi / blades;
+  shape.blades = blades;
+  shape.inradius = float(std::cos(pi / blades));
+  shape.area = float(0.5 * blades * std::sin(step));
+  const auto exact = [](double v) { return std::abs(v) < 1e-12 ? 0.0f : float(v); };  // cos(pi/2) is 0
+  for (int k = 0; k < blades; ++k) {
+    const double angle = -0.5 * pi + k * step;  // k = 0: the bottom edge's normal, straight down
+    shape.normals[2 * k] = exact(std::cos(angle));
+    shape.normals[2 * k + 1] = exact(std::sin(angle));
+  }
+  return shape;
+}
+
+}  // namespace
 
 BokehPass::BokehPass(const std::filesystem::path& shaderDir) : empty_(gl::createVertexArray()) {
   for (gl::Buffer& b : countRing_) b = gl::createBuffer(kBokehCommandBytes, nullptr, 0);
@@ -61,9 +93,13 @@ void BokehPass::draw(const BokehSettings& s, Profiler& profiler) {
     auto timed = profiler.section(profiler.gl(), "bokeh draw");
     glUseProgram(program_.get());
     glUniform2i(0, t.extent.width, t.extent.height);
-    glUniform1i(1, s.shape);
+    const SpriteShape shape = spriteShape(s.blades);
+    glUniform1i(1, shape.blades);
     glUniform1f(2, s.intensity);
     glUniform1f(3, float(s.select.threshold) / 255.0f);
+    glUniform1f(4, shape.inradius);
+    glUniform1f(5, shape.area);
+    if (shape.blades > 0) glUniform2fv(6, shape.blades, shape.normals.data());
     glBindFramebuffer(GL_FRAMEBUFFER, sumFramebuffer_.get());
     glViewport(0, 0, t.extent.width, t.extent.height);
     glEnable(GL_BLEND);

@@ -2,7 +2,8 @@
 // compute backend builds the sprite list and a draw-indirect command in the frame's GL
 // buffers (ComputeRequest::bokeh: CUDA compaction and radix sort inside the frame's one
 // mapping; GLSL compute shaders; or the CPU reference, uploaded); this pass draws every
-// sprite as a disc or hexagon the size of its circle of confusion, from that command (no
+// sprite as the aperture's shape (round, or a polygon of its blades inscribed in the circle
+// of confusion) the size of its circle of confusion, from that command (no
 // host round trip on the GPU backends). The sprites add up in a half-float image of the
 // pass's own, which is then added to the DoF output once: a sprite spreads its highlight
 // pixel over its whole circle, often well under one grey level a pixel, which an 8-bit
@@ -24,10 +25,12 @@
 
 namespace satdof {
 
+constexpr int kMinBlades = 3, kMaxBlades = 12;
+
 struct BokehSettings {
   bool enabled = true;
   reference::BokehSettings select;  // threshold, min radius, cap
-  int shape = 0;                    // 0 disc, 1 hexagon
+  int blades = 0;                   // the aperture's blades: 0 round, else kMinBlades..kMaxBlades
   float intensity = 8.0f;
 };
 
