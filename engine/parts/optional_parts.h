@@ -5,6 +5,7 @@
 // has it, fills those entries and hooks in:
 //   registerComputeBackend   engine/backends/compute_backend.h
 //   registerDofImplementation  engine/dof/dof_implementation.h
+//   registerLayeredCudaPath  engine/dof/layered_cuda_path.h
 //   registerDeviceMemoryBuffers  engine/interop/device_memory_buffer.h
 // No static initialiser does it (a static library drops objects nothing refers to): every
 // lookup of those registries and hooks first calls ensureOptionalParts(), which calls

@@ -8,6 +8,7 @@ namespace satdof {
 void registerOptionalParts() {
   cuda_part::registerBackend();
   cuda_part::registerDof();
+  cuda_part::registerLayeredPath();
   cuda_part::registerDeviceMemoryBuffers();
 }
 
