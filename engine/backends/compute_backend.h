@@ -117,7 +117,7 @@ class ComputeBackend {
 
 // A backend as the registry knows it, before any GL context exists.
 struct ComputeBackendInfo {
-  std::string_view name;         // --backend NAME
+  std::string_view name;              // --backend NAME
   std::string_view label = {};        // "CUDA", as in "CUDA backend: ..."
   std::string_view description = {};  // one line for --help
   std::vector<BackendOption> (*options)();

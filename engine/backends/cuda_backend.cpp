@@ -45,7 +45,8 @@ namespace {
 
 using interop::Target;
 
-// The backend's entry (below), which the backend lists too.
+// Functions of the backend's registry entry (below, cuda_part::registerBackend), which its
+// options() and filterImplementations() return too.
 std::vector<BackendOption> cudaBackendOptions();
 std::vector<FilterImplementation> cudaFilterImplementations();
 

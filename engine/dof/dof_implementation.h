@@ -65,8 +65,8 @@ class DofImplementation {
 };
 
 struct DofEntry {
-  std::string_view name;         // --dof NAME, the panel
-  std::string_view description = {};  // one line for --help and the panel
+  std::string_view name;               // --dof NAME, the panel
+  std::string_view description = {};   // one line for --help and the panel
   DofFields fields = DofFields::None;  // the targets of its own it needs (FrameTargets::allocate)
   // Why it cannot run with this backend (nullopt: it can).
   std::optional<std::string> (*whyNot)(const ComputeBackend& backend);
