@@ -5,7 +5,8 @@
 // Backends are a registry (engine/backends/registry.cpp), in the order `--backend auto` tries
 // them:
 //   cuda        CUDA-GL interop (engine/interop/session.h), the library's registries on the
-//               GPU, everything mapped in one call per frame, no host round trip;
+//               GPU, everything mapped in one call per frame, no host round trip (the
+//               CUDA part registers it; a build without one lists it, unable to run);
 //   gl-compute  GLSL compute shaders on any GL 4.3+ GPU (skipped by auto on a software
 //               GL, where the CPU is faster);
 //   cpu         read back, the reference library on every core, upload (the fallback).
@@ -116,9 +117,9 @@ class ComputeBackend {
 
 // A backend as the registry knows it, before any GL context exists.
 struct ComputeBackendInfo {
-  std::string_view name;         // --backend NAME
-  std::string_view label;        // "CUDA", as in "CUDA backend: ..."
-  std::string_view description;  // one line for --help
+  std::string_view name;              // --backend NAME
+  std::string_view label = {};        // "CUDA", as in "CUDA backend: ..."
+  std::string_view description = {};  // one line for --help
   std::vector<BackendOption> (*options)();
   std::vector<FilterImplementation> (*filterImplementations)();
   // The backend for this GL context with these selections, or null. `reason` gets one
@@ -164,10 +165,10 @@ std::optional<BackendChoice> chooseBackendAfter(std::string_view failed, const C
 std::vector<BackendOption> cpuBackendOptions();
 std::vector<FilterImplementation> cpuFilterImplementations();
 std::unique_ptr<ComputeBackend> createCpuBackend(const Context&, const BackendSelections&, std::string&);
-// cuda_backend.cpp, or without a CUDA toolkit cuda_unavailable.cpp (which says so).
-std::vector<BackendOption> cudaBackendOptions();
-std::vector<FilterImplementation> cudaFilterImplementations();
-std::unique_ptr<ComputeBackend> createCudaBackend(const Context&, const BackendSelections&, std::string&);
-std::string cudaWhyNotOnThisMachine();
+
+// An optional part's backend (engine/parts/optional_parts.h; the CUDA part's cuda_backend.cpp):
+// it replaces the entry listed under its name, whose label and description it keeps, or is
+// appended. Only from registerOptionalParts().
+void registerComputeBackend(ComputeBackendInfo part);
 
 }  // namespace satdof

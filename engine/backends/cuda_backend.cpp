@@ -29,6 +29,7 @@
 #include "engine/interop/cuda_timestamps.h"
 #include "engine/interop/session.h"
 #include "engine/interop/stage_host.h"
+#include "engine/parts/cuda_part.h"
 #include "satdof/bokeh.h"
 #include "satdof/compact.h"
 #include "satdof/conv2d.h"
@@ -43,6 +44,11 @@ namespace satdof {
 namespace {
 
 using interop::Target;
+
+// Functions of the backend's registry entry (below, cuda_part::registerBackend), which its
+// options() and filterImplementations() return too.
+std::vector<BackendOption> cudaBackendOptions();
+std::vector<FilterImplementation> cudaFilterImplementations();
 
 template <class Registry>
 std::vector<Choice> choicesOf(const Registry& entries) {
@@ -360,8 +366,6 @@ const Entry* chosen(const BackendSelections& selections, const char* key, const 
   return it == selections.end() ? &fallback : find(it->second);
 }
 
-}  // namespace
-
 std::vector<BackendOption> cudaBackendOptions() {
   return {{"sat", "SAT algorithm", choicesOf(satAlgorithms()), std::string(defaultSatAlgorithm().name)},
           {"scan", "scan variant", scanChoices(),
@@ -394,6 +398,16 @@ std::unique_ptr<ComputeBackend> createCudaBackend(const Context& context, const 
     cudaGetLastError();
     return nullptr;
   }
+}
+
+}  // namespace
+
+void cuda_part::registerBackend() {
+  registerComputeBackend({.name = "cuda",
+                          .options = cudaBackendOptions,
+                          .filterImplementations = cudaFilterImplementations,
+                          .create = createCudaBackend,
+                          .whyNotOnThisMachine = cudaWhyNotOnThisMachine});
 }
 
 }  // namespace satdof

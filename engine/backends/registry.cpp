@@ -1,9 +1,10 @@
 // engine/backends/registry.cpp — the compute backends, in the order `auto` tries them, and
 // the choice between them, explained in one line.
-#include <array>
+#include <utility>
 
 #include "satdof/registry.h"
 #include "engine/backends/compute_backend.h"
+#include "engine/parts/optional_parts.h"
 
 namespace satdof {
 
@@ -31,14 +32,37 @@ std::unique_ptr<ComputeBackend> createGlComputeBackend(const Context&, const Bac
 
 namespace {
 
-const std::array kBackends{
-    ComputeBackendInfo{"cuda", "CUDA", "CUDA-GL interop: filter and SAT on the GPU, no host round trip",
-                       cudaBackendOptions, cudaFilterImplementations, createCudaBackend, cudaWhyNotOnThisMachine},
-    ComputeBackendInfo{"gl-compute", "GL-compute", "GLSL compute shaders: filter and SAT on any GL 4.3+ GPU, no CUDA",
-                       glComputeBackendOptions, glComputeFilterImplementations, createGlComputeBackend},
-    ComputeBackendInfo{"cpu", "CPU", "read back, the reference library, upload (works everywhere)",
-                       cpuBackendOptions, cpuFilterImplementations, createCpuBackend},
-};
+// The cuda backend as a build without the CUDA part lists it (its part fills it in:
+// cuda_part::registerBackend): it offers nothing and says why it cannot run (short: the
+// panel shows "CPU backend: " and it in one line).
+std::string noCuda() { return "this build has no CUDA"; }  // no toolkit at configure time
+std::vector<BackendOption> noOptions() { return {}; }
+std::vector<FilterImplementation> noFilters() { return {}; }
+std::unique_ptr<ComputeBackend> createNoCuda(const Context&, const BackendSelections&, std::string& reason) {
+  reason = noCuda();
+  return nullptr;
+}
+
+// In `auto`'s order, every build's list; registerComputeBackend fills in the entries of the
+// optional parts (engine/parts/optional_parts.h).
+std::vector<ComputeBackendInfo>& listed() {
+  static std::vector<ComputeBackendInfo> list{
+      ComputeBackendInfo{"cuda", "CUDA", "CUDA-GL interop: filter and SAT on the GPU, no host round trip", noOptions,
+                         noFilters, createNoCuda, noCuda},
+      ComputeBackendInfo{"gl-compute", "GL-compute",
+                         "GLSL compute shaders: filter and SAT on any GL 4.3+ GPU, no CUDA", glComputeBackendOptions,
+                         glComputeFilterImplementations, createGlComputeBackend},
+      ComputeBackendInfo{"cpu", "CPU", "read back, the reference library, upload (works everywhere)",
+                         cpuBackendOptions, cpuFilterImplementations, createCpuBackend},
+  };
+  return list;
+}
+
+// This build's backends, its optional parts registered.
+const std::vector<ComputeBackendInfo>& backends() {
+  ensureOptionalParts();
+  return listed();
+}
 
 // What `auto` passes over although it could run: gl-compute on a software GL, where
 // the cpu backend is faster (measured on Mesa's llvmpipe, 2 shared cores, 3840x2160,
@@ -52,14 +76,23 @@ std::optional<std::string> autoPassesOver(const ComputeBackendInfo& info, const 
 
 }  // namespace
 
-std::span<const ComputeBackendInfo> computeBackends() { return kBackends; }
+void registerComputeBackend(ComputeBackendInfo part) {
+  fillIn(listed(), std::move(part), [](const ComputeBackendInfo& entry, ComputeBackendInfo& filled) {
+    filled.label = entry.label;
+    filled.description = entry.description;
+  });
+}
 
-const ComputeBackendInfo* findComputeBackend(std::string_view name) { return findByName<ComputeBackendInfo>(kBackends, name); }
+std::span<const ComputeBackendInfo> computeBackends() { return backends(); }
+
+const ComputeBackendInfo* findComputeBackend(std::string_view name) {
+  return findByName<ComputeBackendInfo>(backends(), name);
+}
 
 BackendChoice chooseComputeBackend(std::string_view requested, const Context& context,
                                    const BackendSelections& selections) {
   std::string whyNots;  // why each earlier backend could not run, for the one line
-  for (const ComputeBackendInfo& info : kBackends) {
+  for (const ComputeBackendInfo& info : backends()) {
     if (requested != "auto" && requested != info.name) continue;
     std::string whyNot;
     if (auto skip = requested == "auto" ? autoPassesOver(info, context) : std::nullopt) {
@@ -83,7 +116,7 @@ std::optional<BackendChoice> chooseBackendAfter(std::string_view failed, const C
                                                 const BackendSelections& selections) {
   bool after = false;
   std::string whyNots;
-  for (const ComputeBackendInfo& info : kBackends) {
+  for (const ComputeBackendInfo& info : backends()) {
     if (!after) {
       after = info.name == failed;
       continue;

@@ -7,6 +7,7 @@
 #include "engine/backends/compute_backend.h"
 #include "engine/dof/dof_implementation.h"
 #include "engine/interop/stage_host.h"
+#include "engine/parts/cuda_part.h"
 #include "satdof/dof.h"
 
 namespace satdof {
@@ -59,8 +60,6 @@ class CudaDof final : public DofImplementation {
   interop::StageHost& host_;
 };
 
-}  // namespace
-
 std::optional<std::string> cudaDofWhyNot(const ComputeBackend& backend) {
   if (dynamic_cast<const interop::StageHost*>(&backend)) return std::nullopt;
   return "needs the cuda compute backend (CUDA-GL interop); this one is " + std::string(backend.name());
@@ -70,6 +69,16 @@ std::unique_ptr<DofImplementation> createCudaDof(const std::filesystem::path&, C
   auto* host = dynamic_cast<interop::StageHost*>(&backend);
   if (!host) throw std::runtime_error(*cudaDofWhyNot(backend));
   return std::make_unique<CudaDof>(*host);
+}
+
+}  // namespace
+
+void cuda_part::registerDof() {
+  registerDofImplementation({.name = "cuda",
+                             .fields = DofFields::None,
+                             .whyNot = cudaDofWhyNot,
+                             .create = createCudaDof,
+                             .onlyBackend = "cuda"});
 }
 
 }  // namespace satdof

@@ -6,6 +6,7 @@
 //   fragment  a full-screen triangle; the fragment shader does four SAT reads per pixel
 //   compute   the same arithmetic as a GL compute shader (every GL 4.3+ GPU)
 //   cuda      the same arithmetic as a CUDA kernel on the CUDA backend's interop session
+//             (the CUDA part registers it; a build without one lists it, unable to run)
 // The three give byte-identical images (tested): the choice is only speed.
 //   layered   near and far fields with their own SATs, composited near over far: no
 //             colour halos around sharp objects, blurred near objects spread over what is
@@ -64,8 +65,8 @@ class DofImplementation {
 };
 
 struct DofEntry {
-  std::string_view name;         // --dof NAME, the panel
-  std::string_view description;  // one line for --help and the panel
+  std::string_view name;               // --dof NAME, the panel
+  std::string_view description = {};   // one line for --help and the panel
   DofFields fields = DofFields::None;  // the targets of its own it needs (FrameTargets::allocate)
   // Why it cannot run with this backend (nullopt: it can).
   std::optional<std::string> (*whyNot)(const ComputeBackend& backend);
@@ -89,8 +90,10 @@ std::unique_ptr<DofImplementation> createSeeThroughLinearDof(const std::filesyst
                                                              ComputeBackend& backend);
 // The storage buffer linear_light.glsl reads (reference::linearLightTables), layered_dof.cpp.
 gl::Buffer createLinearLightTables();
-// cuda_dof.cpp, or without a CUDA toolkit cuda_dof_unavailable.cpp (which says so).
-std::optional<std::string> cudaDofWhyNot(const ComputeBackend& backend);
-std::unique_ptr<DofImplementation> createCudaDof(const std::filesystem::path& shaderDir, ComputeBackend& backend);
+
+// An optional part's entry (engine/parts/optional_parts.h; the CUDA part's cuda_dof.cpp): it
+// replaces the entry listed under its name, whose description it keeps, or is appended.
+// Only from registerOptionalParts().
+void registerDofImplementation(DofEntry part);
 
 }  // namespace satdof

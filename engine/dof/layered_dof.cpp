@@ -7,9 +7,10 @@
 // On the cuda backend the split is a CUDA kernel (satdof/dof.h) and the SATs the backend's
 // algorithm, inside the backend's own mapping of the frame (engine/interop/stage_host.h): one
 // GL-CUDA hand-over per frame, and the reach is a CUDA kernel there too, before the field
-// SATs on the frame's one stream (stage_host.h says why one). Elsewhere the split is two GL compute passes, the SATs
-// ComputeBackend::buildFieldSats (the CPU by default) and the reach dof_layers_reach.comp's
-// two passes. All give the same bytes.
+// SATs on the frame's one stream (stage_host.h says why one): the CUDA part's
+// LayeredCudaPath (layered_cuda_path.h, layered_dof_cuda.cpp). Elsewhere the split is two GL
+// compute passes, the SATs ComputeBackend::buildFieldSats (the CPU by default) and the reach
+// dof_layers_reach.comp's two passes. All give the same bytes.
 //
 // The `see-through` entry is the same class with the scene's second layer
 // (DofSettings::behindColour / behindDepth): the GL split fills the far field under near
@@ -36,14 +37,11 @@
 #include "engine/backends/compute_backend.h"
 #include "engine/dof/coc_uniforms.h"
 #include "engine/dof/dof_implementation.h"
+#include "engine/dof/layered_cuda_path.h"
 #include "engine/gl/handles.h"
 #include "engine/gl/program.h"
+#include "engine/parts/optional_parts.h"
 #include "satdof/reference/layered_dof.h"
-#if SATDOF_HAVE_CUDA
-#include "engine/interop/stage_host.h"
-#include "satdof/device_buffer.h"
-#include "satdof/dof.h"
-#endif
 
 namespace satdof {
 namespace {
@@ -56,37 +54,10 @@ class LayeredDof final : public DofImplementation {
       : backend_(backend), seeThrough_(seeThrough), linear_(linear) {
     reloadShaders(shaderDir);
     linearTables_ = createLinearLightTables();
-#if SATDOF_HAVE_CUDA
     // On the cuda backend the fields and their SATs join the backend's mapping of the
-    // frame: one GL-CUDA hand-over. Layered splits in CUDA inside it; see-through splits
-    // on GL before the backend runs (beforeBackend), the fields then mapped as they are.
-    using interop::Target;
-    host_ = dynamic_cast<interop::StageHost*>(&backend);
-    if (host_) {
-      std::vector<Target> shared{Target::Depth,   Target::SceneColour, Target::Filtered,       Target::NearField,
-                                 Target::FarField, Target::NearSat,    Target::FarSat,         Target::NearTileRadius,
-                                 Target::NearRadius, Target::NearReach};
-      if (seeThrough_) shared.insert(shared.end(), {Target::FarSide, Target::FarSideSat});
-      if (linear_) shared.insert(shared.end(), {Target::LinearColour, Target::LinearColourSat});
-      host_->shareFrameMapping(std::move(shared));
-      // See-through's split runs before the backend, so its reach can start as soon as
-      // the backend maps the frame: beside the frame's SAT and then the field SATs.
-      if (seeThrough_)
-        host_->onFrameMapped([this](const interop::Session::Mapped& mapped, Profiler& profiler) {
-          if (!splitAhead_) return;
-          surfaces_.clear();  // last frame's: its work finished before this frame's map
-          reachInCuda(mapped, profiler);
-        });
-    }
-#endif
+    // frame: one GL-CUDA hand-over (layered_cuda_path.h).
+    cuda_ = createLayeredCudaPath(backend, {seeThrough_, linear_, targets_, splitAhead_});
   }
-#if SATDOF_HAVE_CUDA
-  ~LayeredDof() override {
-    if (!host_) return;
-    host_->onFrameMapped({});
-    host_->shareFrameMapping({});
-  }
-#endif
 
   void attach(const Targets& t) override {
     const bool formatChanged = t.satFormat != targets_.satFormat;
@@ -129,16 +100,12 @@ class LayeredDof final : public DofImplementation {
   // See-through on the cuda backend, on a frame without a filter: the GL split now, so
   // that the backend maps the fields with its own targets (the CUDA split knows one layer).
   void beforeBackend(const DofSettings& s, Profiler& profiler) override {
-#if SATDOF_HAVE_CUDA
-    if (!host_ || !seeThrough_ || !targets_.nearField) return;
+    if (!cuda_ || !seeThrough_ || !targets_.nearField) return;
     const Frame f = frameOf(s);
     glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 3, -1, f.names.dof);
     splitOnGl(s, f, profiler);
     glPopDebugGroup();
     splitAhead_ = true;
-#else
-    (void)s, (void)profiler;
-#endif
   }
 
   void run(const DofSettings& s, Profiler& profiler) override {
@@ -159,12 +126,10 @@ class LayeredDof final : public DofImplementation {
     const bool linearPacked = fields.linearColourSatFormat == SatFormat::Uint21x3;
     // The backend ran onFrameMapped on the mapping it left open: after a split ahead, the
     // reach started there.
-    const bool reachStarted = takeFrameMapping() && splitAhead_;
-#if SATDOF_HAVE_CUDA
-    if (!reachStarted) surfaces_.clear();  // last frame's: its work finished before this frame's map
-#endif
-    if (!std::exchange(splitAhead_, false) && (behind || linear_ || !splitInCuda(s, ramp, profiler))) {
-      closeFrameMapping(profiler);  // GL writes the fields next
+    const bool reachStarted = cuda_ && cuda_->takeFrameMapping();
+    if (!std::exchange(splitAhead_, false) &&
+        (behind || linear_ || !cuda_ || !cuda_->split(s.source == t.filtered, ramp, profiler))) {
+      if (cuda_) cuda_->closeFrameMapping(profiler);  // GL writes the fields next
       splitOnGl(s, f, profiler);
     }
     if (!buildFieldSatsAndReach(fields, reachStarted, profiler)) {
@@ -214,13 +179,7 @@ class LayeredDof final : public DofImplementation {
   }
 
  private:
-  bool onCuda() const {
-#if SATDOF_HAVE_CUDA
-    return host_ != nullptr;
-#else
-    return false;
-#endif
-  }
+  bool onCuda() const { return cuda_ != nullptr; }
 
   // What a frame runs: its ramp, whether see-through has a second layer (else it runs as
   // layered), the names for the debug group and the profiler's tags.
@@ -275,102 +234,13 @@ class LayeredDof final : public DofImplementation {
     glMemoryBarrier(GL_ALL_BARRIER_BITS);
   }
 
-  // The backend's mapping of this frame, where it left one open for the DoF (cuda; it
-  // holds the fields and their tables): taken at the start of run(), closed within it.
-  // Whether there was one.
-  bool takeFrameMapping() {
-#if SATDOF_HAVE_CUDA
-    frameMapping_ = host_ ? host_->takeFrameMapping() : nullptr;
-    return frameMapping_ != nullptr;
-#else
-    return false;
-#endif
-  }
-  void closeFrameMapping(Profiler& profiler) {
-#if SATDOF_HAVE_CUDA
-    if (!frameMapping_) return;
-    auto unmapSection = profiler.section(host_->clock(), "unmap");
-    frameMapping_->unmap();
-    frameMapping_.reset();
-#else
-    (void)profiler;
-#endif
-  }
-
   // The fields' SATs: inside the frame's mapping where one is open, after the reach on the
-  // host's stream (then the mapping closed: true); else by the backend on its own (on cuda
-  // a mapping of the fields alone), the reach left to GL (false).
+  // cuda backend's stream (then the mapping closed: true); else by the backend on its own
+  // (on cuda a mapping of the fields alone), the reach left to GL (false).
   bool buildFieldSatsAndReach(const Targets& fields, bool reachStarted, Profiler& profiler) {
-#if SATDOF_HAVE_CUDA
-    if (frameMapping_) {
-      if (!reachStarted) reachInCuda(*frameMapping_, profiler);
-      host_->buildFieldSats(*frameMapping_, profiler, fieldTables(fields));
-      closeFrameMapping(profiler);
-      return true;
-    }
-#else
-    (void)reachStarted;
-#endif
+    if (cuda_ && cuda_->buildFieldSatsAndReach(fields, reachStarted, profiler)) return true;
     backend_.buildFieldSats(fields, profiler);
     return false;
-  }
-
-#if SATDOF_HAVE_CUDA
-  // The reach passes as a CUDA kernel on the host's stream, after the split: the field SATs
-  // follow it there, or (see-through, whose split ran before the backend) the frame's SAT
-  // and then the field SATs do.
-  void reachInCuda(const interop::Session::Mapped& mapped, Profiler& profiler) {
-    using interop::Target;
-    LayerReachArgs a;
-    a.nearRadius = surfaces_.emplace_back(interop::createSurface(mapped.array(Target::NearRadius))).get();
-    a.tileRadius = surfaces_.emplace_back(interop::createSurface(mapped.array(Target::NearTileRadius))).get();
-    a.reach = surfaces_.emplace_back(interop::createSurface(mapped.array(Target::NearReach))).get();
-    a.width = targets_.extent.width;
-    a.height = targets_.extent.height;
-    if (const std::size_t need = layerReachScratchBytes(a.width, a.height); reachScratch_.size() < need) {
-      SATDOF_CUDA_CHECK(cudaStreamSynchronize(host_->stream()));  // last frame's reach may still use it
-      reachScratch_.resize(need);
-    }
-    auto timed = profiler.section(host_->clock(), "dof reach", "layered (CUDA)");
-    SATDOF_CUDA_CHECK(launchLayerReach(a, reachScratch_.data(), reachScratch_.size(), host_->stream()));
-  }
-#endif
-
-  // The cuda backend's path for layered: the split inside the frame's mapping (its SATs
-  // follow there). False without an open mapping.
-  bool splitInCuda(const DofSettings& s, const reference::CocRamp& ramp, Profiler& profiler) {
-#if SATDOF_HAVE_CUDA
-    if (!frameMapping_) return false;  // not cuda, or the backend did not run this frame
-    using interop::Target;
-    const interop::Session::Mapped* mapped = frameMapping_.get();
-    const Targets& t = targets_;
-    const cudaStream_t stream = host_->stream();
-    {
-      // The surfaces made and the scratch grown before the section: host calls inside it
-      // would leave the stream idle within the timed span.
-      auto surface = [&](Target target) {
-        return surfaces_.emplace_back(interop::createSurface(mapped->array(target))).get();
-      };
-      LayerSplitArgs a;
-      a.depth = surface(Target::Depth);
-      a.colour = surface(s.source == t.filtered ? Target::Filtered : Target::SceneColour);
-      a.nearField = surface(Target::NearField);
-      a.farField = surface(Target::FarField);
-      a.tileRadius = surface(Target::NearTileRadius);
-      a.nearRadius = surface(Target::NearRadius);
-      a.width = t.extent.width;
-      a.height = t.extent.height;
-      a.ramp = ramp;
-      if (const std::size_t need = layerSplitScratchBytes(a.width, a.height); tileScratch_.size() < need)
-        tileScratch_.resize(need);
-      auto timed = profiler.section(host_->clock(), "dof split", "layered (CUDA)");
-      SATDOF_CUDA_CHECK(launchLayerSplit(a, tileScratch_.data(), tileScratch_.size(), stream));
-    }
-    return true;
-#else
-    (void)s, (void)ramp, (void)profiler;
-    return false;
-#endif
   }
 
   ComputeBackend& backend_;
@@ -403,15 +273,23 @@ class LayeredDof final : public DofImplementation {
   std::array<GLint, 2> composeGroup_{};  // the composite's workgroup size, as its shader declares it
   gl::Texture tileMax_;                   // the GL path's undilated tile maxima
   gl::Texture rowReach_;                  // the GL reach's rows pass (the columns' input)
-#if SATDOF_HAVE_CUDA
-  interop::StageHost* host_ = nullptr;
-  std::unique_ptr<interop::Session::Mapped> frameMapping_;  // within run() only
-  std::vector<interop::SurfaceObject> surfaces_;  // this frame's, kept until the next
-  DeviceBuffer<unsigned char> tileScratch_, reachScratch_;  // the split's tile maxima, the reach's rows
-#endif
+  std::unique_ptr<LayeredCudaPath> cuda_;  // on the cuda backend; declared last: destroyed first
 };
 
+// The CUDA part's factory (null: none registered).
+LayeredCudaPathFactory& registeredFactory() {
+  static LayeredCudaPathFactory factory = nullptr;
+  return factory;
+}
+
 }  // namespace
+
+void registerLayeredCudaPath(LayeredCudaPathFactory factory) { registeredFactory() = factory; }
+
+std::unique_ptr<LayeredCudaPath> createLayeredCudaPath(ComputeBackend& backend, const LayeredDofView& dof) {
+  ensureOptionalParts();
+  return registeredFactory() ? registeredFactory()(backend, dof) : nullptr;
+}
 
 gl::Buffer createLinearLightTables() {
   const reference::LinearLightTables& tables = reference::linearLightTables();

@@ -7,6 +7,9 @@
 // the frame's SAT tables are made of CUDA memory (cuMemCreate, exportable as a POSIX file
 // descriptor) that GL imports (GL_EXT_memory_object_fd) as the buffer's storage; the
 // rest of the frame (registration, mapping, the GL passes) sees an ordinary GL buffer.
+//
+// The engine asks here; the CUDA part (cuda_device_memory.cpp) makes them, registered as
+// an optional part (engine/parts/optional_parts.h). Without it: "this build has no CUDA".
 #pragma once
 
 #include <optional>
@@ -28,5 +31,12 @@ std::optional<std::string> whyNoDeviceMemoryBuffers();
 // A GL buffer of `bytes` backed by CUDA device memory; throws std::runtime_error where
 // whyNoDeviceMemoryBuffers() says why not.
 DeviceMemoryBuffer createDeviceMemoryBuffer(GLsizeiptr bytes);
+
+// What the optional part supplies for the two calls above. Only from registerOptionalParts().
+struct DeviceMemoryBuffers {
+  std::optional<std::string> (*whyNot)();
+  DeviceMemoryBuffer (*create)(GLsizeiptr bytes);
+};
+void registerDeviceMemoryBuffers(DeviceMemoryBuffers part);
 
 }  // namespace satdof::interop
