@@ -31,7 +31,14 @@ std::optional<std::string> whyNoBenchDevice() {
   return std::nullopt;
 }
 
+namespace {
+struct NoDevice : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+}  // namespace
+
 DeviceInfo queryDevice() {
+  if (const auto why = whyNoBenchDevice()) throw NoDevice(*why);
   DeviceInfo info;
   SATDOF_CUDA_CHECK(cudaGetDevice(&info.ordinal));
   cudaDeviceProp prop{};
@@ -336,6 +343,9 @@ int runGuarded(std::string_view family, const BenchOptions& options,
                int (*run)(const BenchOptions&)) {
   try {
     return run(options);
+  } catch (const NoDevice& e) {
+    std::fprintf(stderr, "satdof: bench needs a CUDA device: %s\n", e.what());
+    return kExitNoDevice;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "\nsatdof bench %.*s: %s\n", int(family.size()), family.data(),
                  e.what());
