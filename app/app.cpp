@@ -132,6 +132,8 @@ int App::run() {
     controller_->updateFocus(step);
     if (ui_) ui_->lesson.advance(step);
     renderFrame();
+    // --verify: the last frame (a window closing early: the frame it closes on).
+    if (options_.verify && (closing || frame + 1 == options_.frames)) controller_->requestVerify();
     controller_->afterFrame();
     if (options_.headless) {
       const bool lastFrame = frame + 1 == options_.frames;
@@ -163,6 +165,15 @@ int App::run() {
   if (screenshotOwed)  // closed while minimised: no frame to take
     throw std::runtime_error("--screenshot " + content::quotedPath(options_.screenshot) +
                              ": not written: the window closed while minimised, with no frame to save");
+  if (options_.verify) {  // each line printed as it was checked (Controller::verify)
+    const std::vector<VerifyLine>& lines = controller_->verdict().lines;
+    if (lines.empty()) throw std::runtime_error("--verify: no frame was checked (the run ended before its last frame)");
+    for (const VerifyLine& l : lines)
+      if (!l.ok) {
+        std::fprintf(stderr, "satdof: verify: the frame differs from the CPU reference (%s)\n", l.text.c_str());
+        return kExitFailure;
+      }
+  }
   return kExitOk;
 }
 

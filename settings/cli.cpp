@@ -188,6 +188,9 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
   app.add_option("--save", save, "Headless: which frames to write as PNG: all, last or none [all]");
   app.add_flag("--no-labels", o.noLabels,
                "Headless: the split and diff views' PNGs without the A/B labels drawn on them (as rendered)");
+  app.add_flag("--verify", o.verify,
+               "Check the last frame against the CPU reference as V does, one line each (SAT, filter, DoF, "
+               "bokeh); exit 1 when any differs. Headless, or a window with --frames N");
   std::vector<std::string> backendNames{"auto"};
   for (const ComputeBackendInfo& b : computeBackends()) backendNames.emplace_back(b.name);
   app.add_option("--backend", o.backend,
@@ -417,6 +420,10 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
         check(name, setLiveOption(o, name, live[name]));
       }
     }
+    // An option given under another of its names is given: the content's own focus and a
+    // settings file's line yield to it as to the option's own flag.
+    for (const LiveOption* option : liveOptions())
+      if (!option->sameAs.empty() && given(std::string(option->name))) o.given.insert(std::string(option->sameAs));
     if (!content::isSceneFile(o.scene) && std::find(sceneNames.begin(), sceneNames.end(), o.scene) == sceneNames.end())
       throw CLI::ValidationError("--scene", "no scene " + quoteForMessage(o.scene) + "; valid: " +
                                                 satdof::joinNames(sceneNames) + ", or a .gltf / .glb file");

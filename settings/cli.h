@@ -31,6 +31,7 @@ struct Options {
   std::string outDir = "out";
   enum class Save { All, Last, None } save = Save::All;  // which headless frames become PNGs
   bool noLabels = false;  // --no-labels: split and diff PNGs without the A/B labels
+  bool verify = false;    // --verify: the last frame against the CPU reference (exit 1 when it differs)
   std::string backend = "auto";         // a compute backend's name, or auto
   std::optional<float> focalDistance;  // nullopt: the scene's suggestion
   float focalRange = 0;

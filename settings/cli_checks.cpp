@@ -58,6 +58,9 @@ std::optional<std::string> checkCombination(const Options& o) {
   if (const SatFormatInfo* f = o.satFormat.empty() ? &defaultSatFormat() : findSatFormat(o.satFormat))
     if (auto why = whyNotMaxBlur(*f, o.maxBlur)) return "--" + std::string(opt::maxBlur.name) + ": " + *why;
   if (o.view.mode == ViewMode::Filtered && !o.filter.enabled) return "--view: the filtered view needs a --filter";
+  if (o.verify && !headless && o.frames == 0) return "--verify: a window checks its last frame: give --frames N (or press V)";
+  if (o.verify && (o.quality || o.precision || o.soak || o.race || o.resizeStorm))
+    return "--verify: checks the frames of a run, not a tool's (quality, precision, soak, race and resize-storm check their own)";
   if (o.resizeStorm && headless) return "resize-storm: needs a window, not " + why + " (e.g. run it under xvfb-run)";
   // A DoF that runs on one backend only, with another named (or, for auto, one this build lacks).
   if (const DofEntry* dof = findDofImplementation(o.dof); dof && !dof->onlyBackend.empty()) {
