@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <stdexcept>
+#include <vector>
 
 #include "engine/dof/dof_implementation.h"
 #include "engine/text/parse.h"
@@ -505,12 +507,24 @@ constexpr std::array kAll = {
     &opt::bokehMax, &opt::bokehBlades, &kBokehShape, &opt::bokehIntensity, &kSatFormat, &kDof, &opt::aperture, &opt::filter, &kRadius, &kSigma,
     &opt::weights, &kBorder, &kConv, &kCompareB, &kCompare, &opt::view, &kDivider, &kDiffGain};
 
+// The declarations above, then any an executable's own file registered.
+std::vector<const LiveOption*>& declared() {
+  static std::vector<const LiveOption*> list(kAll.begin(), kAll.end());
+  return list;
+}
+
 }  // namespace
 
-std::span<const LiveOption* const> liveOptions() { return kAll; }
+std::span<const LiveOption* const> liveOptions() { return declared(); }
+
+void registerLiveOption(const LiveOption& option) {
+  if (findLiveOption(option.name) || isBackendOptionKey(option.name))
+    throw std::invalid_argument("live option '" + std::string(option.name) + "' is already declared");
+  declared().push_back(&option);
+}
 
 const LiveOption* findLiveOption(std::string_view name) {
-  for (const LiveOption* o : kAll)
+  for (const LiveOption* o : declared())
     if (o->name == name) return o;
   return nullptr;
 }
@@ -560,7 +574,7 @@ std::optional<std::string> whyNotApplies(const LiveOption& option, const Options
 }
 
 void applyLiveDefaults(Options& o) {
-  for (const LiveOption* option : kAll)
+  for (const LiveOption* option : declared())
     if (!option->defaultValue.empty()) (void)option->set(*option, o, option->defaultValue);
 }
 
@@ -586,7 +600,7 @@ bool isBackendOptionKey(std::string_view key) {
 
 std::vector<std::string> liveOptionNames() {
   std::vector<std::string> names = backendKeys();
-  for (const LiveOption* o : kAll) names.emplace_back(o->name);
+  for (const LiveOption* o : declared()) names.emplace_back(o->name);
   std::sort(names.begin(), names.end());
   return names;
 }

@@ -74,6 +74,10 @@ struct LiveOption {
 // The declarations, in --help's order.
 std::span<const LiveOption* const> liveOptions();
 const LiveOption* findLiveOption(std::string_view name);
+// Appends a declaration (of static storage; after the table's, in --help's order) before
+// the table's first use: an executable's own file does it from a static initialiser, as
+// tests/add_one_more does. A name already declared, or a backend's key, throws.
+void registerLiveOption(const LiveOption& option);
 // "help, range [default]" for --help.
 std::string describe(const LiveOption& option);
 // Why `option` has no effect with `o` ("applies only to --camera thin-lens"); nullopt: it has.

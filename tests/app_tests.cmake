@@ -40,3 +40,4 @@ satdof_app_test(test_app_holes test_app_holes.cpp)
 target_link_libraries(test_app_holes PRIVATE satdof_content_files)
 # `satdof lesson scan`: pictures, counts, refusals (no GL needed, labelled with the app's).
 satdof_app_test(test_app_lesson test_app_lesson.cpp)
+add_subdirectory(add_one_more)  # one more of each kind, from that folder alone

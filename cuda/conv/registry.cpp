@@ -4,10 +4,12 @@
 // An explicit array rather than self-registering statics: satdof_cuda is a static
 // library, and the linker drops object files nobody references, taking any
 // self-registration with them. Order is teaching order (the book's four kernels, then
-// the two that change the algorithm).
+// the two that change the algorithm); an executable's own file may append one
+// (registerConvVariant).
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "satdof/registry.h"
 #include "conv/variants.h"
@@ -47,11 +49,18 @@ bool overlaps(const void* a, std::size_t aBytes, const void* b, std::size_t bByt
   return pa < pb + bBytes && pb < pa + aBytes;
 }
 
+std::vector<ConvVariant>& entries() {
+  static std::vector<ConvVariant> list(kVariants.begin(), kVariants.end());
+  return list;
+}
+
 }  // namespace
 
-std::span<const ConvVariant> convVariants() { return kVariants; }
+std::span<const ConvVariant> convVariants() { return entries(); }
 
-const ConvVariant* findConvVariant(std::string_view name) { return findByName<ConvVariant>(kVariants, name); }
+void registerConvVariant(ConvVariant variant) { appendEntry(entries(), variant); }
+
+const ConvVariant* findConvVariant(std::string_view name) { return findByName<ConvVariant>(entries(), name); }
 
 const ConvVariant& defaultConvVariant() { return *findConvVariant("tiled-halo"); }
 

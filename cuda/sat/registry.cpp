@@ -1,6 +1,8 @@
 // sat/registry.cpp — the list of SAT algorithms (see satdof/sat.h). An explicit array, as
-// for the scans: the static library would drop self-registering objects.
+// for the scans: the static library would drop self-registering objects; an executable's
+// own file may append one (registerSatAlgorithm).
 #include <array>
+#include <vector>
 
 #include "satdof/registry.h"
 #include "sat/algorithms.h"
@@ -36,11 +38,18 @@ constexpr std::array kAlgorithms{
                  detail::reduceThenScanLaunch},
 };
 
+std::vector<SatAlgorithm>& entries() {
+  static std::vector<SatAlgorithm> list(kAlgorithms.begin(), kAlgorithms.end());
+  return list;
+}
+
 }  // namespace
 
-std::span<const SatAlgorithm> satAlgorithms() { return kAlgorithms; }
+std::span<const SatAlgorithm> satAlgorithms() { return entries(); }
 
-const SatAlgorithm* findSatAlgorithm(std::string_view name) { return findByName<SatAlgorithm>(kAlgorithms, name); }
+void registerSatAlgorithm(SatAlgorithm algorithm) { appendEntry(entries(), algorithm); }
+
+const SatAlgorithm* findSatAlgorithm(std::string_view name) { return findByName<SatAlgorithm>(entries(), name); }
 
 // The fastest on the H200 at 1080p and up, and it builds every format
 // (docs/PERFORMANCE.md); the list itself stays in the chapter's order.

@@ -2,9 +2,11 @@
 //
 // An explicit array rather than self-registering statics: satdof_cuda is a static
 // library, and the linker drops object files nobody references, taking any
-// self-registration with them. Order is teaching order: naive first, library last.
+// self-registration with them. Order is teaching order: naive first, library last; an
+// executable's own file may append one (registerScanVariant).
 #include <array>
 #include <string>
+#include <vector>
 
 #include "satdof/registry.h"
 #include "satdof/scan.h"
@@ -69,11 +71,18 @@ constexpr std::array kVariants{
                 detail::kCubTuning, detail::cubScratchBytes, detail::cubLaunch, "look-back"},
 };
 
+std::vector<ScanVariant>& entries() {
+  static std::vector<ScanVariant> list(kVariants.begin(), kVariants.end());
+  return list;
+}
+
 }  // namespace
 
-std::span<const ScanVariant> scanVariants() { return kVariants; }
+std::span<const ScanVariant> scanVariants() { return entries(); }
 
-const ScanVariant* findScanVariant(std::string_view name) { return findByName<ScanVariant>(kVariants, name); }
+void registerScanVariant(ScanVariant variant) { appendEntry(entries(), variant); }
+
+const ScanVariant* findScanVariant(std::string_view name) { return findByName<ScanVariant>(entries(), name); }
 
 const ScanVariant& defaultScanVariant() {
   // The single-pass scan moves each element twice (read, write) where the hierarchy

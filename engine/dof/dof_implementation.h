@@ -93,7 +93,8 @@ gl::Buffer createLinearLightTables();
 
 // An optional part's entry (engine/parts/optional_parts.h; the CUDA part's cuda_dof.cpp): it
 // replaces the entry listed under its name, whose description it keeps, or is appended.
-// Only from registerOptionalParts().
+// From registerOptionalParts(), or, for a new name, from a static initialiser of an
+// executable's own file (tests/add_one_more), before the list's first use.
 void registerDofImplementation(DofEntry part);
 
 }  // namespace satdof

@@ -60,6 +60,9 @@ struct ConvVariant {
 std::span<const ConvVariant> convVariants();
 // nullptr when no variant has that name.
 const ConvVariant* findConvVariant(std::string_view name);
+// Appends a variant (before the list's first use, as registerScanVariant); a name already
+// listed throws.
+void registerConvVariant(ConvVariant variant);
 // The variant the filter pass uses unless the user picks another (supports every filter).
 const ConvVariant& defaultConvVariant();
 // The variant designed to be fastest for this filter: separable for separable filters,

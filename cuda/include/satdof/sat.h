@@ -78,6 +78,9 @@ struct SatAlgorithm {
 // All algorithms, in teaching order (the chapter's first).
 std::span<const SatAlgorithm> satAlgorithms();
 const SatAlgorithm* findSatAlgorithm(std::string_view name);  // nullptr when unknown
+// Appends an algorithm (before the list's first use, as registerScanVariant); a name
+// already listed throws.
+void registerSatAlgorithm(SatAlgorithm algorithm);
 // The algorithm the app uses unless the user picks another.
 const SatAlgorithm& defaultSatAlgorithm();
 // The scan variant the SAT is built from unless the user picks another (and where

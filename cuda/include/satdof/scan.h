@@ -67,6 +67,11 @@ struct ScanVariant {
 std::span<const ScanVariant> scanVariants();
 // nullptr when no variant has that name.
 const ScanVariant* findScanVariant(std::string_view name);
+// Appends a variant to the list (before its first use: an executable's file does it from a
+// static initialiser, as tests/add_one_more does); a name already listed throws. The SAT
+// algorithms built from policy kernels (reduce-then-scan, single-pass) refuse a variant
+// without them (cuda/sat/by_scan/); the others run its launch().
+void registerScanVariant(ScanVariant variant);
 // The variant the one-dimensional scans use unless told otherwise (compaction's
 // scan-scatter, the radix sort, `satdof bench scan`'s highlight). The SAT's default is
 // defaultSatScanVariant() (satdof/sat.h).
