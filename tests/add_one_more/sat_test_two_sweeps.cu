@@ -47,7 +47,7 @@ std::size_t noScratch(const satdof::SatArgs&) { return 0; }
 cudaError_t launch(const satdof::SatArgs& a, void*, std::size_t, cudaStream_t stream) {
   if (a.width < 0 || a.height < 0 || a.format != satdof::SatFormat::Uint32) return cudaErrorInvalidValue;
   if (a.width == 0 || a.height == 0) return cudaSuccess;
-  if (!a.table || (!a.source.isSurface() ? a.source.pitchBytes < std::size_t(a.width) * 4 : false))
+  if (!a.table || (!a.source.isSurface() && a.source.pitchBytes < std::size_t(a.width) * 4))
     return cudaErrorInvalidValue;
   auto* table = static_cast<uint4*>(a.table);
   rowsKernel<<<unsigned((a.height + 127) / 128), 128, 0, stream>>>(a.source, table, a.width, a.height);
