@@ -41,15 +41,18 @@ std::string decorateLog(const std::string& log, const std::vector<std::string>& 
 
 Program loadProgram(const std::filesystem::path& dir, const std::vector<ShaderStage>& stages,
                     const IncludeAliases& aliases, const ShaderDefines& defines) {
+  return loadProgram([&](const std::string& name) -> std::optional<std::string> { return readFile(dir / name); },
+                     stages, aliases, defines);
+}
+
+Program loadProgram(const ReadShaderFile& read, const std::vector<ShaderStage>& stages,
+                    const IncludeAliases& aliases, const ShaderDefines& defines) {
   Program program(glCreateProgram());
   std::vector<Shader> shaders;
   for (const ShaderStage& stage : stages) {
     // #include expansion (engine/gl/shader_source.h); its "#line N FILEINDEX" markers make the
     // driver's messages carry (file index, line), and `files` maps the index to a name.
-    const auto [source, files] = expandIncludes(
-        stage.file, [&](const std::string& name) -> std::optional<std::string> {
-          return readFile(dir / name);
-        }, aliases, defines);
+    const auto [source, files] = expandIncludes(stage.file, read, aliases, defines);
     Shader shader(glCreateShader(stage.type));
     const char* text = source.c_str();
     glShaderSource(shader.get(), 1, &text, nullptr);

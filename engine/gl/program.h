@@ -32,6 +32,11 @@ using IncludeAliases = std::map<std::string, std::string>;
 Program loadProgram(const std::filesystem::path& shaderDir, const std::vector<ShaderStage>& stages,
                     const IncludeAliases& aliases = {}, const ShaderDefines& defines = {});
 
+// The same, with each stage's file and its includes read by `read` (e.g. a shader that
+// travels inside the binary, falling back to a folder for the files it includes).
+Program loadProgram(const ReadShaderFile& read, const std::vector<ShaderStage>& stages,
+                    const IncludeAliases& aliases = {}, const ShaderDefines& defines = {});
+
 // Uniforms looked up by name on `program` (no glUseProgram needed), for the compute
 // shaders that do not fix their locations; named after the GL calls they make, because a
 // `uint` uniform set through the int call is a GL error, not a conversion.

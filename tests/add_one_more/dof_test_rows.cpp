@@ -8,12 +8,11 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
-#include <stdexcept>
 
 #include "engine/dof/coc_uniforms.h"
 #include "engine/dof/dof_implementation.h"
 #include "engine/gl/handles.h"
-#include "engine/gl/shader_source.h"
+#include "engine/gl/program.h"
 
 namespace {
 
@@ -44,22 +43,8 @@ gl::Program compile(const std::filesystem::path& shaderDir, SatFormat format) {
     text << in.rdbuf();
     return text.str();
   };
-  const std::string source =
-      gl::expandIncludes(kShaderName, read, {{"sat_format.glsl", std::string(satFormatInfo(format).shaderInclude)}}).text;
-  gl::Shader shader(glCreateShader(GL_COMPUTE_SHADER));
-  const char* text = source.c_str();
-  glShaderSource(shader.get(), 1, &text, nullptr);
-  glCompileShader(shader.get());
-  GLint ok = 0;
-  glGetShaderiv(shader.get(), GL_COMPILE_STATUS, &ok);
-  if (!ok) throw std::runtime_error(std::string(kShaderName) + ": does not compile");
-  gl::Program program(glCreateProgram());
-  glAttachShader(program.get(), shader.get());
-  glLinkProgram(program.get());
-  glGetProgramiv(program.get(), GL_LINK_STATUS, &ok);
-  if (!ok) throw std::runtime_error(std::string(kShaderName) + ": does not link");
-  glDetachShader(program.get(), shader.get());
-  return program;
+  return gl::loadProgram(read, {{GL_COMPUTE_SHADER, kShaderName}},
+                         {{"sat_format.glsl", std::string(satFormatInfo(format).shaderInclude)}});
 }
 
 class RowsDof final : public DofImplementation {
