@@ -40,7 +40,13 @@ App::App(const Options& options, const std::map<std::string, std::string>& uiSet
   const FrameSettings settings = startSettings(options_, *content);
   const std::string holes = describeHoles(content->depthSpan.holes, content->depthSpan.holeShare);
 
-  BackendChoice choice = chooseBackendFor(options_, *context_);
+  BackendChoice choice = [&] {
+    try {
+      return chooseBackendFor(options_, *context_);
+    } catch (const std::invalid_argument& e) {  // selections that cannot run together
+      throw UsageError(e.what());
+    }
+  }();
   const std::string renderScaleNote =
       !headless && context_->softwareRenderer() ? adaptToSoftwareGl(options_, *context_) : std::string();
   const RendererSetup setup = rendererSetup(options_, *choice.backend);

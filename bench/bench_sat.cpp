@@ -110,7 +110,7 @@ std::vector<Config> configs(const Selection& sel) {
     for (const SatAlgorithm& a : satAlgorithms()) {
       if (a.whyNot(f.id)) continue;
       for (const ScanVariant& v : scanVariants())
-        if (const Config c{&a, &f, &v}; sel.keeps(c)) out.push_back(c);
+        if (const Config c{&a, &f, &v}; sel.keeps(c) && !whyNotWithScan(a, v)) out.push_back(c);
     }
   return out;
 }

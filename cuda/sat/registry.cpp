@@ -17,6 +17,12 @@ std::optional<std::string> integerFormatsOnly(SatFormat format) {
 
 std::optional<std::string> anyFormat(SatFormat) { return std::nullopt; }
 
+std::optional<std::string> policyKernels(const ScanVariant& scan) {
+  if (detail::satKernelsOf(scan)) return std::nullopt;
+  return "builds its scans from a variant's policy kernels (cuda/sat/by_scan/), which '" + std::string(scan.name) +
+         "' lacks; rows-columns and rows-transpose-rows run any variant";
+}
+
 constexpr std::array kAlgorithms{
     SatAlgorithm{"rows-transpose-rows",
                  "the chapter's: unpack, scan rows, transpose, scan rows, transpose back",
@@ -29,13 +35,13 @@ constexpr std::array kAlgorithms{
     SatAlgorithm{"single-pass",
                  "one read of the image, one write of the table; tiles pass row and column "
                  "sums on by a two-stage decoupled look-back",
-                 true, anyFormat, detail::singlePassScratchBytes, detail::singlePassLaunch},
+                 true, anyFormat, detail::singlePassScratchBytes, detail::singlePassLaunch, policyKernels},
     SatAlgorithm{"reduce-then-scan",
                  "two reads of the image, one write: tile sums, then the table; the sums "
                  "cross tiles as the scan variant crosses blocks (a carries pass, or a "
                  "look-back); no tile waits for another",
                  true, anyFormat, detail::reduceThenScanScratchBytes,
-                 detail::reduceThenScanLaunch},
+                 detail::reduceThenScanLaunch, policyKernels},
 };
 
 std::vector<SatAlgorithm>& entries() {
@@ -50,6 +56,12 @@ std::span<const SatAlgorithm> satAlgorithms() { return entries(); }
 void registerSatAlgorithm(SatAlgorithm algorithm) { appendEntry(entries(), algorithm); }
 
 const SatAlgorithm* findSatAlgorithm(std::string_view name) { return findByName<SatAlgorithm>(entries(), name); }
+
+std::optional<std::string> whyNotWithScan(const SatAlgorithm& algorithm, const ScanVariant& scan) {
+  if (!algorithm.whyNotScan) return std::nullopt;
+  if (auto why = algorithm.whyNotScan(scan)) return std::string(algorithm.name) + ": " + *why;
+  return std::nullopt;
+}
 
 // The fastest on the H200 at 1080p and up, and it builds every format
 // (docs/PERFORMANCE.md); the list itself stays in the chapter's order.

@@ -124,6 +124,7 @@ struct ComputeBackendInfo {
   std::vector<FilterImplementation> (*filterImplementations)();
   // The backend for this GL context with these selections, or null. `reason` gets one
   // line: why it cannot run here and what the user can do, or (may stay empty) why it fits.
+  // Selections that cannot run together on any machine throw std::invalid_argument.
   std::unique_ptr<ComputeBackend> (*create)(const Context& context, const BackendSelections& selections,
                                             std::string& reason);
   // Why it cannot run on this machine at all, known before any GL starts (empty: it may);

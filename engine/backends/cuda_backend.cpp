@@ -257,6 +257,7 @@ class CudaBackend final : public ComputeBackend, public interop::StageHost {
     const ScanVariant* scan = key == "scan" ? findScanVariant(name) : scan_;
     if (!sat || !scan) return "no " + key + " '" + name + "' in the cuda backend";
     if (auto why = sat->whyNot(session_.targets().satFormat)) return std::string(sat->name) + ": " + *why;
+    if (auto why = whyNotWithScan(*sat, *scan)) return why;
     if (sat == sat_ && scan == scan_) return std::nullopt;
     SATDOF_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));  // scratch may be in use
     sat_ = sat;
@@ -383,13 +384,15 @@ std::string cudaWhyNotOnThisMachine() { return cudaUnavailableReason(); }
 
 std::unique_ptr<ComputeBackend> createCudaBackend(const Context& context, const BackendSelections& selections,
                                                   std::string& reason) {
+  const SatAlgorithm* sat = chosen(selections, "sat", findSatAlgorithm, defaultSatAlgorithm());
+  const ScanVariant* scan = chosen(selections, "scan", findScanVariant, defaultSatScanVariant());
+  if (!sat || !scan) {
+    reason = "unknown SAT algorithm or scan variant";  // the command line checks names first
+    return nullptr;
+  }
+  // The selections, not this machine: a usage error wherever it runs.
+  if (auto why = whyNotWithScan(*sat, *scan)) throw std::invalid_argument("--scan " + std::string(scan->name) + ": " + *why);
   try {
-    const SatAlgorithm* sat = chosen(selections, "sat", findSatAlgorithm, defaultSatAlgorithm());
-    const ScanVariant* scan = chosen(selections, "scan", findScanVariant, defaultSatScanVariant());
-    if (!sat || !scan) {
-      reason = "unknown SAT algorithm or scan variant";  // the command line checks names first
-      return nullptr;
-    }
     if (!probeInterop(reason)) return nullptr;
     reason = "GL (" + context.renderer + ") and CUDA share the GPU";
     return std::make_unique<CudaBackend>(*sat, *scan);

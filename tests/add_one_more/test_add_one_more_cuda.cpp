@@ -3,7 +3,8 @@
 // sat_test_two_sweeps.cu, conv_test_row_threads.cu: a static initialiser calls the
 // registry's register function), linked into satdof-add-one-more and into this test. Each
 // is found in the lists the panel draws (the cuda backend's options and convolutions), the
-// command line's choices, the benchmarks' lists, and a verify run on the GPU.
+// command line's choices, the benchmarks' lists, and a verify run on the GPU; the SATs that
+// cannot run the variant refuse it in one line.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -62,6 +63,30 @@ TEST(AddOneMoreCuda, TheCommandLineAndTheBenchmarksListThem) {
     const RunResult r = run("bench " + family + " --variant none-such");
     EXPECT_NE(r.exitCode, 0) << family;
     for (const std::string& name : names) EXPECT_NE(r.err.find(" " + name), std::string::npos) << family << ": " << r.err;
+  }
+}
+
+// The variant has no policy kernels (cuda/sat/by_scan/): the two SAT algorithms built from
+// them refuse it in one line, a usage error on any machine (the default SAT is one of
+// them), while the other two run it (above). No built-in pair is refused.
+TEST(AddOneMoreCuda, TheSatsMadeOfPolicyKernelsRefuseTheVariantInOneLine) {
+  const satdof::ScanVariant* added = satdof::findScanVariant("test-warp-rows");
+  ASSERT_NE(added, nullptr);
+  for (const satdof::SatAlgorithm& a : satdof::satAlgorithms()) {
+    const bool refuses = a.name == "reduce-then-scan" || a.name == "single-pass";
+    EXPECT_EQ(satdof::whyNotWithScan(a, *added).has_value(), refuses) << a.name;
+    for (const satdof::ScanVariant& v : satdof::scanVariants()) {
+      if (&v == added) continue;
+      EXPECT_FALSE(satdof::whyNotWithScan(a, v)) << a.name << " with " << v.name;
+    }
+  }
+  for (const std::string sat : {"", " --sat reduce-then-scan", " --sat single-pass"}) {
+    SCOPED_TRACE(sat);
+    const RunResult r = run("--headless --frames 1 --save none --size 64x32 --backend cuda --scan test-warp-rows" + sat);
+    EXPECT_EQ(r.exitCode, 2) << r.err;
+    EXPECT_NE(r.err.find("--scan test-warp-rows: "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("policy kernels"), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   }
 }
 

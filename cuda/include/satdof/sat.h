@@ -23,8 +23,9 @@
 //     its tiles as the variant passes them between blocks (ScanVariant::acrossBlocks): a
 //     carries pass for "hierarchy", a look-back for "look-back"; single-pass is a
 //     look-back whatever the variant (it has no second pass to carry sums in). A variant
-//     changes the time, never the bytes. A ScanVariant that is not in scanVariants() is
-//     refused (cudaErrorInvalidValue) by the two with policy kernels;
+//     changes the time, never the bytes. A ScanVariant without policy kernels (one
+//     registered from outside cuda/) is refused by those two: whyNotScan says so, and
+//     their launch() returns cudaErrorInvalidValue;
 //   * launch() is asynchronous on `stream` and checks every launch it makes.
 #pragma once
 
@@ -73,11 +74,16 @@ struct SatAlgorithm {
   std::size_t (*scratchBytes)(const SatArgs& args);
   cudaError_t (*launch)(const SatArgs& args, void* scratch, std::size_t scratchBytes,
                         cudaStream_t stream);
+  // Why this algorithm cannot be built from `scan` (nullptr or nullopt: it can). The two
+  // made of policy kernels refuse a variant that has none (one added from outside cuda/).
+  std::optional<std::string> (*whyNotScan)(const ScanVariant& scan) = nullptr;
 };
 
 // All algorithms, in teaching order (the chapter's first).
 std::span<const SatAlgorithm> satAlgorithms();
 const SatAlgorithm* findSatAlgorithm(std::string_view name);  // nullptr when unknown
+// Why `algorithm` cannot run with `scan` (whyNotScan), or nullopt.
+std::optional<std::string> whyNotWithScan(const SatAlgorithm& algorithm, const ScanVariant& scan);
 // Appends an algorithm (before the list's first use, as registerScanVariant); a name
 // already listed throws.
 void registerSatAlgorithm(SatAlgorithm algorithm);
