@@ -39,10 +39,13 @@ std::string decorateLog(const std::string& log, const std::vector<std::string>& 
 
 }  // namespace
 
+ReadShaderFile shaderFolder(const std::filesystem::path& dir) {
+  return [dir](const std::string& name) -> std::optional<std::string> { return readFile(dir / name); };
+}
+
 Program loadProgram(const std::filesystem::path& dir, const std::vector<ShaderStage>& stages,
                     const IncludeAliases& aliases, const ShaderDefines& defines) {
-  return loadProgram([&](const std::string& name) -> std::optional<std::string> { return readFile(dir / name); },
-                     stages, aliases, defines);
+  return loadProgram(shaderFolder(dir), stages, aliases, defines);
 }
 
 Program loadProgram(const ReadShaderFile& read, const std::vector<ShaderStage>& stages,

@@ -33,9 +33,12 @@ Program loadProgram(const std::filesystem::path& shaderDir, const std::vector<Sh
                     const IncludeAliases& aliases = {}, const ShaderDefines& defines = {});
 
 // The same, with each stage's file and its includes read by `read` (e.g. a shader that
-// travels inside the binary, falling back to a folder for the files it includes).
+// travels inside the binary, falling back to shaderFolder() for the files it includes).
 Program loadProgram(const ReadShaderFile& read, const std::vector<ShaderStage>& stages,
                     const IncludeAliases& aliases = {}, const ShaderDefines& defines = {});
+
+// Reads a shader file from `dir`; throws std::runtime_error when it cannot be opened.
+ReadShaderFile shaderFolder(const std::filesystem::path& dir);
 
 // Uniforms looked up by name on `program` (no glUseProgram needed), for the compute
 // shaders that do not fix their locations; named after the GL calls they make, because a

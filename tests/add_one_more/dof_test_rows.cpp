@@ -6,8 +6,6 @@
 // SATDOF_TEST_ROWS_OFF_BY_ONE=1 it writes pixel (0, 0)'s red one level off (the test of
 // verify itself).
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 
 #include "engine/dof/coc_uniforms.h"
 #include "engine/dof/dof_implementation.h"
@@ -35,13 +33,9 @@ void main() {
 )";
 
 gl::Program compile(const std::filesystem::path& shaderDir, SatFormat format) {
+  const gl::ReadShaderFile folder = gl::shaderFolder(shaderDir);
   const auto read = [&](const std::string& name) -> std::optional<std::string> {
-    if (name == kShaderName) return kShader;
-    std::ifstream in(shaderDir / name);
-    if (!in) return std::nullopt;
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
+    return name == kShaderName ? std::optional<std::string>(kShader) : folder(name);
   };
   return gl::loadProgram(read, {{GL_COMPUTE_SHADER, kShaderName}},
                          {{"sat_format.glsl", std::string(satFormatInfo(format).shaderInclude)}});
