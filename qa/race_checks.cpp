@@ -31,7 +31,7 @@ const std::vector<std::uint8_t>& Race::reference(const reference::ImageRgba8& so
 bool Race::checkSat(const RaceEntry& e) {
   Pipeline& p = renderer_.pipeline();
   FrameSettings& s = renderer_.settings();
-  p.run(nullptr, s.filter, s.dof, s.bokeh);
+  p.run(nullptr, s.filter, s.dof, {}, s.bokeh);
   renderer_.endFrame();
   glFinish();
   const Targets& t = p.targets();
@@ -55,7 +55,7 @@ bool Race::checkConvolution(const RaceEntry& e) {
   FrameSettings& s = renderer_.settings();
   FilterSettings settings = filter_;
   settings.implementation = e.algorithm;
-  p.run(nullptr, settings, s.dof, s.bokeh);
+  p.run(nullptr, settings, s.dof, {}, s.bokeh);
   renderer_.endFrame();
   glFinish();
   const Targets& t = p.targets();

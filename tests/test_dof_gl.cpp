@@ -73,7 +73,7 @@ ref::ImageRgba8 runDof(const satdof::DofEntry& entry, const ref::ImageRgba8& col
   const auto dof = entry.create(satdof::gl::findShaderDir(), *backend);
   dof->attach(targets.targets());
   satdof::Profiler profiler;
-  dof->run(satdof::DofSettings{params, showCoc}, profiler);
+  dof->run(satdof::DofSettings{params, showCoc}, {}, profiler);
   return satdof::readTexture(targets.targets().dofOutput, colour.width, colour.height);
 }
 
@@ -179,7 +179,7 @@ TEST_F(GlTest, LayeredDofMatchesItsReference) {
       const auto dof = layered->create(satdof::gl::findShaderDir(), *backend);
       dof->attach(t);
       satdof::Profiler profiler;
-      dof->run(satdof::DofSettings{lens, false, 0}, profiler);
+      dof->run(satdof::DofSettings{lens, false}, {}, profiler);
       const auto split = ref::splitLayers(colour, depth, ref::cocRamp(lens, w));
       EXPECT_TRUE(satdof::readTexture(t.nearField, w, h).pixels == split.nearField.pixels) << "near field";
       EXPECT_TRUE(satdof::readTexture(t.farField, w, h).pixels == split.farField.pixels) << "far field";
@@ -366,11 +366,11 @@ TEST_F(GlTest, SeeThroughDofMatchesItsReference) {
       const auto dof = seeThrough->create(satdof::gl::findShaderDir(), *backend);
       dof->attach(t);
       satdof::Profiler profiler;
-      satdof::DofSettings settings{lens, false, 0};
-      settings.behindColour = behindColourTexture.get();
-      settings.behindDepth = behindDepthTexture.get();
-      settings.behindEmptyDepth = nothingBehind;
-      dof->run(settings, profiler);
+      satdof::DofInputs inputs;
+      inputs.behindColour = behindColourTexture.get();
+      inputs.behindDepth = behindDepthTexture.get();
+      inputs.behindEmptyDepth = nothingBehind;
+      dof->run(satdof::DofSettings{lens, false}, inputs, profiler);
       const auto split = ref::splitLayers(colour, depth, ref::cocRamp(lens, w), &behind, linearLight);
       EXPECT_TRUE(satdof::readTexture(t.nearField, w, h).pixels == split.nearField.pixels) << "near field";
       EXPECT_TRUE(satdof::readTexture(t.farField, w, h).pixels == split.farField.pixels) << "far field";
@@ -427,7 +427,7 @@ TEST_F(GlTest, Uint21x3DofEqualsUint32WithinItsBound) {
         const auto dof = entry.create(satdof::gl::findShaderDir(), *backend);
         dof->attach(t);
         satdof::Profiler profiler;
-        dof->run(satdof::DofSettings{params, false}, profiler);
+        dof->run(satdof::DofSettings{params, false}, {}, profiler);
         images[k] = satdof::readTexture(t.dofOutput, w, h);
       }
       EXPECT_TRUE(images[0].pixels == images[1].pixels) << "uint21x3's image differs from uint32's";
@@ -508,7 +508,7 @@ TEST_F(GlTest, ShaderReloadReportsFileAndLineAndKeepsTheOldProgram) {
   }
   // The pass still renders with the program it had.
   satdof::Profiler profiler;
-  pass->run(satdof::DofSettings{}, profiler);
+  pass->run(satdof::DofSettings{}, {}, profiler);
   EXPECT_EQ(glGetError(), GLenum(GL_NO_ERROR));
   fs::remove_all(dir);
 }

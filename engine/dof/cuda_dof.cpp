@@ -25,7 +25,7 @@ class CudaDof final : public DofImplementation {
   void attach(const Targets&) override {}  // the session registers every target
   void reloadShaders(const std::filesystem::path&) override {}
 
-  void run(const DofSettings& s, Profiler& profiler) override {
+  void run(const DofSettings& s, const DofInputs&, Profiler& profiler) override {
     const interop::Session& session = host_.session();
     const Targets& t = session.targets();
     const cudaStream_t stream = host_.stream();

@@ -34,11 +34,16 @@ namespace satdof {
 
 class ComputeBackend;
 
+// What the user set: values only, kept by the renderer between frames.
 struct DofSettings {
   reference::DofParams params;
   bool showCoc = false;  // draw the circle-of-confusion radius instead of the image
-  GLuint source = 0;     // the image the SAT was built from (filtered or scene colour); the
-                         // layered DoF splits it (0: the scene colour)
+};
+
+// What one frame hands the DoF besides its targets: GL images of that frame.
+struct DofInputs {
+  GLuint source = 0;  // the image the SAT was built from (filtered or scene colour); the
+                      // layered DoF splits it (0: the scene colour)
   // The scene's second layer (ScenePass::secondLayer): what the see-through DoF shows
   // behind near objects (0: none this frame, as for a photo: it runs as layered).
   GLuint behindColour = 0, behindDepth = 0;
@@ -59,9 +64,10 @@ class DofImplementation {
   // compute backend's stage on frames whose DoF blurs the scene colour itself (no filter),
   // so that what it writes can join the backend's one GL-CUDA hand-over. run() follows in
   // the same frame; it must also work without this call.
-  virtual void beforeBackend(const DofSettings& /*settings*/, Profiler& /*profiler*/) {}
+  virtual void beforeBackend(const DofSettings& /*settings*/, const DofInputs& /*inputs*/,
+                             Profiler& /*profiler*/) {}
   // Reads targets.depth and targets.sat, writes targets.dofOutput.
-  virtual void run(const DofSettings& settings, Profiler& profiler) = 0;
+  virtual void run(const DofSettings& settings, const DofInputs& inputs, Profiler& profiler) = 0;
 };
 
 struct DofEntry {

@@ -40,7 +40,7 @@ class GlslDof final : public DofImplementation {
     shaderDir_ = shaderDir;
   }
 
-  void run(const DofSettings& s, Profiler& profiler) override {
+  void run(const DofSettings& s, const DofInputs&, Profiler& profiler) override {
     const bool fragment = mode_ == Mode::Fragment;
     auto timed = profiler.section(profiler.gl(), "dof", fragment ? "fragment" : "compute");
     glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 2, -1, fragment ? "dof (fragment)" : "dof (compute)");

@@ -13,7 +13,7 @@
 // dof_layers_reach.comp's two passes. All give the same bytes.
 //
 // The `see-through` entry is the same class with the scene's second layer
-// (DofSettings::behindColour / behindDepth): the GL split fills the far field under near
+// (DofInputs::behindColour / behindDepth): the GL split fills the far field under near
 // pixels and writes the far side, a third field SAT, and the composite replaces what a
 // blurred near pixel's box shows of the far side by what lies behind it. Its split is the
 // GL one on every backend (the CUDA split knows one layer); on the cuda backend it runs
@@ -99,20 +99,20 @@ class LayeredDof final : public DofImplementation {
 
   // See-through on the cuda backend, on a frame without a filter: the GL split now, so
   // that the backend maps the fields with its own targets (the CUDA split knows one layer).
-  void beforeBackend(const DofSettings& s, Profiler& profiler) override {
+  void beforeBackend(const DofSettings& s, const DofInputs& in, Profiler& profiler) override {
     if (!cuda_ || !seeThrough_ || !targets_.nearField) return;
-    const Frame f = frameOf(s);
+    const Frame f = frameOf(s, in);
     glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 3, -1, f.names.dof);
-    splitOnGl(s, f, profiler);
+    splitOnGl(in, f, profiler);
     glPopDebugGroup();
     splitAhead_ = true;
   }
 
-  void run(const DofSettings& s, Profiler& profiler) override {
+  void run(const DofSettings& s, const DofInputs& in, Profiler& profiler) override {
     const Targets& t = targets_;
     if (!t.nearField) throw std::logic_error("layered DoF attached to targets without fields");
     const Extent e = t.extent;
-    const Frame f = frameOf(s);
+    const Frame f = frameOf(s, in);
     const reference::CocRamp& ramp = f.ramp;
     const bool behind = f.behind;
     glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 3, -1, f.names.dof);
@@ -128,9 +128,9 @@ class LayeredDof final : public DofImplementation {
     // reach started there.
     const bool reachStarted = cuda_ && cuda_->takeFrameMapping();
     if (!std::exchange(splitAhead_, false) &&
-        (behind || linear_ || !cuda_ || !cuda_->split(s.source == t.filtered, ramp, profiler))) {
+        (behind || linear_ || !cuda_ || !cuda_->split(in.source == t.filtered, ramp, profiler))) {
       if (cuda_) cuda_->closeFrameMapping(profiler);  // GL writes the fields next
-      splitOnGl(s, f, profiler);
+      splitOnGl(in, f, profiler);
     }
     if (!buildFieldSatsAndReach(fields, reachStarted, profiler)) {
       // R(p) on GL: the rows' reach over the split's near radii into rowReach_, the
@@ -154,8 +154,8 @@ class LayeredDof final : public DofImplementation {
       if (linear_) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, linearPacked ? 6 : 5, t.linearColourSat);
       glBindTextureUnit(0, t.depth);
       if (behind) {
-        glBindTextureUnit(1, s.behindColour);
-        glBindTextureUnit(2, s.behindDepth);
+        glBindTextureUnit(1, in.behindColour);
+        glBindTextureUnit(2, in.behindDepth);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, t.farSideSat);
       }
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, t.sat);
@@ -191,17 +191,17 @@ class LayeredDof final : public DofImplementation {
     bool behind;
     Names names;
   };
-  Frame frameOf(const DofSettings& s) const {
+  Frame frameOf(const DofSettings& s, const DofInputs& in) const {
     static constexpr Names kNames[2][2] = {{{"layered", "layered (GL)"}, {"see-through", "see-through (GL)"}},
                                            {{"layered, linear", "layered, linear (GL)"},
                                             {"see-through, linear", "see-through, linear (GL)"}}};
-    const bool behind = seeThrough_ && s.behindColour && s.behindDepth;
+    const bool behind = seeThrough_ && in.behindColour && in.behindDepth;
     return {reference::cocRamp(s.params, targets_.extent.width), behind, kNames[linear_][behind]};
   }
 
   // The split and the tile dilation as GL compute passes (every field, both layers,
   // either light).
-  void splitOnGl(const DofSettings& s, const Frame& f, Profiler& profiler) {
+  void splitOnGl(const DofInputs& in, const Frame& f, Profiler& profiler) {
     const Targets& t = targets_;
     const Extent e = t.extent;
     const GLuint groupsX = GLuint((e.width + kLayerTile - 1) / kLayerTile);
@@ -209,16 +209,16 @@ class LayeredDof final : public DofImplementation {
     auto timed = profiler.section(profiler.gl(), "dof split", f.names.glSplit);
     const GLuint split = splits_[f.behind].get();
     setCocUniforms(split, f.ramp, e);
-    gl::uniform1f(split, "uBehindEmpty", s.behindEmptyDepth);
+    gl::uniform1f(split, "uBehindEmpty", in.behindEmptyDepth);
     glBindTextureUnit(0, t.depth);
-    glBindTextureUnit(1, s.source ? s.source : t.sceneColour);
+    glBindTextureUnit(1, in.source ? in.source : t.sceneColour);
     glBindImageTexture(0, t.nearField, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
     glBindImageTexture(1, t.farField, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
     glBindImageTexture(2, tileMax_.get(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R32I);
     glBindImageTexture(4, t.nearRadius, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R16I);
     if (f.behind) {
-      glBindTextureUnit(2, s.behindColour);
-      glBindTextureUnit(3, s.behindDepth);
+      glBindTextureUnit(2, in.behindColour);
+      glBindTextureUnit(3, in.behindDepth);
       glBindImageTexture(3, t.farSide, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
     }
     if (linear_) glBindImageTexture(5, t.linearColour, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);

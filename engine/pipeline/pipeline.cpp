@@ -91,7 +91,7 @@ void Pipeline::reloadShaders() {
   bokehPass_->reloadShaders(shaderDir_);
 }
 
-void Pipeline::run(const Targets* sceneFrom, const FilterSettings& filter, DofSettings dof,
+void Pipeline::run(const Targets* sceneFrom, const FilterSettings& filter, const DofSettings& dof, DofInputs inputs,
                    const BokehSettings& bokeh) {
   const Targets& t = targets();
   if (sceneFrom) {
@@ -105,14 +105,14 @@ void Pipeline::run(const Targets* sceneFrom, const FilterSettings& filter, DofSe
   std::optional<BokehRequest> request;
   if (bokeh.enabled) request = bokehPass_->request(bokeh, reference::cocRamp(dof.params, t.extent.width));
   if (!filter.enabled) {  // the DoF blurs the scene colour: its scene-only work goes first
-    dof.source = t.sceneColour;
-    dofImpl_->beforeBackend(dof, *profiler_);
+    inputs.source = t.sceneColour;
+    dofImpl_->beforeBackend(dof, inputs, *profiler_);
     if (isolateStages_) glFinish();
   }
   backendPass_->run(filter, request ? &*request : nullptr, *profiler_);
   if (isolateStages_) glFinish();
-  dof.source = backendPass_->filteredImage(t);
-  dofImpl_->run(dof, *profiler_);
+  inputs.source = backendPass_->filteredImage(t);
+  dofImpl_->run(dof, inputs, *profiler_);
   if (request) bokehPass_->draw(bokeh, *profiler_);
 }
 

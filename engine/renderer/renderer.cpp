@@ -186,12 +186,11 @@ void Renderer::renderOnce(const std::vector<Pixel>& probes) {
   shown_.run(a.profiler());
   limitMaxBlurToSatFormat();
   const BlurSettings frame = frameBlur();
-  DofSettings dofA = frame.dof;
-  withSecondLayer(a, dofA);  // the scene's second layer, for a see-through DoF
+  const DofInputs inputsA = secondLayerFor(a, frame.dof);
   // With --isolate-stages nothing overlaps: the map does not wait for the scene, and so
   // the map/unmap time is the interop cost alone. Normal frames let the stages overlap.
   if (a.isolateStages()) glFinish();
-  a.run(nullptr, settings_.filter, dofA, frame.bokeh);
+  a.run(nullptr, settings_.filter, frame.dof, inputsA, frame.bokeh);
 
   // Configuration B, for the views that compare: its own filter, SAT and DoF of this
   // frame's scene. Where it cannot run, A stands on both sides and the panel says why.
@@ -217,8 +216,7 @@ void Renderer::renderOnce(const std::vector<Pixel>& probes) {
     filterB.compare = false;
     DofSettings dofB = frame.dof;
     dofB.params.aperture = comparison_.apertureB();
-    withSecondLayer(*b, dofB);
-    b->run(&t, filterB, dofB, frame.bokeh);
+    b->run(&t, filterB, dofB, secondLayerFor(*b, dofB), frame.bokeh);
   }
   if (!secondLayerWanted()) shown_.scenePass().releaseSecondLayer();  // 8 B a pixel, kept only while used
   if (comparesConfigurations(view.mode))
@@ -230,15 +228,17 @@ void Renderer::renderOnce(const std::vector<Pixel>& probes) {
   depthProbe_->request(t.depth, t.extent, probes);
 }
 
-void Renderer::withSecondLayer(Pipeline& p, DofSettings& dof) {
-  if (shown_.isPhoto() || !p.usesSecondLayer()) return;  // a photo has one layer
+DofInputs Renderer::secondLayerFor(Pipeline& p, const DofSettings& dof) {
+  if (shown_.isPhoto() || !p.usesSecondLayer()) return {};  // a photo has one layer
   ScenePass& scene = shown_.scenePass();
   if (!scene.secondLayer().colour)  // once a frame
     scene.drawSecondLayer(shown_.scene().scene,
                           reference::secondLayerFrom(reference::cocRamp(dof.params, extent().width)), p.profiler());
-  dof.behindColour = scene.secondLayer().colour;
-  dof.behindDepth = scene.secondLayer().depth;
-  dof.behindEmptyDepth = ScenePass::kSkyDepth;
+  DofInputs inputs;
+  inputs.behindColour = scene.secondLayer().colour;
+  inputs.behindDepth = scene.secondLayer().depth;
+  inputs.behindEmptyDepth = ScenePass::kSkyDepth;
+  return inputs;
 }
 
 void Renderer::endFrame() {

@@ -56,7 +56,7 @@ class RowsDof final : public DofImplementation {
     shaderDir_ = shaderDir;
   }
 
-  void run(const DofSettings& s, Profiler& profiler) override {
+  void run(const DofSettings& s, const DofInputs&, Profiler& profiler) override {
     auto timed = profiler.section(profiler.gl(), "dof", "test-rows");
     const Extent e = targets_.extent;
     setCocUniforms(program_.get(), reference::cocRamp(s.params, e.width), e);
