@@ -77,6 +77,30 @@ inline RunResult run(const std::string& args, const std::string& prefix = "") {
   return r;
 }
 
+// xvfb-run may exit with a status of its own (5, "problem while cleaning up temporary
+// directory") after the command has exited: the prefix that runs a command under it with
+// a shell writing the command's own status to `status`, and that status read back (-1:
+// none written).
+inline std::string xvfbKeepingStatus(const fs::path& status, const std::string& screen = "1024x768x24") {
+  return "xvfb-run -a -s '-screen 0 " + screen + "' sh -c '\"$0\" \"$@\"; echo $? >" + status.string() + "' ";
+}
+inline int statusWritten(const fs::path& status) {
+  const std::string code = slurp(status);
+  return code.empty() ? -1 : std::stoi(code);
+}
+
+// run() under xvfb-run, with satdof's own exit status.
+inline RunResult runUnderXvfb(const std::string& args, const std::string& screen = "1024x768x24") {
+  const fs::path status = fs::temp_directory_path() / ("satdof_test_status_" + std::to_string(::getpid()));
+  std::error_code ec;
+  fs::remove(status, ec);
+  RunResult r = run(args, xvfbKeepingStatus(status, screen));
+  if (const int code = statusWritten(status); code >= 0) r.exitCode = code;
+  else r.err += "(xvfb-run exited " + std::to_string(r.exitCode) + " before the command's status was written)\n";
+  fs::remove(status, ec);
+  return r;
+}
+
 struct Png {
   int width = 0, height = 0;
   std::vector<unsigned char> rgba;
