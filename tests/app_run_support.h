@@ -89,14 +89,16 @@ inline int statusWritten(const fs::path& status) {
   return code.empty() ? -1 : std::stoi(code);
 }
 
-// run() under xvfb-run, with satdof's own exit status.
+// run() under xvfb-run, with satdof's own exit status (-1 where satdof never ran: then
+// xvfb-run's own status cannot pass for satdof's).
 inline RunResult runUnderXvfb(const std::string& args, const std::string& screen = "1024x768x24") {
   const fs::path status = fs::temp_directory_path() / ("satdof_test_status_" + std::to_string(::getpid()));
   std::error_code ec;
   fs::remove(status, ec);
   RunResult r = run(args, xvfbKeepingStatus(status, screen));
-  if (const int code = statusWritten(status); code >= 0) r.exitCode = code;
-  else r.err += "(xvfb-run exited " + std::to_string(r.exitCode) + " before the command's status was written)\n";
+  const int code = statusWritten(status);
+  if (code < 0) r.err += "(xvfb-run exited " + std::to_string(r.exitCode) + " without satdof's status)\n";
+  r.exitCode = code;
   fs::remove(status, ec);
   return r;
 }
