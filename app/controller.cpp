@@ -39,23 +39,14 @@ void Controller::applyFocusAndScene(Autofocus autofocus, bool animate, int msaa)
 std::optional<std::string> Controller::applyOptions(const Options& o) {
   const int backendSwitchesBefore = renderer_.backendSwitches();
   reference::DofParams& params = renderer_.settings().dof.params;
-  const reference::DofParams camera = dofParamsOf(o, params.focalDistance);
-  if (const char* why = reference::whyNotACamera(camera)) return std::string("camera: ") + why;
-  params.model = camera.model;
-  params.focalLengthMm = camera.focalLengthMm;
-  params.fNumber = camera.fNumber;
-  params.sensorWidthMm = camera.sensorWidthMm;
-  params.aperture = camera.aperture;
-  if (o.focalDistance && *o.focalDistance != params.focalDistance) {
-    focus_.cancel();
-    params.focalDistance = *o.focalDistance;
-  }
+  const reference::DofParams wanted = dofParamsOf(o, params.focalDistance);  // --focal scene: as it is
+  if (const char* why = reference::whyNotACamera(wanted)) return std::string("camera: ") + why;
   const SatFormatInfo* format =
       o.satFormat.empty() ? &satFormatInfo(renderer_.pipeline().targets().satFormat) : findSatFormat(o.satFormat);
   if (format)
-    if (auto why = whyNotMaxBlur(*format, o.maxBlur)) return *why;
-  params.focalRange = o.focalRange;
-  params.maxRadius = o.maxBlur;
+    if (auto why = whyNotMaxBlur(*format, wanted.maxRadius)) return *why;
+  if (wanted.focalDistance != params.focalDistance) focus_.cancel();
+  params = wanted;
   renderer_.settings().filter = o.filter;
   renderer_.settings().view = o.view;
   renderer_.comparison().fields = o.compareB;  // B is rebuilt before the next frame that compares
@@ -189,8 +180,9 @@ void Controller::setContent(content::Content c) {
   focus_.cancel();
   focus_.setReach(c.depthSpan);
   contentProblem_.clear();
-  startOptions_.focalDistance = c.focalDistance;  // R goes back to the new content's focus
-  startOptions_.focalRange = c.focalRange;
+  startOptions_.dofParams.focalDistance = c.focalDistance;  // R goes back to the new content's focus
+  startOptions_.focusFromScene = false;
+  startOptions_.dofParams.focalRange = c.focalRange;
   renderer_.setContent(std::move(c));
 }
 

@@ -169,14 +169,14 @@ int runQuality(Renderer& renderer, const Options& options) {
   // The DoF's apertures: --aperture's alone, else both. The lens truth's: --lens-aperture,
   // else the shape scored (square for the box alone, the round lens otherwise).
   const std::vector<ref::Aperture> apertures =
-      options.given.count("aperture") ? std::vector<ref::Aperture>{options.aperture}
+      options.given.count("aperture") ? std::vector<ref::Aperture>{options.dofParams.aperture}
                                       : std::vector<ref::Aperture>{ref::Aperture::Box, ref::Aperture::Disc};
   const std::string lensShape = !options.qualityLensAperture.empty() ? options.qualityLensAperture
                                 : apertures == std::vector<ref::Aperture>{ref::Aperture::Box} ? "square"
                                                                                              : "disc";
   lensSettings.shape = lensShape == "square" ? ref::ApertureShape::Square : ref::ApertureShape::Disc;
   std::printf("satdof quality: %dx%d, %s model (f %.0f mm, f/%.1f, sensor %.0f mm), max blur %s\n", extent.width,
-              extent.height, lensTruth ? "thin-lens" : "linear", dof.params.focalLengthMm, dof.params.fNumber,
+              extent.height, ref::cocModelName(dof.params.model), dof.params.focalLengthMm, dof.params.fNumber,
               dof.params.sensorWidthMm,
               maxBlurGiven ? (number(dof.params.maxRadius) + " px").c_str() : "the frame's largest blur");
   if (lensTruth)

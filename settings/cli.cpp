@@ -452,8 +452,8 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
         throw CLI::ValidationError("--depth-invalid", *why + " (or none)");
       else o.depthMapping.holeValue = value;
     }
-    if (o.focalDistance)  // the focus a thin lens can reach (the camera's own rule, coc.h)
-      if (const char* why = reference::whyNotACamera(dofParamsOf(o, *o.focalDistance)))
+    if (!o.focusFromScene)  // the focus a thin lens can reach (the camera's own rule, coc.h)
+      if (const char* why = reference::whyNotACamera(o.dofParams))
         throw CLI::ValidationError("--" + std::string(opt::focal.name), why);
     const std::string weights = "--" + std::string(opt::weights.name);
     if (o.filter.kind != FilterKind::Custom && given(std::string(opt::weights.name)))

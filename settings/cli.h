@@ -33,17 +33,16 @@ struct Options {
   bool noLabels = false;  // --no-labels: split and diff PNGs without the A/B labels
   bool verify = false;    // --verify: the last frame against the CPU reference (exit 1 when it differs)
   std::string backend = "auto";         // a compute backend's name, or auto
-  std::optional<float> focalDistance;  // nullopt: the scene's suggestion
-  float focalRange = 0;
-  float maxBlur = 0;
-  std::string camera;  // --camera: linear or thin-lens (satdof/reference/coc.h)
-  float focalLengthMm = 0, fNumber = 0, sensorWidthMm = 0;
+  // The depth of field's camera, in the renderer's own type (satdof/reference/coc.h):
+  // --camera, --focal, --focal-range, --max-blur, --focal-length, --f-number,
+  // --sensor-width and --aperture.
+  reference::DofParams dofParams;
+  bool focusFromScene = true;  // --focal scene: dofParams.focalDistance is the content's suggestion
   BackendSelections selections;  // --scan, --sat, ...: the options backends offer
   // The settings file's backend options, per backend ("cuda" -> scan -> warp-shuffle):
   // applied to the backend that runs, where the command line did not choose.
   std::map<std::string, BackendSelections> savedSelections;
   std::string dof;               // --dof: empty: the registry's default
-  reference::Aperture aperture = reference::Aperture::Box;  // --aperture box|disc (reference/aperture.h)
   std::string satFormat;         // --sat-format: empty: the default format
   std::string scene = "teapots";  // --scene: engine/scene/scenes.h, or a .gltf / .glb file
   std::string photo, depth;       // --photo IMAGE --depth DEPTH: an RGB-D photo (engine/content/photo.h)

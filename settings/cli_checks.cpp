@@ -56,7 +56,7 @@ std::optional<std::string> checkCombination(const Options& o) {
   if (!o.filter.enabled && given(o, "compare-b") && o.compareB.count("conv"))
     return "--compare-b conv=" + o.compareB.at("conv") + ": applies only with --filter (no convolution runs without one)";
   if (const SatFormatInfo* f = o.satFormat.empty() ? &defaultSatFormat() : findSatFormat(o.satFormat))
-    if (auto why = whyNotMaxBlur(*f, o.maxBlur)) return "--" + std::string(opt::maxBlur.name) + ": " + *why;
+    if (auto why = whyNotMaxBlur(*f, o.dofParams.maxRadius)) return "--" + std::string(opt::maxBlur.name) + ": " + *why;
   if (o.view.mode == ViewMode::Filtered && !o.filter.enabled) return "--view: the filtered view needs a --filter";
   if (o.verify && !headless && o.frames == 0) return "--verify: a window checks its last frame: give --frames N (or press V)";
   if (o.verify && (o.quality || o.precision || o.soak || o.race || o.resizeStorm))
@@ -75,7 +75,7 @@ std::optional<std::string> checkCombination(const Options& o) {
   if (o.satMemory == "cuda")
     if (const std::string notHere = whyBackendNotHere("cuda"); !notHere.empty()) return "--sat-memory cuda: " + notHere;
   // quality's lens truth exists for the thin-lens model only (qa/quality.cpp).
-  if (o.quality && !o.qualityLensAperture.empty() && given(o, "camera") && o.camera == "linear")
+  if (o.quality && !o.qualityLensAperture.empty() && given(o, "camera") && o.dofParams.model == reference::CocModel::Linear)
     return "--lens-aperture: applies only with a lens truth, and quality with --camera linear has none";
   if (given(o, "compare") && o.view.mode != ViewMode::Split && o.view.mode != ViewMode::Difference)
     return "--compare: applies only to --view split or diff (configuration B is not run otherwise)";
@@ -104,10 +104,10 @@ std::optional<std::string> checkContent(const Options& o) {
 
 std::optional<std::string> whyNotRunnable(const Options& o) {
   // Without a focal distance the scene suggests one later; any positive one will do here.
-  if (const char* why = reference::whyNotACamera(dofParamsOf(o, o.focalDistance.value_or(1000.0f))))
+  if (const char* why = reference::whyNotACamera(dofParamsOf(o, 1000.0f)))
     return std::string("camera: ") + why;
   if (const SatFormatInfo* f = o.satFormat.empty() ? &defaultSatFormat() : findSatFormat(o.satFormat))
-    if (auto why = whyNotMaxBlur(*f, o.maxBlur)) return *why;
+    if (auto why = whyNotMaxBlur(*f, o.dofParams.maxRadius)) return *why;
   return std::nullopt;
 }
 

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <limits>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 #include "engine/dof/dof_implementation.h"
@@ -152,8 +153,17 @@ std::optional<std::string> readDistance(std::string_view text, float& out) {
   return std::nullopt;
 }
 
-// A number of Options in [self.lo, self.hi].
-template <float Options::*Field>
+// The float a number option reads and writes: a member of Options, or of its camera.
+template <auto Field, class Settings>
+auto& numberField(Settings& o) {
+  if constexpr (std::is_same_v<decltype(Field), float reference::DofParams::*>)
+    return o.dofParams.*Field;
+  else
+    return o.*Field;
+}
+
+// A number of Options (or of its camera) in [self.lo, self.hi].
+template <auto Field>
 constexpr LiveOption number(std::string_view name, std::string_view help, float lo, float hi,
                             std::string_view defaultValue, AppliesTo appliesTo, PanelRange panel) {
   return {name,
@@ -161,8 +171,8 @@ constexpr LiveOption number(std::string_view name, std::string_view help, float 
           lo,
           hi,
           defaultValue,
-          [](const LiveOption& self, Options& o, std::string_view v) { return readNumber(v, self.lo, self.hi, o.*Field); },
-          [](const Options& o) { return formatNumber(o.*Field); },
+          [](const LiveOption& self, Options& o, std::string_view v) { return readNumber(v, self.lo, self.hi, numberField<Field>(o)); },
+          [](const Options& o) { return formatNumber(numberField<Field>(o)); },
           true,
           appliesTo,
           panel};
@@ -216,35 +226,41 @@ constinit const LiveOption focal{
     "focal", "Focal distance in scene units, any above 0 (scene: the scene's suggestion)", 0.0f, 0.0f, "scene",
     [](const LiveOption&, Options& o, std::string_view v) -> std::optional<std::string> {
       if (v == "scene") {
-        o.focalDistance.reset();
+        o.focusFromScene = true;
         return std::nullopt;
       }
-      float f = 0;
-      if (auto e = readDistance(v, f)) return e;
-      o.focalDistance = f;
+      if (auto e = readDistance(v, o.dofParams.focalDistance)) return e;
+      o.focusFromScene = false;
       return std::nullopt;
     },
-    [](const Options& o) { return o.focalDistance ? formatNumber(*o.focalDistance) : std::string("scene"); },
+    [](const Options& o) { return o.focusFromScene ? std::string("scene") : formatNumber(o.dofParams.focalDistance); },
     true, AppliesTo::Always, {0.2f, 60.0f, true, "%.2f", "focus (m)"}};
 constinit const LiveOption focalRange{
     "focal-range", "Linear camera: distance from focus at which blur is maximal, in scene units, any above 0", 0.0f,
-    0.0f, "6", [](const LiveOption&, Options& o, std::string_view v) { return readDistance(v, o.focalRange); },
-    [](const Options& o) { return formatNumber(o.focalRange); }, true, AppliesTo::LinearCamera,
+    0.0f, "6", [](const LiveOption&, Options& o, std::string_view v) { return readDistance(v, o.dofParams.focalRange); },
+    [](const Options& o) { return formatNumber(o.dofParams.focalRange); }, true, AppliesTo::LinearCamera,
     {0.1f, 40.0f, false, "%.2f", "focal range"}};
-constinit const LiveOption maxBlur = number<&Options::maxBlur>(
+constinit const LiveOption maxBlur = number<&reference::DofParams::maxRadius>(
     "max-blur", "Largest blur radius in pixels", 0.0f, 256.0f, "12", AppliesTo::Always, {0.0f, 64.0f, false, "%.1f", "max blur (px)"});
 constinit const LiveOption camera{
     "camera", "Circle-of-confusion model: linear (--focal-range) or thin-lens (--focal-length, --f-number, --sensor-width)",
     0, 0, "linear",
-    [](const LiveOption&, Options& o, std::string_view v) { return member(v, {"linear", "thin-lens"}, "camera model", o.camera); },
-    [](const Options& o) { return o.camera; }, true, AppliesTo::Always, {}};
-constinit const LiveOption focalLength = number<&Options::focalLengthMm>(
+    [](const LiveOption&, Options& o, std::string_view v) -> std::optional<std::string> {
+      using reference::CocModel;
+      std::string name;
+      if (auto e = member(v, {cocModelName(CocModel::Linear), cocModelName(CocModel::ThinLens)}, "camera model", name))
+        return e;
+      o.dofParams.model = name == cocModelName(CocModel::ThinLens) ? CocModel::ThinLens : CocModel::Linear;
+      return std::nullopt;
+    },
+    [](const Options& o) { return std::string(cocModelName(o.dofParams.model)); }, true, AppliesTo::Always, {}};
+constinit const LiveOption focalLength = number<&reference::DofParams::focalLengthMm>(
     "focal-length", "Thin lens: focal length in mm", 1.0f, 2000.0f, "85", AppliesTo::ThinLensCamera,
     {12.0f, 300.0f, true, "%.0f mm", "focal length"});
-constinit const LiveOption fNumber = number<&Options::fNumber>(
+constinit const LiveOption fNumber = number<&reference::DofParams::fNumber>(
     "f-number", "Thin lens: f-number (aperture: smaller numbers, wider aperture, more blur)", 0.5f, 128.0f, "1.4",
     AppliesTo::ThinLensCamera, {0.95f, 22.0f, true, "f/%.1f"});
-constinit const LiveOption sensorWidth = number<&Options::sensorWidthMm>(
+constinit const LiveOption sensorWidth = number<&reference::DofParams::sensorWidthMm>(
     "sensor-width", "Thin lens: sensor width in mm (36 full frame, 23.5 APS-C, 6.2 a phone)", 1.0f, 200.0f, "36",
     AppliesTo::ThinLensCamera, {4.0f, 54.0f, false, "%.1f mm", "sensor"});
 constinit const LiveOption msaa{
@@ -337,10 +353,10 @@ constinit const LiveOption aperture{
       std::string name;
       if (auto e = member(v, {"box", "disc"}, "aperture", name))
         return v == "square" ? *e + " (quality's lens truth: --lens-aperture square)" : e;
-      o.aperture = name == "disc" ? reference::Aperture::Disc : reference::Aperture::Box;
+      o.dofParams.aperture = name == "disc" ? reference::Aperture::Disc : reference::Aperture::Box;
       return std::nullopt;
     },
-    [](const Options& o) { return std::string(reference::apertureName(o.aperture)); }, true,
+    [](const Options& o) { return std::string(reference::apertureName(o.dofParams.aperture)); }, true,
     AppliesTo::Always, {}};
 constinit const LiveOption stage{
     "stage",
@@ -544,10 +560,10 @@ std::optional<std::string> whyNotApplies(const LiveOption& option, const Options
     case AppliesTo::Window:  // the window-only flags are checked with the others (cli_checks.cpp)
       return std::nullopt;
     case AppliesTo::LinearCamera:
-      if (o.camera == "thin-lens") return "applies only to --camera linear";
+      if (o.dofParams.model == reference::CocModel::ThinLens) return "applies only to --camera linear";
       return std::nullopt;
     case AppliesTo::ThinLensCamera:
-      if (o.camera != "thin-lens") return "applies only to --camera thin-lens";
+      if (o.dofParams.model != reference::CocModel::ThinLens) return "applies only to --camera thin-lens";
       return std::nullopt;
     case AppliesTo::Filter:
       if (!o.filter.enabled) return "applies only with --filter (no convolution runs without one)";
@@ -581,15 +597,8 @@ void applyLiveDefaults(Options& o) {
 Options::Options() { applyLiveDefaults(*this); }
 
 reference::DofParams dofParamsOf(const Options& o, float sceneFocalDistance) {
-  reference::DofParams p;
-  p.focalDistance = o.focalDistance.value_or(sceneFocalDistance);
-  p.focalRange = o.focalRange;
-  p.maxRadius = o.maxBlur;
-  p.model = o.camera == "thin-lens" ? reference::CocModel::ThinLens : reference::CocModel::Linear;
-  p.focalLengthMm = o.focalLengthMm;
-  p.fNumber = o.fNumber;
-  p.sensorWidthMm = o.sensorWidthMm;
-  p.aperture = o.aperture;
+  reference::DofParams p = o.dofParams;
+  if (o.focusFromScene) p.focalDistance = sceneFocalDistance;
   return p;
 }
 

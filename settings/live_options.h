@@ -91,8 +91,8 @@ extern const LiveOption focal, focalRange, maxBlur, camera, focalLength, fNumber
     bokehThreshold, bokehContrast, bokehMinRadius, bokehMax, bokehBlades, bokehIntensity, filter, weights, view, aperture, stage;
 }  // namespace opt
 
-// The depth-of-field parameters the options describe (the focal distance: the option's,
-// else `sceneFocalDistance`); the one place that maps the options onto the DoF model.
+// The options' camera with its focus resolved: the option's focal distance, else (--focal
+// scene) `sceneFocalDistance`.
 reference::DofParams dofParamsOf(const Options& o, float sceneFocalDistance);
 
 // Whether `key` names an option some backend offers (scan, sat, ...).

@@ -21,15 +21,8 @@ std::string shellWord(const std::string& text) {
 Options optionsOf(const Renderer& renderer, Options o) {
   const FrameSettings& settings = renderer.settings();
   const Pipeline& pipeline = renderer.pipeline();
-  const reference::DofParams& p = settings.dof.params;
-  o.focalDistance = p.focalDistance;
-  o.focalRange = p.focalRange;
-  o.maxBlur = p.maxRadius;
-  o.camera = p.model == reference::CocModel::ThinLens ? "thin-lens" : "linear";
-  o.focalLengthMm = p.focalLengthMm;
-  o.fNumber = p.fNumber;
-  o.sensorWidthMm = p.sensorWidthMm;
-  o.aperture = p.aperture;
+  o.dofParams = settings.dof.params;
+  o.focusFromScene = false;
   o.filter = settings.filter;
   o.view = settings.view;
   o.compareB = renderer.comparison().fields;

@@ -15,10 +15,13 @@ const LiveOption kFocalCm{
     [](const LiveOption& self, Options& o, std::string_view v) -> std::optional<std::string> {
       float cm = 0;
       if (auto e = readNumber(v, self.lo, self.hi, cm)) return e;
-      o.focalDistance = cm / 100.0f;
+      o.dofParams.focalDistance = cm / 100.0f;
+      o.focusFromScene = false;
       return std::nullopt;
     },
-    [](const Options& o) { return o.focalDistance ? std::to_string(*o.focalDistance * 100.0f) : std::string(); },
+    [](const Options& o) {
+      return o.focusFromScene ? std::string() : std::to_string(o.dofParams.focalDistance * 100.0f);
+    },
     false, AppliesTo::Always, {}, nullptr, "focal"};
 
 const bool registered = (registerLiveOption(kFocalCm), true);

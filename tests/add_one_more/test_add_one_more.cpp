@@ -33,8 +33,8 @@ TEST(AddOneMore, TheDofAndTheOptionAreInThePanelsLists) {
   // A script's `set` and the settings file's reader go through setLiveOption.
   satdof::Options options;
   EXPECT_EQ(satdof::setLiveOption(options, "test-focal-cm", "300"), std::nullopt);
-  ASSERT_TRUE(options.focalDistance.has_value());
-  EXPECT_FLOAT_EQ(*options.focalDistance, 3.0f);
+  ASSERT_FALSE(options.focusFromScene);
+  EXPECT_FLOAT_EQ(options.dofParams.focalDistance, 3.0f);
   EXPECT_EQ(satdof::setLiveOption(options, "dof", "test-rows"), std::nullopt);
   EXPECT_NE(satdof::setLiveOption(options, "test-focal-cm", "0"), std::nullopt) << "below its range";
   EXPECT_THROW(satdof::registerLiveOption(*o), std::invalid_argument) << "a name already declared";

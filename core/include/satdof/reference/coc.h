@@ -37,6 +37,8 @@
 namespace satdof::reference {
 
 enum class CocModel { Linear, ThinLens };
+// Its name on the command line, in the settings file and in messages.
+constexpr const char* cocModelName(CocModel m) { return m == CocModel::ThinLens ? "thin-lens" : "linear"; }
 
 // The shape each pixel is averaged over (satdof/reference/aperture.h): the (2r+1)^2 box,
 // or the disc of radius r approximated by a few boxes.
