@@ -38,21 +38,19 @@ void Controller::applyFocusAndScene(Autofocus autofocus, bool animate, int msaa)
 
 std::optional<std::string> Controller::applyOptions(const Options& o) {
   const int backendSwitchesBefore = renderer_.backendSwitches();
-  reference::DofParams& params = renderer_.settings().dof.params;
-  const reference::DofParams wanted = dofParamsOf(o, params.focalDistance);  // --focal scene: as it is
-  if (const char* why = reference::whyNotACamera(wanted)) return std::string("camera: ") + why;
+  FrameSettings& frame = renderer_.settings();
+  const reference::DofParams camera = dofParamsOf(o, frame.dof.params.focalDistance);  // --focal scene: as it is
+  if (const char* why = reference::whyNotACamera(camera)) return std::string("camera: ") + why;
   const SatFormatInfo* format =
       o.satFormat.empty() ? &satFormatInfo(renderer_.pipeline().targets().satFormat) : findSatFormat(o.satFormat);
   if (format)
-    if (auto why = whyNotMaxBlur(*format, wanted.maxRadius)) return *why;
-  if (wanted.focalDistance != params.focalDistance) focus_.cancel();
-  params = wanted;
-  renderer_.settings().filter = o.filter;
-  renderer_.settings().view = o.view;
+    if (auto why = whyNotMaxBlur(*format, camera.maxRadius)) return *why;
+  if (camera.focalDistance != frame.dof.params.focalDistance) focus_.cancel();
+  frame = o;  // the frame's part of the options, as it is ...
+  frame.dof.params = camera;  // ... with its focus resolved
   renderer_.comparison().fields = o.compareB;  // B is rebuilt before the next frame that compares
   applyFocusAndScene(o.autofocus, o.animate, o.msaa);
   setStage(o.stage);
-  renderer_.settings().bokeh = o.bokeh;
   if (!o.satFormat.empty()) {
     setSatFormat(o.satFormat);
     if (satFormatInfo(renderer_.pipeline().targets().satFormat).name != o.satFormat) return "sat-format: refused (see the panel)";
@@ -64,10 +62,10 @@ std::optional<std::string> Controller::applyOptions(const Options& o) {
   // A backend that failed while the targets were re-made (setSatFormat) is gone: the DoF
   // and the choices in `o` were made for it, and the fallback chose for the new one.
   if (renderer_.backendSwitches() != backendSwitchesBefore) return std::nullopt;
-  if (!o.dof.empty() && o.dof != renderer_.pipeline().dofEntry().name) {
-    const DofEntry* e = findDofImplementation(o.dof);
-    if (!e) return "no depth-of-field implementation '" + o.dof + "'";
-    if (auto why = e->whyNot(renderer_.pipeline().backend())) return "dof " + o.dof + ": " + *why;
+  if (!o.dofName.empty() && o.dofName != renderer_.pipeline().dofEntry().name) {
+    const DofEntry* e = findDofImplementation(o.dofName);
+    if (!e) return "no depth-of-field implementation '" + o.dofName + "'";
+    if (auto why = e->whyNot(renderer_.pipeline().backend())) return "dof " + o.dofName + ": " + *why;
     glFinish();
     renderer_.setDof(*e);
   }
@@ -180,9 +178,9 @@ void Controller::setContent(content::Content c) {
   focus_.cancel();
   focus_.setReach(c.depthSpan);
   contentProblem_.clear();
-  startOptions_.dofParams.focalDistance = c.focalDistance;  // R goes back to the new content's focus
+  startOptions_.dof.params.focalDistance = c.focalDistance;  // R goes back to the new content's focus
   startOptions_.focusFromScene = false;
-  startOptions_.dofParams.focalRange = c.focalRange;
+  startOptions_.dof.params.focalRange = c.focalRange;
   renderer_.setContent(std::move(c));
 }
 

@@ -80,7 +80,7 @@ std::vector<ScriptCommand> loadCheckedScript(const Options& options) {
 }
 
 FrameSettings startSettings(const Options& options, const content::Content& content) {
-  FrameSettings settings;
+  FrameSettings settings = options;
   reference::DofParams& params = settings.dof.params;
   // A file's content opens at its own focus (content.h); only the command line overrides it.
   // A built-in scene keeps the settings file's choices too.
@@ -92,21 +92,18 @@ FrameSettings startSettings(const Options& options, const content::Content& cont
   if (!given(opt::focal)) params.focalDistance = content.focalDistance;
   if (!given(opt::focalRange)) params.focalRange = content.focalRange;
   if (const char* why = reference::whyNotACamera(params)) throw UsageError(std::string("camera: ") + why);
-  settings.filter = options.filter;
-  settings.view = options.view;
-  settings.bokeh = options.bokeh;
   return settings;
 }
 
 RendererSetup rendererSetup(Options& options, const ComputeBackend& backend) {
-  const DofEntry* dof = options.dof.empty() ? &defaultDofImplementation() : findDofImplementation(options.dof);
-  if (!dof) throw UsageError("no depth-of-field implementation '" + options.dof + "'");
+  const DofEntry* dof = options.dofName.empty() ? &defaultDofImplementation() : findDofImplementation(options.dofName);
+  if (!dof) throw UsageError("no depth-of-field implementation '" + options.dofName + "'");
   if (auto why = dof->whyNot(backend)) {
-    if (options.given.count("dof")) throw UsageError("--dof " + options.dof + ": " + *why);
+    if (options.given.count("dof")) throw UsageError("--dof " + options.dofName + ": " + *why);
     // The settings file's (saved by a run on another backend): dropped, said in one line.
-    std::fprintf(stderr, "satdof: the settings file's dof=%s: %s; dropped\n", options.dof.c_str(), why->c_str());
+    std::fprintf(stderr, "satdof: the settings file's dof=%s: %s; dropped\n", options.dofName.c_str(), why->c_str());
     dof = &defaultDofImplementation();
-    options.dof.clear();
+    options.dofName.clear();
   }
   RendererSetup setup;
   setup.dof = dof;

@@ -169,7 +169,7 @@ int runQuality(Renderer& renderer, const Options& options) {
   // The DoF's apertures: --aperture's alone, else both. The lens truth's: --lens-aperture,
   // else the shape scored (square for the box alone, the round lens otherwise).
   const std::vector<ref::Aperture> apertures =
-      options.given.count("aperture") ? std::vector<ref::Aperture>{options.dofParams.aperture}
+      options.given.count("aperture") ? std::vector<ref::Aperture>{options.dof.params.aperture}
                                       : std::vector<ref::Aperture>{ref::Aperture::Box, ref::Aperture::Disc};
   const std::string lensShape = !options.qualityLensAperture.empty() ? options.qualityLensAperture
                                 : apertures == std::vector<ref::Aperture>{ref::Aperture::Box} ? "square"

@@ -453,7 +453,7 @@ ParseOutcome parseCommandLine(int argc, char** argv) {
       else o.depthMapping.holeValue = value;
     }
     if (!o.focusFromScene)  // the focus a thin lens can reach (the camera's own rule, coc.h)
-      if (const char* why = reference::whyNotACamera(o.dofParams))
+      if (const char* why = reference::whyNotACamera(o.dof.params))
         throw CLI::ValidationError("--" + std::string(opt::focal.name), why);
     const std::string weights = "--" + std::string(opt::weights.name);
     if (o.filter.kind != FilterKind::Custom && given(std::string(opt::weights.name)))

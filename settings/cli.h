@@ -14,14 +14,21 @@
 #include "engine/content/stage.h"
 #include "engine/pipeline/pipeline_config.h"
 #include "engine/focus/focus_controller.h"
-#include "engine/passes/bokeh_pass.h"
-#include "engine/frame/filter_settings.h"
-#include "engine/passes/view_pass.h"
+#include "engine/renderer/frame_settings.h"
 #include "satdof/reference/coc.h"
 
 namespace satdof {
 
-struct Options {
+// What every frame reads (FrameSettings, the renderer's own value: the DoF's camera in
+// dof.params, the filter, the view, bokeh) and what the run needs besides. The live
+// options (live_options.h) read and write both; the renderer takes the frame's part as it
+// is (Controller::applyOptions) and hands it back (optionsOf).
+//   dof.params  --camera, --focal, --focal-range, --max-blur, --focal-length, --f-number,
+//               --sensor-width, --aperture
+//   filter      --filter, --radius, --sigma, --weights, --border, --conv
+//   view        --view, --divider, --diff-gain
+//   bokeh       --bokeh, --bokeh-threshold, --bokeh-blades, ...
+struct Options : FrameSettings {
   // The live options' defaults come from their declarations (live_options.h).
   Options();
 
@@ -33,22 +40,17 @@ struct Options {
   bool noLabels = false;  // --no-labels: split and diff PNGs without the A/B labels
   bool verify = false;    // --verify: the last frame against the CPU reference (exit 1 when it differs)
   std::string backend = "auto";         // a compute backend's name, or auto
-  // The depth of field's camera, in the renderer's own type (satdof/reference/coc.h):
-  // --camera, --focal, --focal-range, --max-blur, --focal-length, --f-number,
-  // --sensor-width and --aperture.
-  reference::DofParams dofParams;
-  bool focusFromScene = true;  // --focal scene: dofParams.focalDistance is the content's suggestion
+  bool focusFromScene = true;  // --focal scene: dof.params.focalDistance is the content's suggestion
   BackendSelections selections;  // --scan, --sat, ...: the options backends offer
   // The settings file's backend options, per backend ("cuda" -> scan -> warp-shuffle):
   // applied to the backend that runs, where the command line did not choose.
   std::map<std::string, BackendSelections> savedSelections;
-  std::string dof;               // --dof: empty: the registry's default
+  std::string dofName;           // --dof: the implementation (empty: the registry's default)
   std::string satFormat;         // --sat-format: empty: the default format
   std::string scene = "teapots";  // --scene: engine/scene/scenes.h, or a .gltf / .glb file
   std::string photo, depth;       // --photo IMAGE --depth DEPTH: an RGB-D photo (engine/content/photo.h)
   content::DepthMapping depthMapping;  // --depth-encoding, --depth-range (a dropped photo's too)
   content::StageMode stage = content::StageMode::Auto;  // --stage: a lone glTF model's ground and lamps
-  BokehSettings bokeh;            // --bokeh, --bokeh-threshold, --bokeh-shape, ...
   bool quality = false;           // `satdof quality`
   std::string qualityCsv;         // quality --csv FILE
   std::string qualityLensAperture;       // quality --lens-aperture disc|square (empty: --aperture's match)
@@ -62,8 +64,6 @@ struct Options {
   int raceRepeats = 15;      // timed runs per entry (the median is reported)
   bool resizeStorm = false;  // `satdof resize-storm` (window; --frames sizes, --seed)
   int stormMaxSide = 2048;
-  FilterSettings filter;     // --filter, --radius, --sigma, --weights, --border, --conv
-  ViewSettings view;         // --view, --divider, --diff-gain
   CompareFields compareB;    // --compare-b (--compare CONV: its conv): configuration B
   std::string screenshot;    // window mode: save the last presented frame (with the UI)
   Autofocus autofocus = Autofocus::Off;  // --autofocus off|centre|point

@@ -56,15 +56,15 @@ std::optional<std::string> checkCombination(const Options& o) {
   if (!o.filter.enabled && given(o, "compare-b") && o.compareB.count("conv"))
     return "--compare-b conv=" + o.compareB.at("conv") + ": applies only with --filter (no convolution runs without one)";
   if (const SatFormatInfo* f = o.satFormat.empty() ? &defaultSatFormat() : findSatFormat(o.satFormat))
-    if (auto why = whyNotMaxBlur(*f, o.dofParams.maxRadius)) return "--" + std::string(opt::maxBlur.name) + ": " + *why;
+    if (auto why = whyNotMaxBlur(*f, o.dof.params.maxRadius)) return "--" + std::string(opt::maxBlur.name) + ": " + *why;
   if (o.view.mode == ViewMode::Filtered && !o.filter.enabled) return "--view: the filtered view needs a --filter";
   if (o.verify && !headless && o.frames == 0) return "--verify: a window checks its last frame: give --frames N (or press V)";
   if (o.verify && (o.quality || o.precision || o.soak || o.race || o.resizeStorm))
     return "--verify: checks the frames of a run, not a tool's (quality, precision, soak, race and resize-storm check their own)";
   if (o.resizeStorm && headless) return "resize-storm: needs a window, not " + why + " (e.g. run it under xvfb-run)";
   // A DoF that runs on one backend only, with another named (or, for auto, one this build lacks).
-  if (const DofEntry* dof = findDofImplementation(o.dof); dof && !dof->onlyBackend.empty()) {
-    const std::string prefix = "--dof " + o.dof + ": runs on the " + std::string(dof->onlyBackend) + " backend only";
+  if (const DofEntry* dof = findDofImplementation(o.dofName); dof && !dof->onlyBackend.empty()) {
+    const std::string prefix = "--dof " + o.dofName + ": runs on the " + std::string(dof->onlyBackend) + " backend only";
     if (o.backend != "auto" && o.backend != dof->onlyBackend) return prefix + ", not --backend " + o.backend;
     // With auto, the backend that runs it must be able to start here.
     if (const std::string notHere = whyBackendNotHere(dof->onlyBackend); !notHere.empty())
@@ -75,7 +75,7 @@ std::optional<std::string> checkCombination(const Options& o) {
   if (o.satMemory == "cuda")
     if (const std::string notHere = whyBackendNotHere("cuda"); !notHere.empty()) return "--sat-memory cuda: " + notHere;
   // quality's lens truth exists for the thin-lens model only (qa/quality.cpp).
-  if (o.quality && !o.qualityLensAperture.empty() && given(o, "camera") && o.dofParams.model == reference::CocModel::Linear)
+  if (o.quality && !o.qualityLensAperture.empty() && given(o, "camera") && o.dof.params.model == reference::CocModel::Linear)
     return "--lens-aperture: applies only with a lens truth, and quality with --camera linear has none";
   if (given(o, "compare") && o.view.mode != ViewMode::Split && o.view.mode != ViewMode::Difference)
     return "--compare: applies only to --view split or diff (configuration B is not run otherwise)";
@@ -107,7 +107,7 @@ std::optional<std::string> whyNotRunnable(const Options& o) {
   if (const char* why = reference::whyNotACamera(dofParamsOf(o, 1000.0f)))
     return std::string("camera: ") + why;
   if (const SatFormatInfo* f = o.satFormat.empty() ? &defaultSatFormat() : findSatFormat(o.satFormat))
-    if (auto why = whyNotMaxBlur(*f, o.dofParams.maxRadius)) return *why;
+    if (auto why = whyNotMaxBlur(*f, o.dof.params.maxRadius)) return *why;
   return std::nullopt;
 }
 

@@ -157,7 +157,7 @@ std::optional<std::string> readDistance(std::string_view text, float& out) {
 template <auto Field, class Settings>
 auto& numberField(Settings& o) {
   if constexpr (std::is_same_v<decltype(Field), float reference::DofParams::*>)
-    return o.dofParams.*Field;
+    return o.dof.params.*Field;
   else
     return o.*Field;
 }
@@ -229,16 +229,16 @@ constinit const LiveOption focal{
         o.focusFromScene = true;
         return std::nullopt;
       }
-      if (auto e = readDistance(v, o.dofParams.focalDistance)) return e;
+      if (auto e = readDistance(v, o.dof.params.focalDistance)) return e;
       o.focusFromScene = false;
       return std::nullopt;
     },
-    [](const Options& o) { return o.focusFromScene ? std::string("scene") : formatNumber(o.dofParams.focalDistance); },
+    [](const Options& o) { return o.focusFromScene ? std::string("scene") : formatNumber(o.dof.params.focalDistance); },
     true, AppliesTo::Always, {0.2f, 60.0f, true, "%.2f", "focus (m)"}};
 constinit const LiveOption focalRange{
     "focal-range", "Linear camera: distance from focus at which blur is maximal, in scene units, any above 0", 0.0f,
-    0.0f, "6", [](const LiveOption&, Options& o, std::string_view v) { return readDistance(v, o.dofParams.focalRange); },
-    [](const Options& o) { return formatNumber(o.dofParams.focalRange); }, true, AppliesTo::LinearCamera,
+    0.0f, "6", [](const LiveOption&, Options& o, std::string_view v) { return readDistance(v, o.dof.params.focalRange); },
+    [](const Options& o) { return formatNumber(o.dof.params.focalRange); }, true, AppliesTo::LinearCamera,
     {0.1f, 40.0f, false, "%.2f", "focal range"}};
 constinit const LiveOption maxBlur = number<&reference::DofParams::maxRadius>(
     "max-blur", "Largest blur radius in pixels", 0.0f, 256.0f, "12", AppliesTo::Always, {0.0f, 64.0f, false, "%.1f", "max blur (px)"});
@@ -250,10 +250,10 @@ constinit const LiveOption camera{
       std::string name;
       if (auto e = member(v, {cocModelName(CocModel::Linear), cocModelName(CocModel::ThinLens)}, "camera model", name))
         return e;
-      o.dofParams.model = name == cocModelName(CocModel::ThinLens) ? CocModel::ThinLens : CocModel::Linear;
+      o.dof.params.model = name == cocModelName(CocModel::ThinLens) ? CocModel::ThinLens : CocModel::Linear;
       return std::nullopt;
     },
-    [](const Options& o) { return std::string(cocModelName(o.dofParams.model)); }, true, AppliesTo::Always, {}};
+    [](const Options& o) { return std::string(cocModelName(o.dof.params.model)); }, true, AppliesTo::Always, {}};
 constinit const LiveOption focalLength = number<&reference::DofParams::focalLengthMm>(
     "focal-length", "Thin lens: focal length in mm", 1.0f, 2000.0f, "85", AppliesTo::ThinLensCamera,
     {12.0f, 300.0f, true, "%.0f mm", "focal length"});
@@ -353,10 +353,10 @@ constinit const LiveOption aperture{
       std::string name;
       if (auto e = member(v, {"box", "disc"}, "aperture", name))
         return v == "square" ? *e + " (quality's lens truth: --lens-aperture square)" : e;
-      o.dofParams.aperture = name == "disc" ? reference::Aperture::Disc : reference::Aperture::Box;
+      o.dof.params.aperture = name == "disc" ? reference::Aperture::Disc : reference::Aperture::Box;
       return std::nullopt;
     },
-    [](const Options& o) { return std::string(reference::apertureName(o.dofParams.aperture)); }, true,
+    [](const Options& o) { return std::string(reference::apertureName(o.dof.params.aperture)); }, true,
     AppliesTo::Always, {}};
 constinit const LiveOption stage{
     "stage",
@@ -477,9 +477,9 @@ constinit const LiveOption kCompare{
 constinit const LiveOption kDof{
     "dof", "Depth-of-field implementation", 0, 0, "",
     [](const LiveOption&, Options& o, std::string_view v) {
-      return member(v, dofNames(), "depth-of-field implementation", o.dof);
+      return member(v, dofNames(), "depth-of-field implementation", o.dofName);
     },
-    [](const Options& o) { return o.dof; }, true, AppliesTo::Always, {},
+    [](const Options& o) { return o.dofName; }, true, AppliesTo::Always, {},
     [] { return registryListing(std::string(defaultDofImplementation().name), dofImplementations()); }};
 constinit const LiveOption kAutofocus{
     "autofocus", "Keep in focus: off, centre (the image centre) or point (the last click)", 0, 0, "off",
@@ -560,10 +560,10 @@ std::optional<std::string> whyNotApplies(const LiveOption& option, const Options
     case AppliesTo::Window:  // the window-only flags are checked with the others (cli_checks.cpp)
       return std::nullopt;
     case AppliesTo::LinearCamera:
-      if (o.dofParams.model == reference::CocModel::ThinLens) return "applies only to --camera linear";
+      if (o.dof.params.model == reference::CocModel::ThinLens) return "applies only to --camera linear";
       return std::nullopt;
     case AppliesTo::ThinLensCamera:
-      if (o.dofParams.model != reference::CocModel::ThinLens) return "applies only to --camera thin-lens";
+      if (o.dof.params.model != reference::CocModel::ThinLens) return "applies only to --camera thin-lens";
       return std::nullopt;
     case AppliesTo::Filter:
       if (!o.filter.enabled) return "applies only with --filter (no convolution runs without one)";
@@ -597,7 +597,7 @@ void applyLiveDefaults(Options& o) {
 Options::Options() { applyLiveDefaults(*this); }
 
 reference::DofParams dofParamsOf(const Options& o, float sceneFocalDistance) {
-  reference::DofParams p = o.dofParams;
+  reference::DofParams p = o.dof.params;
   if (o.focusFromScene) p.focalDistance = sceneFocalDistance;
   return p;
 }

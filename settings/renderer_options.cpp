@@ -19,15 +19,11 @@ std::string shellWord(const std::string& text) {
 }  // namespace
 
 Options optionsOf(const Renderer& renderer, Options o) {
-  const FrameSettings& settings = renderer.settings();
   const Pipeline& pipeline = renderer.pipeline();
-  o.dofParams = settings.dof.params;
+  static_cast<FrameSettings&>(o) = renderer.settings();
   o.focusFromScene = false;
-  o.filter = settings.filter;
-  o.view = settings.view;
   o.compareB = renderer.comparison().fields;
-  o.dof = std::string(pipeline.dofEntry().name);
-  o.bokeh = settings.bokeh;
+  o.dofName = std::string(pipeline.dofEntry().name);
   o.satFormat = std::string(satFormatInfo(pipeline.targets().satFormat).name);
   o.backend = std::string(pipeline.backend().name());
   BackendSelections& saved = o.savedSelections[o.backend];

@@ -36,7 +36,7 @@ using satdof::Options;
 namespace {
 // The focal distance the options hold; nullopt for --focal scene.
 std::optional<float> focusOf(const Options& o) {
-  return o.focusFromScene ? std::nullopt : std::optional<float>(o.dofParams.focalDistance);
+  return o.focusFromScene ? std::nullopt : std::optional<float>(o.dof.params.focalDistance);
 }
 }  // namespace
 
@@ -204,10 +204,10 @@ TEST(SettingsFile, CommandLineWinsAndARefusedValueIsDroppedAlone) {
   std::ofstream(file) << "focal=14\nmax-blur=20\nui.panel-width=280\n";
   Options o;
   o.given.insert("max-blur");
-  o.dofParams.maxRadius = 5;
+  o.dof.params.maxRadius = 5;
   const auto ui = satdof::loadSettings(file, o);
   EXPECT_EQ(*focusOf(o), 14.0f);
-  EXPECT_EQ(o.dofParams.maxRadius, 5.0f);  // given on the command line
+  EXPECT_EQ(o.dof.params.maxRadius, 5.0f);  // given on the command line
   EXPECT_EQ(ui.at("panel-width"), "280");
 
   std::ofstream(file) << "focal=14\nview=sideways\nmax-blur=20\n";
@@ -216,7 +216,7 @@ TEST(SettingsFile, CommandLineWinsAndARefusedValueIsDroppedAlone) {
   satdof::loadSettings(file, defaults);
   const std::string err = testing::internal::GetCapturedStderr();
   EXPECT_EQ(*focusOf(defaults), 14.0f) << "the other entries stay";
-  EXPECT_EQ(defaults.dofParams.maxRadius, 20.0f);
+  EXPECT_EQ(defaults.dof.params.maxRadius, 20.0f);
   EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
   EXPECT_NE(err.find("line 2: view=sideways: no view 'sideways'"), std::string::npos) << err;
   EXPECT_NE(err.find("; ignored"), std::string::npos) << err;
@@ -238,11 +238,11 @@ TEST(SettingsFile, BackendOptionsArePerBackendAndMisfitsAreDropped) {
   EXPECT_TRUE(o.selections.empty()) << "no backend option reaches the backend chooser";
   EXPECT_EQ(o.savedSelections.at("cpu").at("sat"), "reference");
   EXPECT_EQ(o.savedSelections.at("").at("sat"), "reference");
-  EXPECT_EQ(o.dofParams.model, satdof::reference::CocModel::ThinLens);
+  EXPECT_EQ(o.dof.params.model, satdof::reference::CocModel::ThinLens);
   EXPECT_FALSE(focusOf(o)) << "0.05 m is closer than the 85 mm lens can focus";
   EXPECT_NE(err.find("focal=0.05: camera: the focus distance must be beyond the focal length"), std::string::npos)
       << err;
-  EXPECT_EQ(o.dofParams.maxRadius, 14.0f);
+  EXPECT_EQ(o.dof.params.maxRadius, 14.0f);
   // Written back per backend, the running backend's under its name.
   o.savedSelections.erase("");
   const auto entries = satdof::settingsOf(o, {});
@@ -306,7 +306,7 @@ TEST(LiveOptions, DeclarationsGiveDefaultsRangesAndWhereTheyApply) {
   Options linear;
   EXPECT_TRUE(satdof::whyNotApplies(satdof::opt::fNumber, linear));
   EXPECT_FALSE(satdof::whyNotApplies(satdof::opt::focalRange, linear));
-  linear.dofParams.model = satdof::reference::CocModel::ThinLens;
+  linear.dof.params.model = satdof::reference::CocModel::ThinLens;
   EXPECT_FALSE(satdof::whyNotApplies(satdof::opt::fNumber, linear));
   EXPECT_EQ(*satdof::whyNotApplies(satdof::opt::focalRange, linear), "applies only to --camera linear");
 }
@@ -316,7 +316,7 @@ TEST(LiveOptions, DeclarationsGiveDefaultsRangesAndWhereTheyApply) {
 // anything else refused in one line (square: the lens truth's word, pointed there).
 TEST(LiveOptions, ApertureIsBoxOrDiscEverywhere) {
   Options o;
-  EXPECT_EQ(o.dofParams.aperture, satdof::reference::Aperture::Box);
+  EXPECT_EQ(o.dof.params.aperture, satdof::reference::Aperture::Box);
   EXPECT_EQ(satdof::dofParamsOf(o, 8.0f).aperture, satdof::reference::Aperture::Box);
   ASSERT_FALSE(satdof::setLiveOption(o, "aperture", "disc"));
   EXPECT_EQ(satdof::dofParamsOf(o, 8.0f).aperture, satdof::reference::Aperture::Disc);
@@ -324,7 +324,7 @@ TEST(LiveOptions, ApertureIsBoxOrDiscEverywhere) {
   EXPECT_EQ(satdof::setLiveOption(o, "aperture", "round"), "no aperture 'round'; valid: box, disc");
   EXPECT_EQ(satdof::setLiveOption(o, "aperture", "square"),
             "no aperture 'square'; valid: box, disc (quality's lens truth: --lens-aperture square)");
-  EXPECT_EQ(o.dofParams.aperture, satdof::reference::Aperture::Disc) << "a refused value changes nothing";
+  EXPECT_EQ(o.dof.params.aperture, satdof::reference::Aperture::Disc) << "a refused value changes nothing";
 
   const fs::path dir = fs::temp_directory_path() / ("satdof_settings_aperture_" + std::to_string(::getpid()));
   fs::create_directories(dir);
@@ -332,14 +332,14 @@ TEST(LiveOptions, ApertureIsBoxOrDiscEverywhere) {
   std::ofstream(file) << "aperture=disc\n";
   Options fromFile;
   satdof::loadSettings(file, fromFile);
-  EXPECT_EQ(fromFile.dofParams.aperture, satdof::reference::Aperture::Disc);
+  EXPECT_EQ(fromFile.dof.params.aperture, satdof::reference::Aperture::Disc);
   EXPECT_TRUE(fromFile.fromSettings.count("aperture"));
   std::ofstream(file) << "aperture=round\nfocal=9\n";
   Options dropped;
   testing::internal::CaptureStderr();
   satdof::loadSettings(file, dropped);
   const std::string err = testing::internal::GetCapturedStderr();
-  EXPECT_EQ(dropped.dofParams.aperture, satdof::reference::Aperture::Box);
+  EXPECT_EQ(dropped.dof.params.aperture, satdof::reference::Aperture::Box);
   EXPECT_EQ(*focusOf(dropped), 9.0f) << "the other entries stay";
   EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
   EXPECT_NE(err.find("aperture=round: no aperture 'round'"), std::string::npos) << err;
@@ -348,7 +348,7 @@ TEST(LiveOptions, ApertureIsBoxOrDiscEverywhere) {
   ASSERT_TRUE(saved);
   Options again;
   ASSERT_FALSE(satdof::setLiveOption(again, "aperture", *saved));
-  EXPECT_EQ(again.dofParams.aperture, satdof::reference::Aperture::Disc);
+  EXPECT_EQ(again.dof.params.aperture, satdof::reference::Aperture::Disc);
   fs::remove_all(dir);
 }
 
@@ -410,7 +410,7 @@ TEST(SettingsFile, ABadLineIsIgnoredAloneAndNamedByItsNumber) {
   const std::string err = loadSaying(file, o);
   EXPECT_EQ(focusOf(o).value_or(0), 14.0f) << "the lines before the bad ones stay";
   EXPECT_EQ(o.msaa, 8) << "and the lines after them";
-  EXPECT_EQ(o.dofParams.maxRadius, Options{}.dofParams.maxRadius);
+  EXPECT_EQ(o.dof.params.maxRadius, Options{}.dof.params.maxRadius);
   EXPECT_EQ(lineCount(err), 3) << err;
   const std::string at = "satdof: settings file '" + file.string() + "' line ";
   EXPECT_NE(err.find(at + "2: expected key=value, got 'nonsense'; ignored\n"), std::string::npos) << err;
@@ -425,7 +425,7 @@ TEST(SettingsFile, AKeyGivenAgainTakesTheLastValueSaidOnce) {
   Options o;
   const std::string err = loadSaying(file, o);
   EXPECT_EQ(focusOf(o).value_or(0), 14.0f);
-  EXPECT_EQ(o.dofParams.maxRadius, 20.0f);
+  EXPECT_EQ(o.dof.params.maxRadius, 20.0f);
   EXPECT_EQ(lineCount(err), 1) << err;
   EXPECT_NE(err.find("line 4: 'focal' is given 3 times (first on line 1); the last one is used"), std::string::npos)
       << err;
@@ -439,7 +439,7 @@ TEST(SettingsFile, AByteOrderMarkIsSkipped) {
   EXPECT_EQ(loadSaying(file, o), "");
   ASSERT_TRUE(focusOf(o));
   EXPECT_EQ(*focusOf(o), 14.0f) << "the first line is read";
-  o.dofParams.maxRadius = 9;
+  o.dof.params.maxRadius = 9;
   ASSERT_FALSE(satdof::writeSettings(file, satdof::settingsOf(o, {})));
   const std::string saved = readAll(file);
   EXPECT_EQ(saved.rfind("\xEF\xBB\xBF" "focal=14\nmax-blur=9\n", 0), 0u) << saved;
@@ -468,8 +468,8 @@ TEST(SettingsFile, ASaveKeepsEveryLineItDoesNotChangeByteForByte) {
   // A changed value in its own line, in place; the rest as it was. Twice: the same bytes.
   Options again;
   loadSaying(file, again);
-  again.dofParams.maxRadius = 7;
-  again.dofParams.focalDistance = 20.0f;
+  again.dof.params.maxRadius = 7;
+  again.dof.params.focalDistance = 20.0f;
   again.focusFromScene = false;
   for (int i = 0; i < 2; ++i) {
     ASSERT_FALSE(satdof::writeSettings(file, satdof::settingsOf(again, {{"panel-width", "300"}})));
@@ -554,7 +554,7 @@ TEST(SettingsFile, ASaveReplacesTheFileWhole) {
   fs::create_hard_link(file, dir.path / "before.ini");
   Options o;
   loadSaying(file, o);
-  o.dofParams.maxRadius = 9;
+  o.dof.params.maxRadius = 9;
   ASSERT_FALSE(satdof::writeSettings(file, satdof::settingsOf(o, {})));
   EXPECT_EQ(readAll(dir.path / "before.ini"), "focal=14\n") << "written in place, not replaced";
   EXPECT_NE(readAll(file).find("max-blur=9\n"), std::string::npos);
@@ -565,7 +565,7 @@ TEST(SettingsFile, ASaveReplacesTheFileWhole) {
 
   const fs::path link = dir.path / "link.ini";
   fs::create_symlink(file, link);
-  o.dofParams.maxRadius = 11;
+  o.dof.params.maxRadius = 11;
   ASSERT_FALSE(satdof::writeSettings(link, satdof::settingsOf(o, {})));
   EXPECT_TRUE(fs::is_symlink(link));
   EXPECT_NE(readAll(file).find("max-blur=11\n"), std::string::npos);

@@ -15,12 +15,12 @@ const LiveOption kFocalCm{
     [](const LiveOption& self, Options& o, std::string_view v) -> std::optional<std::string> {
       float cm = 0;
       if (auto e = readNumber(v, self.lo, self.hi, cm)) return e;
-      o.dofParams.focalDistance = cm / 100.0f;
+      o.dof.params.focalDistance = cm / 100.0f;
       o.focusFromScene = false;
       return std::nullopt;
     },
     [](const Options& o) {
-      return o.focusFromScene ? std::string() : std::to_string(o.dofParams.focalDistance * 100.0f);
+      return o.focusFromScene ? std::string() : std::to_string(o.dof.params.focalDistance * 100.0f);
     },
     false, AppliesTo::Always, {}, nullptr, "focal"};
 

@@ -34,7 +34,7 @@ TEST(AddOneMore, TheDofAndTheOptionAreInThePanelsLists) {
   satdof::Options options;
   EXPECT_EQ(satdof::setLiveOption(options, "test-focal-cm", "300"), std::nullopt);
   ASSERT_FALSE(options.focusFromScene);
-  EXPECT_FLOAT_EQ(options.dofParams.focalDistance, 3.0f);
+  EXPECT_FLOAT_EQ(options.dof.params.focalDistance, 3.0f);
   EXPECT_EQ(satdof::setLiveOption(options, "dof", "test-rows"), std::nullopt);
   EXPECT_NE(satdof::setLiveOption(options, "test-focal-cm", "0"), std::nullopt) << "below its range";
   EXPECT_THROW(satdof::registerLiveOption(*o), std::invalid_argument) << "a name already declared";
