@@ -367,9 +367,7 @@ TEST_F(GlTest, SeeThroughDofMatchesItsReference) {
       dof->attach(t);
       satdof::Profiler profiler;
       satdof::DofInputs inputs;
-      inputs.behindColour = behindColourTexture.get();
-      inputs.behindDepth = behindDepthTexture.get();
-      inputs.behindEmptyDepth = nothingBehind;
+      inputs.behind = {behindColourTexture.get(), behindDepthTexture.get(), nothingBehind};
       dof->run(satdof::DofSettings{lens, false}, inputs, profiler);
       const auto split = ref::splitLayers(colour, depth, ref::cocRamp(lens, w), &behind, linearLight);
       EXPECT_TRUE(satdof::readTexture(t.nearField, w, h).pixels == split.nearField.pixels) << "near field";

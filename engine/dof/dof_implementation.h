@@ -40,16 +40,20 @@ struct DofSettings {
   bool showCoc = false;  // draw the circle-of-confusion radius instead of the image
 };
 
+// The scene's second layer (ScenePass::secondLayer): what the see-through DoF shows
+// behind near objects (0: none this frame, as for a photo: it runs as layered).
+struct SecondLayerImages {
+  GLuint colour = 0, depth = 0;
+  // Its depth where nothing lies behind the first layer (ScenePass::kSkyDepth; infinity:
+  // a surface everywhere).
+  float emptyDepth = std::numeric_limits<float>::infinity();
+};
+
 // What one frame hands the DoF besides its targets: GL images of that frame.
 struct DofInputs {
   GLuint source = 0;  // the image the SAT was built from (filtered or scene colour); the
                       // layered DoF splits it (0: the scene colour)
-  // The scene's second layer (ScenePass::secondLayer): what the see-through DoF shows
-  // behind near objects (0: none this frame, as for a photo: it runs as layered).
-  GLuint behindColour = 0, behindDepth = 0;
-  // Its depth where nothing lies behind the first layer (ScenePass::kSkyDepth; infinity:
-  // a surface everywhere).
-  float behindEmptyDepth = std::numeric_limits<float>::infinity();
+  SecondLayerImages behind;
 };
 
 class DofImplementation {

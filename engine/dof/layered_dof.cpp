@@ -13,7 +13,7 @@
 // dof_layers_reach.comp's two passes. All give the same bytes.
 //
 // The `see-through` entry is the same class with the scene's second layer
-// (DofInputs::behindColour / behindDepth): the GL split fills the far field under near
+// (DofInputs::behind): the GL split fills the far field under near
 // pixels and writes the far side, a third field SAT, and the composite replaces what a
 // blurred near pixel's box shows of the far side by what lies behind it. Its split is the
 // GL one on every backend (the CUDA split knows one layer); on the cuda backend it runs
@@ -154,8 +154,8 @@ class LayeredDof final : public DofImplementation {
       if (linear_) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, linearPacked ? 6 : 5, t.linearColourSat);
       glBindTextureUnit(0, t.depth);
       if (behind) {
-        glBindTextureUnit(1, in.behindColour);
-        glBindTextureUnit(2, in.behindDepth);
+        glBindTextureUnit(1, in.behind.colour);
+        glBindTextureUnit(2, in.behind.depth);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, t.farSideSat);
       }
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, t.sat);
@@ -195,7 +195,7 @@ class LayeredDof final : public DofImplementation {
     static constexpr Names kNames[2][2] = {{{"layered", "layered (GL)"}, {"see-through", "see-through (GL)"}},
                                            {{"layered, linear", "layered, linear (GL)"},
                                             {"see-through, linear", "see-through, linear (GL)"}}};
-    const bool behind = seeThrough_ && in.behindColour && in.behindDepth;
+    const bool behind = seeThrough_ && in.behind.colour && in.behind.depth;
     return {reference::cocRamp(s.params, targets_.extent.width), behind, kNames[linear_][behind]};
   }
 
@@ -209,7 +209,7 @@ class LayeredDof final : public DofImplementation {
     auto timed = profiler.section(profiler.gl(), "dof split", f.names.glSplit);
     const GLuint split = splits_[f.behind].get();
     setCocUniforms(split, f.ramp, e);
-    gl::uniform1f(split, "uBehindEmpty", in.behindEmptyDepth);
+    gl::uniform1f(split, "uBehindEmpty", in.behind.emptyDepth);
     glBindTextureUnit(0, t.depth);
     glBindTextureUnit(1, in.source ? in.source : t.sceneColour);
     glBindImageTexture(0, t.nearField, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
@@ -217,8 +217,8 @@ class LayeredDof final : public DofImplementation {
     glBindImageTexture(2, tileMax_.get(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R32I);
     glBindImageTexture(4, t.nearRadius, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R16I);
     if (f.behind) {
-      glBindTextureUnit(2, in.behindColour);
-      glBindTextureUnit(3, in.behindDepth);
+      glBindTextureUnit(2, in.behind.colour);
+      glBindTextureUnit(3, in.behind.depth);
       glBindImageTexture(3, t.farSide, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
     }
     if (linear_) glBindImageTexture(5, t.linearColour, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);

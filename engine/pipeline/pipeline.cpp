@@ -91,8 +91,8 @@ void Pipeline::reloadShaders() {
   bokehPass_->reloadShaders(shaderDir_);
 }
 
-void Pipeline::run(const Targets* sceneFrom, const FilterSettings& filter, const DofSettings& dof, DofInputs inputs,
-                   const BokehSettings& bokeh) {
+void Pipeline::run(const Targets* sceneFrom, const FilterSettings& filter, const DofSettings& dof,
+                   const SecondLayerImages& behind, const BokehSettings& bokeh) {
   const Targets& t = targets();
   if (sceneFrom) {
     auto section = profiler_->section(profiler_->gl(), "copy scene");
@@ -105,14 +105,12 @@ void Pipeline::run(const Targets* sceneFrom, const FilterSettings& filter, const
   std::optional<BokehRequest> request;
   if (bokeh.enabled) request = bokehPass_->request(bokeh, reference::cocRamp(dof.params, t.extent.width));
   if (!filter.enabled) {  // the DoF blurs the scene colour: its scene-only work goes first
-    inputs.source = t.sceneColour;
-    dofImpl_->beforeBackend(dof, inputs, *profiler_);
+    dofImpl_->beforeBackend(dof, {t.sceneColour, behind}, *profiler_);
     if (isolateStages_) glFinish();
   }
   backendPass_->run(filter, request ? &*request : nullptr, *profiler_);
   if (isolateStages_) glFinish();
-  inputs.source = backendPass_->filteredImage(t);
-  dofImpl_->run(dof, inputs, *profiler_);
+  dofImpl_->run(dof, {backendPass_->filteredImage(t), behind}, *profiler_);
   if (request) bokehPass_->draw(bokeh, *profiler_);
 }
 

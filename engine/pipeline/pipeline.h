@@ -57,9 +57,9 @@ class Pipeline {
 
   // One frame: with `sceneFrom`, that pipeline's scene colour and depth are copied in
   // first (GL copies; the scene is drawn once). Then the filter, the SAT (and the bokeh
-  // list) on the backend, the DoF, the sprites. `inputs` brings the scene's second layer
-  // where the DoF uses it; the source the DoF splits is the pipeline's own.
-  void run(const Targets* sceneFrom, const FilterSettings& filter, const DofSettings& dof, DofInputs inputs,
+  // list) on the backend, the DoF, the sprites. `behind`: the scene's second layer where
+  // the DoF uses it ({}: none).
+  void run(const Targets* sceneFrom, const FilterSettings& filter, const DofSettings& dof, const SecondLayerImages& behind,
            const BokehSettings& bokeh);
   // After the frame: the profiler's finished sections into history(); drain at the end.
   void endFrame() { profiler_->endFrame(history_); }

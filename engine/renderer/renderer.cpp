@@ -186,11 +186,11 @@ void Renderer::renderOnce(const std::vector<Pixel>& probes) {
   shown_.run(a.profiler());
   limitMaxBlurToSatFormat();
   const BlurSettings frame = frameBlur();
-  const DofInputs inputsA = secondLayerFor(a, frame.dof);
+  const SecondLayerImages behindA = secondLayerFor(a, frame.dof);
   // With --isolate-stages nothing overlaps: the map does not wait for the scene, and so
   // the map/unmap time is the interop cost alone. Normal frames let the stages overlap.
   if (a.isolateStages()) glFinish();
-  a.run(nullptr, settings_.filter, frame.dof, inputsA, frame.bokeh);
+  a.run(nullptr, settings_.filter, frame.dof, behindA, frame.bokeh);
 
   // Configuration B, for the views that compare: its own filter, SAT and DoF of this
   // frame's scene. Where it cannot run, A stands on both sides and the panel says why.
@@ -228,17 +228,13 @@ void Renderer::renderOnce(const std::vector<Pixel>& probes) {
   depthProbe_->request(t.depth, t.extent, probes);
 }
 
-DofInputs Renderer::secondLayerFor(Pipeline& p, const DofSettings& dof) {
+SecondLayerImages Renderer::secondLayerFor(Pipeline& p, const DofSettings& dof) {
   if (shown_.isPhoto() || !p.usesSecondLayer()) return {};  // a photo has one layer
   ScenePass& scene = shown_.scenePass();
   if (!scene.secondLayer().colour)  // once a frame
     scene.drawSecondLayer(shown_.scene().scene,
                           reference::secondLayerFrom(reference::cocRamp(dof.params, extent().width)), p.profiler());
-  DofInputs inputs;
-  inputs.behindColour = scene.secondLayer().colour;
-  inputs.behindDepth = scene.secondLayer().depth;
-  inputs.behindEmptyDepth = ScenePass::kSkyDepth;
-  return inputs;
+  return {scene.secondLayer().colour, scene.secondLayer().depth, ScenePass::kSkyDepth};
 }
 
 void Renderer::endFrame() {

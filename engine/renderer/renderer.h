@@ -120,9 +120,9 @@ class Renderer {
  private:
   void reallocate(Extent extent, SatFormat format);
   void renderOnce(const std::vector<Pixel>& probes);
-  // The scene's second layer as the DoF's inputs, drawn once a frame for a see-through DoF
+  // The scene's second layer for the DoF, drawn once a frame for a see-through DoF
   // (none for a photo, or a DoF that does not use it).
-  DofInputs secondLayerFor(Pipeline& p, const DofSettings& dof);
+  SecondLayerImages secondLayerFor(Pipeline& p, const DofSettings& dof);
 
   Context& context_;
   std::filesystem::path shaderDir_;
