@@ -14,7 +14,7 @@ namespace satdof::panels {
 
 void bokeh(UiState& s) {
   if (!ImGui::CollapsingHeader("Bokeh highlights")) return;
-  BokehSettings& b = *s.bokeh;
+  BokehSettings& b = s.settings->bokeh;
   ImGui::Checkbox("bokeh sprites", &b.enabled);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("bright out-of-focus pixels drawn as the lens's aperture: compaction, then a stable sort");

@@ -24,7 +24,7 @@ struct Entry {
 // One field of B: "as A (name)" follows A (the field is not B's own), or an entry.
 void field(UiState& s, const std::string& key, const char* label, const char* tip, const std::string& current,
            const std::string& aValue, const std::vector<Entry>& entries) {
-  CompareFields& fields = *s.compareFields;
+  CompareFields& fields = s.settings->compareB;
   const bool own = fields.count(key) > 0;
   widgets::label(label, tip);
   const std::string shown = own ? current : current + " (as A)";
@@ -67,10 +67,10 @@ void fieldsOfB(UiState& s) {
   std::vector<Entry> formats;
   for (const SatFormatInfo& f : satFormats()) formats.push_back({std::string(f.name), std::string(f.description), {}});
   field(s, "sat-format", "SAT format", "How B's table stores its sums", b.satFormat, a.satFormat, formats);
-  if (info && s.filter->enabled) {
+  if (info && s.settings->filter.enabled) {
     std::optional<Filter> filter;
     try {
-      filter = s.filter->build();
+      filter = s.settings->filter.build();
     } catch (const std::exception&) {
     }
     std::vector<Entry> convs;
@@ -85,10 +85,10 @@ void fieldsOfB(UiState& s) {
   for (const DofEntry& e : dofImplementations())
     dofs.push_back({std::string(e.name), std::string(e.description), backend ? e.whyNot(*backend) : std::nullopt});
   field(s, "dof", "depth of field", "B's depth-of-field implementation", b.dof, a.dof, dofs);
-  const std::string apertureA = reference::apertureName(s.dof->params.aperture);
-  const auto apertureB = s.compareFields->find("aperture");
+  const std::string apertureA = reference::apertureName(s.settings->dof.params.aperture);
+  const auto apertureB = s.settings->compareB.find("aperture");
   field(s, "aperture", "aperture", "B's blur shape: the same tables, read as A's box or as the disc's five boxes",
-        apertureB == s.compareFields->end() ? apertureA : apertureB->second, apertureA,
+        apertureB == s.settings->compareB.end() ? apertureA : apertureB->second, apertureA,
         {{reference::apertureName(reference::Aperture::Box), "each pixel the mean of its (2r+1)^2 square", {}},
          {reference::apertureName(reference::Aperture::Disc), "the mean of the disc of radius r, as 5 boxes", {}}});
 }
@@ -96,7 +96,7 @@ void fieldsOfB(UiState& s) {
 }  // namespace
 
 void compare(UiState& s) {
-  ViewSettings& v = *s.view;
+  ViewSettings& v = s.settings->view;
   if (!widgets::header("Compare", "Compare", comparesConfigurations(v.mode) ? ImGuiTreeNodeFlags_DefaultOpen : 0)) return;
   int mode = v.mode == ViewMode::Split ? 1 : v.mode == ViewMode::Difference ? 2 : 0;
   const int before = mode;
@@ -114,7 +114,7 @@ void compare(UiState& s) {
   ImGui::TextDisabled("A: the pipeline as set above. B: a copy; a field set here is B's own.");
   ImGui::PopTextWrapPos();
   fieldsOfB(s);
-  if (ImGui::SmallButton("B = A")) s.compareFields->clear();
+  if (ImGui::SmallButton("B = A")) s.settings->compareB.clear();
   widgets::tooltip("Every field of B follows A again");
 
   ImGui::PushTextWrapPos(0.0f);

@@ -40,25 +40,25 @@ void distanceSlider(const LiveOption& option, const char* name, float* value, co
 void drawDofSection(UiState& s) {
   if (!widgets::header("Depth of field", "DoF", ImGuiTreeNodeFlags_DefaultOpen)) return;
   widgets::label("implementation", "Which depth-of-field implementation blurs the image");
-  if (ImGui::BeginCombo("##dof", s.dofImplementation.c_str())) {
+  if (ImGui::BeginCombo("##dof", s.settings->dofName.c_str())) {
     for (const DofEntry& e : dofImplementations()) {
       const auto why = e.whyNot(*s.backend);
       ImGui::BeginDisabled(why.has_value());
-      if (ImGui::Selectable(std::string(e.name).c_str(), e.name == s.dofImplementation))
-        s.dofImplementation = std::string(e.name);
+      if (ImGui::Selectable(std::string(e.name).c_str(), e.name == s.settings->dofName))
+        s.settings->dofName = std::string(e.name);
       ImGui::EndDisabled();
       widgets::tooltip(why ? why->c_str() : std::string(e.description).c_str());
     }
     ImGui::EndCombo();
   }
   for (const DofEntry& e : dofImplementations())
-    if (e.name == s.dofImplementation) widgets::tooltip(std::string(e.description).c_str());
+    if (e.name == s.settings->dofName) widgets::tooltip(std::string(e.description).c_str());
   if (!s.oneLayerNote.empty()) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("%s", s.oneLayerNote.c_str());
     ImGui::PopTextWrapPos();
   }
-  auto& p = s.dof->params;
+  auto& p = s.settings->dof.params;
   // The blur's shape (opt::aperture): every implementation reads it from the same table.
   widgets::label("aperture", std::string(opt::aperture.help).c_str());
   const struct {
@@ -93,7 +93,7 @@ void drawDofSection(UiState& s) {
     p.focalDistance = std::max(p.focalDistance, p.focalLengthMm / 1000.0f * 1.01f);
   }
   // A SAT format with a bound on its exact box sums (uint21x3) limits the slider.
-  const SatFormatInfo* format = findSatFormat(s.satFormat);
+  const SatFormatInfo* format = findSatFormat(s.settings->satFormat);
   const bool limited = format && format->maxBoxRadius != kNoRadiusLimit && format->maxBoxRadius < opt::maxBlur.panel.hi;
   widgets::optionSlider(opt::maxBlur, &p.maxRadius, limited ? float(format->maxBoxRadius) : opt::maxBlur.panel.hi);
   if (limited) {
@@ -108,7 +108,7 @@ void drawDofSection(UiState& s) {
     ImGui::TextColored({1, 0.4f, 0.3f, 1}, "%s", why);
     ImGui::PopTextWrapPos();
   }
-  widgets::checkbox("show blur radius", &s.dof->showCoc);
+  widgets::checkbox("show blur radius", &s.settings->dof.showCoc);
   widgets::tooltip("draw each pixel's circle of confusion: green sharp, red at max blur");
 
   // ---- More of the camera model and the circle-of-confusion view's legend: the DoF

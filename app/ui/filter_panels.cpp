@@ -51,7 +51,7 @@ void implementationCombo(const char* label, const char* tip, std::string& choice
 }  // namespace
 
 void convolution(UiState& s) {
-  FilterSettings& f = *s.filter;
+  FilterSettings& f = s.settings->filter;
   if (!widgets::header("Convolution (before the SAT)", "Convolution", f.enabled ? ImGuiTreeNodeFlags_DefaultOpen : 0))
     return;
   widgets::checkbox("filter the scene", &f.enabled);
@@ -124,7 +124,7 @@ void convolution(UiState& s) {
 }
 
 void view(UiState& s) {
-  ViewSettings& v = *s.view;
+  ViewSettings& v = s.settings->view;
   if (!widgets::header("View", "View", ImGuiTreeNodeFlags_DefaultOpen)) return;
   widgets::label("show", describe(v.mode));
   if (ImGui::BeginCombo("##view", toString(v.mode))) {
@@ -135,7 +135,7 @@ void view(UiState& s) {
     ImGui::EndCombo();
   }
   widgets::tooltip(describe(v.mode));
-  if (showsFilterOutput(v.mode) && !s.filter->enabled) ImGui::TextDisabled("(turn the filter on)");
+  if (showsFilterOutput(v.mode) && !s.settings->filter.enabled) ImGui::TextDisabled("(turn the filter on)");
   if (comparesConfigurations(v.mode)) ImGui::TextDisabled("(A and B: the Compare section)");
   if ((v.mode == ViewMode::Depth || v.mode == ViewMode::Holes) && s.depthRange)
     ImGui::Text("near %.2f, far %.2f", s.depthRange->nearest, s.depthRange->farthest);

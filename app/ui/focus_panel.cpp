@@ -17,7 +17,7 @@ void focus(UiState& s) {
   else
     ImGui::TextDisabled("depth under cursor: (move over the image)");
   widgets::tooltip("The linear view depth of the pixel under the mouse, scene units");
-  ImGui::Text("focal distance: %.2f%s", s.dof->params.focalDistance, s.focusAnimating ? " (pulling)" : "");
+  ImGui::Text("focal distance: %.2f%s", s.settings->dof.params.focalDistance, s.focusAnimating ? " (pulling)" : "");
   if (s.depthSpan.known()) {
     ImGui::Text("content depths: %.3g..%.3g %s", double(s.depthSpan.nearest), double(s.depthSpan.farthest),
                 s.depthSpan.unit.c_str());
@@ -31,12 +31,12 @@ void focus(UiState& s) {
   }
   ImGui::PopTextWrapPos();
   widgets::label("autofocus", "Keep a point in focus while the camera moves");
-  int mode = int(s.autofocus);
+  int mode = int(s.settings->autofocus);
   const char* names[] = {"off", "centre", "clicked point"};
-  if (ImGui::Combo("##autofocus", &mode, names, 3)) s.autofocus = Autofocus(mode);
+  if (ImGui::Combo("##autofocus", &mode, names, 3)) s.settings->autofocus = Autofocus(mode);
   widgets::tooltip("off; centre: the image centre stays sharp; clicked point: the last pixel clicked");
-  bool overlay = s.view->mode == ViewMode::Focus;
-  if (widgets::checkbox("tint the focal plane", &overlay)) s.view->mode = overlay ? ViewMode::Focus : ViewMode::Final;
+  bool overlay = s.settings->view.mode == ViewMode::Focus;
+  if (widgets::checkbox("tint the focal plane", &overlay)) s.settings->view.mode = overlay ? ViewMode::Focus : ViewMode::Final;
   widgets::tooltip("The focus view: pixels within 5% of the focal distance tinted green");
 }
 

@@ -37,10 +37,10 @@ void imageLabels(const UiState& s, float imageRight) {
     std::snprintf(text, sizeof text, "frame %.1f ms  %.1f fps", *frame, 1000.0f / std::max(*frame, 1e-3f));
     tag(margin, ImGui::GetIO().DisplaySize.y - margin - ImGui::GetFontSize() - 8.0f, text, false, kTimeColour);
   }
-  switch (s.view->mode) {
+  switch (s.settings->view.mode) {
     case ViewMode::Split: {
       // Each label on its side of the divider, moved inwards rather than cut at the edges.
-      const float x = s.view->divider * imageRight;
+      const float x = s.settings->view.divider * imageRight;
       const float pad = 8.0f;
       const float widthA = ImGui::CalcTextSize(s.compareLabelA.c_str()).x + pad;
       const float widthB = ImGui::CalcTextSize(s.compareLabelB.c_str()).x + pad;
@@ -73,7 +73,7 @@ void imageLabels(const UiState& s, float imageRight) {
     case ViewMode::Holes: tag(margin, margin, describeHoles(s.depthSpan.holes, s.depthSpan.holeShare)); break;
     case ViewMode::Focus: {
       char text[96];
-      std::snprintf(text, sizeof text, "green: within 5%% of the focal distance %.2f", s.dof->params.focalDistance);
+      std::snprintf(text, sizeof text, "green: within 5%% of the focal distance %.2f", s.settings->dof.params.focalDistance);
       tag(margin, margin, text);
       break;
     }

@@ -20,7 +20,7 @@ namespace {
 // this backend runs here numbered as keys 1-9 pick them, then those it cannot, greyed out
 // with the reason.
 void backendOption(UiState& s, const BackendOption& o) {
-  std::string& current = s.selections[o.key];
+  std::string& current = s.settings->selections[o.key];
   widgets::label(o.label.c_str(), ("--" + o.key + ": " + o.label).c_str());
   if (ImGui::BeginCombo(("##" + o.key).c_str(), current.c_str())) {
     std::vector<const Choice*> runs = s.backend ? runnableChoices(*s.backend, o) : std::vector<const Choice*>{};
@@ -51,8 +51,8 @@ void backendOption(UiState& s, const BackendOption& o) {
 // SAT is instead, from its SAT algorithm's own description.
 void noScanVariants(const UiState& s, const BackendOption& sat) {
   const std::string backend = s.backend ? std::string(s.backend->name()) : std::string("this");
-  const auto current = s.selections.find(sat.key);
-  const std::string& name = current != s.selections.end() ? current->second : sat.defaultChoice;
+  const auto current = s.settings->selections.find(sat.key);
+  const std::string& name = current != s.settings->selections.end() ? current->second : sat.defaultChoice;
   std::string what = name;
   for (const Choice& c : sat.choices)
     if (c.name == name) what = c.description;
@@ -138,13 +138,13 @@ void sceneControls(UiState& s) {
     }
     ImGui::EndCombo();
   }
-  widgets::checkbox("turn the teapots", &s.animate);
+  widgets::checkbox("turn the teapots", &s.settings->animate);
   widgets::tooltip("Animation: each teapot turns about its own axis");
   widgets::label("anti-aliasing", "Scene samples per pixel, resolved before the SAT (1: none)");
-  int samples = s.msaa;
+  int samples = s.settings->msaa;
   if (ImGui::BeginCombo("##msaa", (std::to_string(samples) + "x").c_str())) {
     for (int n : {1, 2, 4, 8})
-      if (ImGui::Selectable((std::to_string(n) + "x").c_str(), n == samples)) s.msaa = n;
+      if (ImGui::Selectable((std::to_string(n) + "x").c_str(), n == samples)) s.settings->msaa = n;
     ImGui::EndCombo();
   }
   widgets::tooltip("Scene samples per pixel, resolved before the SAT (1: none)");
@@ -156,10 +156,10 @@ void stageControl(UiState& s) {
   const std::string help(opt::stage.help);
   ImGui::BeginDisabled(!s.stageSwitchable);
   widgets::label("stage", help.c_str());
-  if (ImGui::BeginCombo("##stage", std::string(content::toString(s.stage)).c_str())) {
+  if (ImGui::BeginCombo("##stage", std::string(content::toString(s.settings->stage)).c_str())) {
     for (const char* name : content::kStageModeNames) {
       const content::StageMode mode = *content::stageModeFromName(name);
-      if (ImGui::Selectable(name, mode == s.stage)) s.stage = mode;
+      if (ImGui::Selectable(name, mode == s.settings->stage)) s.settings->stage = mode;
     }
     ImGui::EndCombo();
   }
@@ -184,7 +184,7 @@ void scene(UiState& s) {
   }
   stageControl(s);
   if (!s.photo) sceneControls(s);  // presets, the animation and MSAA are for drawn scenes
-  widgets::optionSlider(opt::renderScale, &s.renderScale);
+  widgets::optionSlider(opt::renderScale, &s.settings->renderScale);
   if (!s.renderScaleNote.empty()) ImGui::TextDisabled("%s", s.renderScaleNote.c_str());
 }
 

@@ -48,7 +48,7 @@ void variantTable(UiState& s, const BackendOption& scan, const std::string& algo
   const auto pick = [&](const Choice& c, const std::string& label) {
     if (ImGui::Selectable(label.c_str(), c.name == current, ImGuiSelectableFlags_SpanAllColumns,
                           ImVec2(ImGui::GetContentRegionAvail().x, 0)))
-      s.selections[scan.key] = c.name;
+      s.settings->selections[scan.key] = c.name;
     widgets::tooltip((c.description + "; click: use it").c_str());
   };
   if (needed > ImGui::GetContentRegionAvail().x) {
@@ -85,9 +85,9 @@ void satTimes(UiState& s) {
   const BackendOption* scan = nullptr;
   for (const BackendOption& o : s.backendOptions)
     if (o.numberKeys) scan = &o;
-  const auto sat = s.selections.find("sat");
-  const std::string algorithm = sat == s.selections.end() ? std::string() : sat->second;
-  const std::string current = scan ? s.selections[scan->key] : std::string();
+  const auto sat = s.settings->selections.find("sat");
+  const std::string algorithm = sat == s.settings->selections.end() ? std::string() : sat->second;
+  const std::string current = scan ? s.settings->selections[scan->key] : std::string();
   const std::string backend(s.backend->name());
   const char* clock = backend == "cpu" ? "host wall time" : backend == "cuda" ? "CUDA events" : "GL timer queries";
   const std::string tag = satSectionTag(algorithm, current);

@@ -32,6 +32,7 @@
 #include "engine/frame/filter_settings.h"
 #include "engine/passes/view_pass.h"
 #include "engine/profiling/profiler.h"
+#include "settings/cli.h"
 #include "app/ui/lesson_view.h"
 #include "app/ui/widgets.h"
 #include "qa/verify.h"
@@ -49,16 +50,16 @@ inline constexpr std::size_t kSatTimeSamples = 5;
 // What the panels show and edit. The app owns it; panels change it in place and the app
 // applies changes before the next frame.
 struct UiState {
-  DofSettings* dof = nullptr;
+  // The settings as they are this frame (Controller::currentOptions), the one value the
+  // command line, the settings file and scripts set too: the panels edit it in place
+  // (the frame's part, B's fields, the backend's choices, the DoF, the SAT format, focus,
+  // msaa, stage, render scale) and the app applies it after the frame (PanelLink).
+  Options* settings = nullptr;
   std::string backendReason;
   std::string glRenderer;
   std::string tableMemory;  // where the SAT tables live (TableMemory::description)
   const ComputeBackend* backend = nullptr;
   std::span<const BackendOption> backendOptions;  // what the backend offers (its registries)
-  BackendSelections selections;                   // current; a panel may change them
-  std::string dofImplementation;                  // current; a panel may change it
-  FilterSettings* filter = nullptr;
-  ViewSettings* view = nullptr;
   std::span<const FilterImplementation> filterImplementations;
   std::string filterProblem;            // why the filter did not run (empty: it did)
   std::optional<unsigned> maxDifference;  // of the difference view, a frame late
@@ -71,7 +72,6 @@ struct UiState {
   int width = 0, height = 0;
 
   // Focus.
-  Autofocus autofocus = Autofocus::Off;  // a panel may change it
   std::optional<float> hoverDepth;       // depth under the cursor (nullopt: not over the image)
   bool focusAnimating = false;
   content::DepthSpan depthSpan;          // the content's distances: the focus sliders' reach
@@ -80,12 +80,8 @@ struct UiState {
   std::string contentProblem;
   bool photo = false;    // a photo: no presets, nothing turns, nothing to anti-alias
   std::string oneLayerNote;  // why the see-through DoF runs as layered (App::oneLayerNote)
-  bool animate = false;  // a panel may change these
-  int msaa = 1;
-  content::StageMode stage = content::StageMode::Auto;
   std::string stageNote;         // whether a stage is shown and why (content::stageNote)
   bool stageSwitchable = false;  // a glTF's; built-in scenes and photos have none
-  float renderScale = 1;
   std::string renderScaleNote;  // why it is what it is, when the app chose it
 
   std::vector<VerifyLine> verifyLines;  // the last verify's verdict, a line per stage
@@ -97,20 +93,17 @@ struct UiState {
   bool screenshot = false;
   bool verify = false;
   std::optional<std::string> preset;
-  std::string satFormat;           // current; the panel may change it
   std::string maxBlurNote;         // why the max blur was lowered for the SAT format
   bool measurePrecision = false;   // set by the panel's button
   std::string precisionLine;       // the last measurement, for a float format
   GLuint precisionHeatmap = 0;     // its heatmap texture (0: none)
-  BokehSettings* bokeh = nullptr;
   std::string bokehMethod;                 // how this backend builds the sprite list
   std::optional<BokehCounts> bokehCounts;  // a few frames late
 
-  // Compare: configuration A as it runs, B's own fields (the panel edits them), B as they
-  // make it, the labels on the image; B's backend and stage times while it runs, or why
+  // Compare: configuration A as it runs (B's own fields, which the panel edits, are
+  // settings->compareB), B as they make it, the labels on the image; B's backend and stage times while it runs, or why
   // it does not.
   PipelineConfig compareA, compareB;
-  CompareFields* compareFields = nullptr;
   std::string compareLabelA, compareLabelB;
   const ComputeBackend* compareBackend = nullptr;
   const ProfileHistory* compareHistory = nullptr;
