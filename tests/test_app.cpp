@@ -917,9 +917,8 @@ TEST(App, ResizeStormUnderXvfbEndsLikeAFreshStart) {
   SATDOF_SKIP_WITHOUT_XVFB();
   for (const std::string scale : {"", " --render-scale 1"}) {
     const fs::path out = freshDir("resize_storm");
-    const RunResult r = run("resize-storm --backend cpu --frames 50 --max-side 400 --size 240x136 --seed 5 --out " +
-                                out.string() + scale,
-                            "xvfb-run -a -s '-screen 0 1024x768x24' ");
+    const RunResult r = runUnderXvfb("resize-storm --backend cpu --frames 50 --max-side 400 --size 240x136 --seed 5 --out " +
+                                     out.string() + scale);
     ASSERT_EQ(r.exitCode, 0) << scale << "\n" << r.out << r.err;
     EXPECT_NE(r.out.find("equal to a fresh start's; resident memory flat"), std::string::npos) << r.out;
   }
@@ -929,8 +928,7 @@ TEST(App, WindowUnderXvfbRendersAndExits) {
   SATDOF_SKIP_WITHOUT_XVFB();
   const fs::path shot = fs::path(kTestOut) / "artifacts" / "window.png";
   fs::remove(shot);
-  const RunResult r = run("--frames 5 --size 800x450 --backend cpu --screenshot " + shot.string(),
-                          "xvfb-run -a -s '-screen 0 1024x768x24' ");
+  const RunResult r = runUnderXvfb("--frames 5 --size 800x450 --backend cpu --screenshot " + shot.string());
   ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
   const Png png = loadPng(shot);
   EXPECT_EQ(png.width, 800);
