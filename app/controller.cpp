@@ -38,19 +38,14 @@ void Controller::applyFocusAndScene(Autofocus autofocus, bool animate, int msaa)
 
 std::optional<std::string> Controller::applyOptions(const Options& o) {
   const int backendSwitchesBefore = renderer_.backendSwitches();
-  FrameSettings& frame = renderer_.settings();
-  const reference::DofParams camera = dofParamsOf(o, frame.dof.params.focalDistance);  // --focal scene: as it is
+  // --focal scene: the focus as it is.
+  const reference::DofParams camera = dofParamsOf(o, renderer_.settings().dof.params.focalDistance);
   if (const char* why = reference::whyNotACamera(camera)) return std::string("camera: ") + why;
   const SatFormatInfo* format =
       o.satFormat.empty() ? &satFormatInfo(renderer_.pipeline().targets().satFormat) : findSatFormat(o.satFormat);
   if (format)
     if (auto why = whyNotMaxBlur(*format, camera.maxRadius)) return *why;
-  if (camera.focalDistance != frame.dof.params.focalDistance) focus_.cancel();
-  frame = o;  // the frame's part of the options, as it is ...
-  frame.dof.params = camera;  // ... with its focus resolved
-  renderer_.comparison().fields = o.compareB;  // B is rebuilt before the next frame that compares
-  applyFocusAndScene(o.autofocus, o.animate, o.msaa);
-  setStage(o.stage);
+  applyFrame(o, camera);
   if (!o.satFormat.empty()) {
     setSatFormat(o.satFormat);
     if (satFormatInfo(renderer_.pipeline().targets().satFormat).name != o.satFormat) return "sat-format: refused (see the panel)";
@@ -77,6 +72,16 @@ std::optional<std::string> Controller::applyOptions(const Options& o) {
       if (auto why = renderer_.pipeline().backend().select(key, name)) return why;
   }
   return std::nullopt;
+}
+
+void Controller::applyFrame(const Options& o, const reference::DofParams& camera) {
+  FrameSettings& frame = renderer_.settings();
+  if (camera.focalDistance != frame.dof.params.focalDistance) focus_.cancel();
+  frame = o;  // the frame's part of the options, as it is ...
+  frame.dof.params = camera;  // ... with `camera`
+  renderer_.comparison().fields = o.compareB;  // B is rebuilt before the next frame that compares
+  applyFocusAndScene(o.autofocus, o.animate, o.msaa);
+  setStage(o.stage);
 }
 
 std::optional<std::string> Controller::setOption(const std::string& name, const std::string& value) {

@@ -36,6 +36,9 @@ class Controller {
   // Makes the live parts of `o` the state; the reason when something is refused.
   std::optional<std::string> applyOptions(const Options& o);
   std::optional<std::string> setOption(const std::string& name, const std::string& value);
+  // The frame's settings of `o` with `camera` (checked, its focus resolved), B's fields,
+  // focus and scene: taken as they are (a focus moved by hand stops a focus pull).
+  void applyFrame(const Options& o, const reference::DofParams& camera);
   void applyFocusAndScene(Autofocus autofocus, bool animate, int msaa);
   void setStage(content::StageMode mode);
   void setSatFormat(const std::string& name);

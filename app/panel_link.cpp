@@ -77,12 +77,7 @@ PanelLink::Asked PanelLink::drawAndApply(const std::string& scanNote, const std:
       std::printf("satdof: panel: %d control(s) cut at the right edge, first '%s'\n", layout.cut, layout.first.c_str());
     layoutCutSaid_ = layout.cut;
   }
-  FrameSettings& frame = renderer_.settings();
-  if (settings.dof.params.focalDistance != frame.dof.params.focalDistance) controller_.focus().cancel();  // moved by hand
-  frame = settings;  // the frame's part as the panels left it
-  renderer_.comparison().fields = settings.compareB;
-  controller_.applyFocusAndScene(settings.autofocus, settings.animate, settings.msaa);
-  controller_.setStage(settings.stage);
+  controller_.applyFrame(settings, settings.dof.params);  // as the panels left it
   if (settings.renderScale != options_.renderScale) {  // the next frame is rendered at the new size
     options_.renderScale = settings.renderScale;
     renderer_.setBlurScale(settings.renderScale);

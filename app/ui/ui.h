@@ -101,8 +101,8 @@ struct UiState {
   std::optional<BokehCounts> bokehCounts;  // a few frames late
 
   // Compare: configuration A as it runs (B's own fields, which the panel edits, are
-  // settings->compareB), B as they make it, the labels on the image; B's backend and stage times while it runs, or why
-  // it does not.
+  // settings->compareB), B as they make it, the labels on the image; B's backend and
+  // stage times while it runs, or why it does not.
   PipelineConfig compareA, compareB;
   std::string compareLabelA, compareLabelB;
   const ComputeBackend* compareBackend = nullptr;
