@@ -1,10 +1,12 @@
 #version 450 core
 // shaders/compute/bokeh_flags.comp — the gl-compute bokeh list, step 1 (select): one work
-// group a segment (bokeh_common.glsl), four consecutive pixels of a row an invocation;
-// its bits say which are highlights (satdof/reference/bokeh.h: luminance (54 r + 183 g +
-// 19 b) >> 8 above the threshold, circle of confusion of at least the minimum radius,
-// outshining its ring in linear light: bokeh_select.glsl), and the group writes how many
-// its segment has.
+// group a segment (bokeh_common.glsl). Invocation t tests pixels t, t + SEGMENT / 4, ...
+// of it, so that a lamp's neighbouring pixels, whose tests may each walk a ring of
+// hundreds of pixels, are tested side by side rather than one after another; the bits of
+// pixels 4t .. 4t + 3 (gathered in shared memory) say which are highlights
+// (satdof/reference/bokeh.h: luminance (54 r + 183 g + 19 b) >> 8 above the threshold,
+// circle of confusion of at least the minimum radius, outshining its ring in linear
+// light: bokeh_select.glsl), and the group writes how many its segment has.
 layout(local_size_x = SEGMENT / 4) in;
 
 layout(binding = 0) uniform sampler2D uColour;  // the image the SAT read (RGBA8)
@@ -29,16 +31,24 @@ bool isHighlight(ivec2 p) {
 }
 
 shared uint groupCount;
+shared uint groupBits[kSegmentGroup];  // pixels 4w .. 4w + 3 of the segment in word w
 
 void main() {
-  const uint segment = segmentIndex(), lane = segment * kSegmentGroup + gl_LocalInvocationID.x;
-  const int y = int(gl_WorkGroupID.y), x0 = segmentFirstPixel();
-  if (gl_LocalInvocationID.x == 0u) groupCount = 0u;
+  const uint segment = segmentIndex(), t = gl_LocalInvocationID.x;
+  const int y = int(gl_WorkGroupID.y), x0 = int(gl_WorkGroupID.x * kSegment);
+  if (t == 0u) groupCount = 0u;
+  groupBits[t] = 0u;
   barrier();
-  uint bits = 0u;
-  for (int k = 0; k < 4; ++k) bits |= isHighlight(ivec2(x0 + k, y)) ? 1u << k : 0u;
-  flags[lane] = bits;
-  if (bits != 0u) atomicAdd(groupCount, uint(bitCount(bits)));  // an integer sum: any order
+  uint found = 0u;
+  for (uint k = 0u; k < 4u; ++k) {
+    const uint i = t + k * kSegmentGroup;
+    if (isHighlight(ivec2(x0 + int(i), y))) {
+      atomicOr(groupBits[i >> 2u], 1u << (i & 3u));
+      ++found;
+    }
+  }
+  if (found != 0u) atomicAdd(groupCount, found);  // an integer sum: any order
   barrier();
-  if (gl_LocalInvocationID.x == 0u) segments[segment].x = groupCount;
+  flags[segment * kSegmentGroup + t] = groupBits[t];
+  if (t == 0u) segments[segment].x = groupCount;
 }

@@ -39,22 +39,21 @@ uint bokehLinearLuminance(uvec3 c) {
 int bokehRingRadius(int width) { return width / 96 + 1; }
 
 // Of the 8k pixels of the square ring at distance k around p (those inside the image), at
-// most k have a linear luminance of at least 16 / contrast of p's.
+// most k have a linear luminance of at least 16 / contrast of p's. The ring is walked as the
+// reference walks it: each side from its corner, 2k pixels, clockwise from the top left.
 bool bokehOutshines(ivec2 p, ivec2 size, uint contrast) {
   const int k = bokehRingRadius(size.x);
   const uint own = 16u * bokehLinearLuminance(bokehColourAt(p));
+  const ivec2 corners[4] = ivec2[4](ivec2(-k, -k), ivec2(k, -k), ivec2(k, k), ivec2(-k, k));
+  const ivec2 steps[4] = ivec2[4](ivec2(1, 0), ivec2(0, 1), ivec2(-1, 0), ivec2(0, -1));
   int bright = 0;
-  for (int i = 0; i < 8 * k; ++i) {
-    const int side = i / (2 * k), t = i % (2 * k);
-    ivec2 d;
-    if (side == 0) d = ivec2(t - k, -k);
-    else if (side == 1) d = ivec2(k, t - k);
-    else if (side == 2) d = ivec2(k - t, k);
-    else d = ivec2(-k, k - t);
-    const ivec2 q = p + d;
-    if (any(lessThan(q, ivec2(0))) || any(greaterThanEqual(q, size))) continue;  // nothing beyond the image
-    if (own <= contrast * bokehLinearLuminance(bokehColourAt(q))) {
-      if (++bright > k) return false;
+  for (int side = 0; side < 4; ++side) {
+    ivec2 q = p + corners[side];
+    for (int t = 0; t < 2 * k; ++t, q += steps[side]) {
+      if (any(lessThan(q, ivec2(0))) || any(greaterThanEqual(q, size))) continue;  // nothing beyond the image
+      if (own <= contrast * bokehLinearLuminance(bokehColourAt(q))) {
+        if (++bright > k) return false;
+      }
     }
   }
   return true;
