@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <iostream>
 #include <filesystem>
 #include <bit>
 #include <cmath>
@@ -175,30 +176,69 @@ INSTANTIATE_TEST_SUITE_P(GlCompute, GlComputeSat, ::testing::ValuesIn(choices("s
                            return name;
                          });
 
-// The layered DoF's field SATs (ComputeBackend::buildFieldSats): the reference's, in uint32.
+// The layered DoFs' field SATs (ComputeBackend::buildFieldSats): the reference's, each in
+// its format, for every field layout, with reduce-then-scan and every scan variant (it
+// builds the tables side by side, each on its own carries; look-back one after another)
+// and with rows-columns (one after another). The linear image's table takes every format
+// in turn (those its buffer holds), so that one batch mixes formats.
 TEST(GlCompute, FieldSatsAreTheReferenceBytes) {
   REQUIRE_GL_CONTEXT();
   auto rng = freshRng();
+  const int w = 517, h = 389;  // two tiles along x, 25 bands of rows
+  std::vector<std::pair<std::string, std::string>> runs;
+  for (const std::string& scan : choices("scan")) runs.emplace_back(choices("sat").front(), scan);
+  for (const std::string& sat : choices("sat"))
+    if (sat != choices("sat").front()) runs.emplace_back(sat, choices("scan").front());
   std::string whyNot;
-  auto backend = glCompute(whyNot);
-  ASSERT_TRUE(backend) << whyNot;
-  const int w = 517, h = 389;  // two blocks along x, one along y
-  satdof::FrameTargets targets;
-  targets.allocate({w, h}, satdof::SatFormat::Uint32, satdof::DofFields::Layers);
-  const satdof::Targets& t = targets.targets();
-  const ref::ImageRgba8 near = randomImage(w, h, rng), far = filled(w, h, 255);
-  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-  glTextureSubImage2D(t.nearField, 0, 0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, near.pixels.data());
-  glTextureSubImage2D(t.farField, 0, 0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, far.pixels.data());
-  backend->attach(t);
-  satdof::Profiler profiler;
-  backend->buildFieldSats(t, profiler);
-  for (const auto& [image, table] : {std::pair{&near, t.nearSat}, std::pair{&far, t.farSat}}) {
-    std::vector<std::uint32_t> got(std::size_t(w) * h * 4);
-    glGetNamedBufferSubData(table, 0, GLsizeiptr(got.size() * 4), got.data());
-    EXPECT_TRUE(got == ref::computeSat(*image).values) << (image == &near ? "near field" : "far field");
+  const auto defaults = glCompute(whyNot);
+  ASSERT_TRUE(defaults) << whyNot;
+  int built = 0;
+  for (const auto& [sat, scan] : runs) {
+    if (auto why = defaults->whyNotHere("scan", scan)) {
+      std::cout << "[ NOTE ] field SATs with scan " << scan << " not run: " << *why << "\n";
+      continue;
+    }
+    auto backend = glCompute(whyNot, {{"sat", sat}, {"scan", scan}});
+    ASSERT_TRUE(backend) << sat << " / " << scan << ": " << whyNot;
+    struct Layout {
+      satdof::DofFields fields;
+      satdof::SatFormat linear;
+    };
+    std::vector<Layout> layouts{{satdof::DofFields::Layers, satdof::SatFormat::Uint32},
+                                {satdof::DofFields::SeeThrough, satdof::SatFormat::Uint32}};
+    for (const satdof::SatFormatInfo& format : satdof::satFormats())  // those its buffer holds
+      if (satdof::satTableBytes(format.id, w, h) <= satdof::satTableBytes(satdof::SatFormat::Uint32, w, h))
+        layouts.push_back({satdof::DofFields::SeeThroughLinear, format.id});
+    for (const Layout& layout : layouts) {
+      SCOPED_TRACE(sat + " / " + scan + ", fields " + std::to_string(int(layout.fields)) + ", linear table " +
+                   std::string(satdof::satFormatInfo(layout.linear).name));
+      satdof::FrameTargets targets;
+      targets.allocate({w, h}, satdof::SatFormat::Uint32, layout.fields);
+      satdof::Targets t = targets.targets();
+      t.linearColourSatFormat = layout.linear;  // its buffer is a uint32 table's
+      const satdof::FieldTables tables = satdof::fieldTables(t);
+      std::vector<ref::ImageRgba8> images;
+      for (std::size_t i = 0; i < tables.count; ++i) {  // one all-255 field: the largest sums
+        images.push_back(i == 1 ? filled(w, h, 255) : randomImage(w, h, rng));
+        glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+        glTextureSubImage2D(tables.items[i].fieldImage, 0, 0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE,
+                            images.back().pixels.data());
+      }
+      backend->attach(t);
+      satdof::Profiler profiler;
+      backend->buildFieldSats(t, profiler);
+      for (std::size_t i = 0; i < tables.count; ++i) {
+        const satdof::FieldTable& f = tables.items[i];
+        const std::vector<std::uint8_t> expected = ref::satTableBytesOf(ref::computeSat(images[i], f.format));
+        std::vector<std::uint8_t> got(expected.size());
+        glGetNamedBufferSubData(f.tableBuffer, 0, GLsizeiptr(got.size()), got.data());
+        EXPECT_TRUE(got == expected) << "field table " << i << " of " << tables.count;
+      }
+      backend->detach();
+      ++built;
+    }
   }
-  backend->detach();
+  EXPECT_GT(built, 0);
 }
 
 // The CPU paths write their tables with gl::BufferUploader: into a buffer without dynamic

@@ -16,9 +16,11 @@
 // Index: implementations and options — the backend (programs, SAT passes, convolutions)
 // — capability checks and create().
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <span>
 #include <stdexcept>
 
 #include "engine/backends/compute_backend.h"
@@ -129,11 +131,16 @@ class GlComputeBackend final : public ComputeBackend {
     }
   }
 
-  // The layered DoF's field SATs (each in its format), by the same passes as the frame's.
+  // The layered DoF's field SATs (each in its format), by the same passes as the frame's,
+  // all tables at once (GlSat::buildAll).
   void buildFieldSats(const Targets& t, Profiler& profiler) override {
     {
       auto section = profiler.section(profiler.gl(), "field sats", satTag());
-      for (const FieldTable& f : fieldTables(t)) buildSat(f.fieldImage, t.extent, f.tableBuffer, f.format);
+      std::array<GlSat::Job, FieldTables::kMax> jobs{};
+      std::size_t n = 0;
+      for (const FieldTable& f : fieldTables(t)) jobs[n++] = {f.fieldImage, f.tableBuffer, f.format};
+      sat_.buildAll(std::span(jobs).first(n), t.extent, satAlgorithm_, scan_);
+      glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     }
     glMemoryBarrier(GL_ALL_BARRIER_BITS);
     unbind();
@@ -170,8 +177,8 @@ class GlComputeBackend final : public ComputeBackend {
   std::string satTag() const { return satSectionTag(selected("sat"), selected("scan")); }
 
   // The SAT of `texture` (of extent e) into `table`, by the chosen algorithm and scan.
-  void buildSat(GLuint texture, Extent e, GLuint table, SatFormat format = SatFormat::Uint32) {
-    sat_.build(texture, e, format, table, satAlgorithm_, scan_);
+  void buildSat(GLuint texture, Extent e, GLuint table) {
+    sat_.build(texture, e, SatFormat::Uint32, table, satAlgorithm_, scan_);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
   }
 

@@ -131,22 +131,30 @@ void GlSat::attach(Extent frame, SatFormat format) {
   const Tiles t = Tiles::of(frame);
   const std::size_t blocks = std::max(std::size_t(frame.height) * ceilDiv(frame.width, kBlock),
                                       std::size_t(frame.width) * ceilDiv(frame.height, kBlock));
-  const std::size_t rows = std::size_t(frame.height) * t.x, columns = std::size_t(t.y + 1) * frame.width;
   const std::size_t inclusive = std::size_t(t.y) * frame.width, flags = std::size_t(t.x) * t.y;
+  extent_ = frame;
   blockSums_ = gl::createBuffer(GLsizeiptr(blocks * 16), nullptr, 0);
-  rowCarry_ = gl::createBuffer(GLsizeiptr(rows * 16), nullptr, 0);
-  colCarry_ = gl::createBuffer(GLsizeiptr(columns * 16), nullptr, 0);
+  carriesFor(1);
   colInclusive_ = gl::createBuffer(GLsizeiptr(inclusive * 16), nullptr, 0);
   lookBackFlags_ = gl::createBuffer(GLsizeiptr(16 + flags * 4), nullptr, 0);  // the image's total, then the flags
   linePublished_ = gl::createBuffer(GLsizeiptr(blocks * 4), nullptr, 0);
   lineInclusive_ = gl::createBuffer(GLsizeiptr(blocks * 16), nullptr, 0);
 }
 
+// Carry buffers for `tables` tables of attach's extent (made on first use).
+void GlSat::carriesFor(std::size_t tables) {
+  const Tiles t = Tiles::of(extent_);
+  const std::size_t rows = std::size_t(extent_.height) * t.x, columns = std::size_t(t.y + 1) * extent_.width;
+  while (carries_.size() < tables)
+    carries_.push_back({gl::createBuffer(GLsizeiptr(rows * 16), nullptr, 0),
+                            gl::createBuffer(GLsizeiptr(columns * 16), nullptr, 0)});
+}
+
 void GlSat::detach() {
   blockSums_.reset();
   exactSat_.reset();
-  rowCarry_.reset();
-  colCarry_.reset();
+  carries_.clear();
+  extent_ = {};
   colInclusive_.reset();
   lookBackFlags_.reset();
   linePublished_.reset();
@@ -154,24 +162,41 @@ void GlSat::detach() {
 }
 
 void GlSat::build(GLuint texture, Extent e, SatFormat format, GLuint table, int sat, int scan) {
+  const Job job{texture, table, format};
+  buildAll({&job, 1}, e, sat, scan);
+}
+
+void GlSat::buildAll(std::span<const Job> jobs, Extent e, int sat, int scan) {
   const Programs& p = *programs_.at(std::size_t(scan));
-  glBindTextureUnit(0, texture);  // both algorithms read the image on unit 0
-  if (sat == kRowsColumns)
-    rowsColumns(e, format, table, p, scan == kLookBack);
-  else
-    reduceThenScan(e, format, table, p, scan == kLookBack);
+  const bool lookBack = scan == kLookBack;
+  if (sat != kRowsColumns && !lookBack) {
+    reduceThenScan(jobs, e, p, false);
+    return;
+  }
+  for (std::size_t i = 0; i < jobs.size(); ++i) {  // one after another on the same scratch
+    if (i > 0) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    glBindTextureUnit(0, jobs[i].texture);  // both algorithms read the image on unit 0
+    if (sat == kRowsColumns)
+      rowsColumns(e, jobs[i].format, jobs[i].table, p, lookBack);
+    else
+      reduceThenScan(jobs.subspan(i, 1), e, p, lookBack);
+  }
 }
 
 // ---- reduce-then-scan ------------------------------------------------------------------
-void GlSat::reduceThenScan(Extent e, SatFormat format, GLuint table, const Programs& p, bool lookBack) {
+// Each pass runs for every job, then one barrier: the jobs' dispatches may overlap.
+void GlSat::reduceThenScan(std::span<const Job> jobs, Extent e, const Programs& p, bool lookBack) {
   const Tiles tiles = Tiles::of(e);
   for (GLuint program : {p.tileReduce.get(), tileCarries_.get(), p.tileScan.get()}) {
     gl::uniform2i(program, "uExtent", e.width, e.height);
     gl::uniform2i(program, "uTiles", tiles.x, tiles.y);
   }
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, rowCarry_.get());
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, colCarry_.get());
-  if (lookBack) {  // the image's total and every tile's "published" flag start at zero
+  carriesFor(jobs.size());
+  auto bindCarries = [&](std::size_t i) {
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, carries_[i].rows.get());
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, carries_[i].columns.get());
+  };
+  if (lookBack) {  // a single job (buildAll)  // the image's total and every tile's "published" flag start at zero
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);  // after the last build's use
     const std::uint32_t zero = 0;
     glClearNamedBufferSubData(lookBackFlags_.get(), GL_R32UI, 0, GLsizeiptr(16 + std::size_t(tiles.x) * tiles.y * 4),
@@ -180,22 +205,34 @@ void GlSat::reduceThenScan(Extent e, SatFormat format, GLuint table, const Progr
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 5, colInclusive_.get());
   }
   glUseProgram(p.tileReduce.get());
-  glDispatchCompute(GLuint(tiles.x), GLuint(tiles.y), 1);
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    glBindTextureUnit(0, jobs[i].texture);
+    bindCarries(i);
+    glDispatchCompute(GLuint(tiles.x), GLuint(tiles.y), 1);
+  }
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
   if (!lookBack) {
     const int rowGroups = ceilDiv(e.height, kGroup);
     gl::uniform1i(tileCarries_.get(), "uRowGroups", rowGroups);
     glUseProgram(tileCarries_.get());
-    glDispatchCompute(GLuint(rowGroups + ceilDiv(e.width, kColumnLanes)), 1, 1);
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      bindCarries(i);
+      glDispatchCompute(GLuint(rowGroups + ceilDiv(e.width, kColumnLanes)), 1, 1);
+    }
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
   }
-  const int mode = format == SatFormat::Uint32 ? 0 : format == SatFormat::Float32 ? 1
-                   : format == SatFormat::Float32Offset ? 2 : 3;
-  gl::uniform1i(p.tileScan.get(), "uFormat", mode);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, table);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, table);  // uint21x3's view of it
   glUseProgram(p.tileScan.get());
-  glDispatchCompute(GLuint(tiles.x), GLuint(tiles.y), 1);
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    const SatFormat format = jobs[i].format;
+    const int mode = format == SatFormat::Uint32 ? 0 : format == SatFormat::Float32 ? 1
+                     : format == SatFormat::Float32Offset ? 2 : 3;
+    gl::uniform1i(p.tileScan.get(), "uFormat", mode);
+    glBindTextureUnit(0, jobs[i].texture);
+    bindCarries(i);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, jobs[i].table);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, jobs[i].table);  // uint21x3's view of it
+    glDispatchCompute(GLuint(tiles.x), GLuint(tiles.y), 1);
+  }
 }
 
 // ---- rows-columns ----------------------------------------------------------------------

@@ -76,6 +76,15 @@ class GlSat {
   // its own barrier.
   void build(GLuint texture, Extent e, SatFormat format, GLuint table, int sat, int scan);
 
+  // Several tables of extent e at once (the layered DoF's field SATs), as build would make
+  // them one by one. Reduce-then-scan without look-back interleaves them: each of its
+  // three passes runs for every table before one barrier, on scratch of each table's own.
+  struct Job {
+    GLuint texture, table;
+    SatFormat format;
+  };
+  void buildAll(std::span<const Job> jobs, Extent e, int sat, int scan);
+
  private:
   struct Programs {
     gl::Program lineScan, tileReduce, tileScan;
@@ -83,7 +92,8 @@ class GlSat {
   void rowsColumns(Extent e, SatFormat format, GLuint table, const Programs& p, bool lookBack);
   void lineScans(GLuint scan, int mode, int lines, int length, int lineStride, int elementStride, bool lookBack);
   void toFloatFormat(Extent e, SatFormat format, GLuint table);
-  void reduceThenScan(Extent e, SatFormat format, GLuint table, const Programs& p, bool lookBack);
+  void carriesFor(std::size_t tables);
+  void reduceThenScan(std::span<const Job> jobs, Extent e, const Programs& p, bool lookBack);
 
   std::filesystem::path shaderDir_;
   std::optional<std::string> noSubgroups_;
@@ -91,7 +101,11 @@ class GlSat {
   gl::Program lineAdd_, lineFormat_, linePack_, tileCarries_;
   gl::Buffer blockSums_;  // rows-columns: the blocks' totals
   gl::Buffer exactSat_;   // rows-columns, uint21x3: the uint32 table it packs
-  gl::Buffer rowCarry_, colCarry_;             // reduce-then-scan (sat_tile.glsl)
+  struct CarryBuffers {
+    gl::Buffer rows, columns;
+  };
+  Extent extent_{};                               // attach's
+  std::vector<CarryBuffers> carries_;          // reduce-then-scan (sat_tile.glsl): one set a table
   gl::Buffer lookBackFlags_, colInclusive_;    // its look-back (sat_tile_lookback.glsl)
   gl::Buffer linePublished_, lineInclusive_;   // rows-columns' look-back (sat_scan.comp)
 };
