@@ -146,8 +146,8 @@ void GlSat::carriesFor(std::size_t tables) {
   const Tiles t = Tiles::of(extent_);
   const std::size_t rows = std::size_t(extent_.height) * t.x, columns = std::size_t(t.y + 1) * extent_.width;
   while (carries_.size() < tables)
-    carries_.push_back({gl::createBuffer(GLsizeiptr(rows * 16), nullptr, 0),
-                            gl::createBuffer(GLsizeiptr(columns * 16), nullptr, 0)});
+    carries_.push_back(
+        {gl::createBuffer(GLsizeiptr(rows * 16), nullptr, 0), gl::createBuffer(GLsizeiptr(columns * 16), nullptr, 0)});
 }
 
 void GlSat::detach() {
@@ -196,7 +196,7 @@ void GlSat::reduceThenScan(std::span<const Job> jobs, Extent e, const Programs& 
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, carries_[i].rows.get());
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, carries_[i].columns.get());
   };
-  if (lookBack) {  // a single job (buildAll)  // the image's total and every tile's "published" flag start at zero
+  if (lookBack) {  // one job (buildAll); the image's total and every tile's "published" flag start at zero
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);  // after the last build's use
     const std::uint32_t zero = 0;
     glClearNamedBufferSubData(lookBackFlags_.get(), GL_R32UI, 0, GLsizeiptr(16 + std::size_t(tiles.x) * tiles.y * 4),
