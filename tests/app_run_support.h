@@ -90,12 +90,14 @@ inline int statusWritten(const fs::path& status) {
 }
 
 // run() under xvfb-run, with satdof's own exit status (-1 where satdof never ran: then
-// xvfb-run's own status cannot pass for satdof's).
-inline RunResult runUnderXvfb(const std::string& args, const std::string& screen = "1024x768x24") {
+// xvfb-run's own status cannot pass for satdof's). `env`: variables set before it
+// ("NAME=value ", each with its space), e.g. a settings folder of the test's own.
+inline RunResult runUnderXvfb(const std::string& args, const std::string& screen = "1024x768x24",
+                              const std::string& env = "") {
   const fs::path status = fs::temp_directory_path() / ("satdof_test_status_" + std::to_string(::getpid()));
   std::error_code ec;
   fs::remove(status, ec);
-  RunResult r = run(args, xvfbKeepingStatus(status, screen));
+  RunResult r = run(args, env + xvfbKeepingStatus(status, screen));
   const int code = statusWritten(status);
   if (code < 0) r.err += "(xvfb-run exited " + std::to_string(r.exitCode) + " without satdof's status)\n";
   r.exitCode = code;

@@ -110,9 +110,9 @@ RunResult pressKeys(const std::string& backend, const std::string& keys, const s
   const fs::path dir = freshDir(name);
   fs::create_directories(dir);
   std::ofstream(dir / "script.txt") << "wait 2\n" << keys << "quit\n";
-  const RunResult r = run("--backend " + backend + " --msaa 1 --size 320x180 --script " + (dir / "script.txt").string(),
-                          "XDG_CONFIG_HOME=" + (dir / "config").string() +
-                              " xvfb-run -a -s '-screen 0 320x180x24' ");
+  const RunResult r =
+      runUnderXvfb("--backend " + backend + " --msaa 1 --size 320x180 --script " + (dir / "script.txt").string(),
+                   "320x180x24", "XDG_CONFIG_HOME=" + (dir / "config").string() + " ");
   fs::remove_all(dir);
   return r;
 }
@@ -167,8 +167,9 @@ TEST(AppRace, TimeEachVariantTimesEveryVariantThatRunsAndGivesTheUsersBack) {
   fs::create_directories(dir);
   std::ofstream(dir / "script.txt") << "wait 2\nkey 2\nwait 2\ntime-scans\nwait 2\nscreenshot "
                                     << (dir / "after.png").string() << "\nwait 1\nquit\n";
-  const RunResult r = run("--backend gl-compute --msaa 1 --size 320x180 --script " + (dir / "script.txt").string(),
-                          "XDG_CONFIG_HOME=" + (dir / "config").string() + " xvfb-run -a -s '-screen 0 320x180x24' ");
+  const RunResult r =
+      runUnderXvfb("--backend gl-compute --msaa 1 --size 320x180 --script " + (dir / "script.txt").string(),
+                   "320x180x24", "XDG_CONFIG_HOME=" + (dir / "config").string() + " ");
   if (r.exitCode == 3) SATDOF_SKIP_WITHOUT_GL("gl-compute unavailable here: " + r.err);
   ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
   const std::vector<std::string> runs = runnableGlScans(r.out);
@@ -199,9 +200,9 @@ TEST(AppRace, AWindowClosedWhileARaceRunsGivesTheUsersChoicesBack) {
   const fs::path dir = freshDir("race_close");
   fs::create_directories(dir);
   std::ofstream(dir / "script.txt") << "race\n";
-  const RunResult r = run("--backend cpu --msaa 1 --size 320x180 --sat-format float32 --frames 2 --script " +
-                              (dir / "script.txt").string(),
-                          "xvfb-run -a -s '-screen 0 320x180x24' ");
+  const RunResult r = runUnderXvfb(
+      "--backend cpu --msaa 1 --size 320x180 --sat-format float32 --frames 2 --script " + (dir / "script.txt").string(),
+      "320x180x24");
   fs::remove_all(dir);
   ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
   ASSERT_NE(r.out.find("race of the cpu backend's kernels started"), std::string::npos) << r.out;
