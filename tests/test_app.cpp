@@ -917,8 +917,8 @@ TEST(App, ResizeStormUnderXvfbEndsLikeAFreshStart) {
   SATDOF_SKIP_WITHOUT_XVFB();
   for (const std::string scale : {"", " --render-scale 1"}) {
     const fs::path out = freshDir("resize_storm");
-    const RunResult r = runUnderXvfb("resize-storm --backend cpu --frames 50 --max-side 400 --size 240x136 --seed 5 --out " +
-                                     out.string() + scale);
+    const RunResult r = runUnderXvfb(
+        "resize-storm --backend cpu --frames 50 --max-side 400 --size 240x136 --seed 5 --out " + out.string() + scale);
     ASSERT_EQ(r.exitCode, 0) << scale << "\n" << r.out << r.err;
     EXPECT_NE(r.out.find("equal to a fresh start's; resident memory flat"), std::string::npos) << r.out;
   }

@@ -287,8 +287,8 @@ TEST_F(AppContent, DroppedFilesAreShownOrTheirProblemSaid) {
   content_files::writeBytes(dir / "drop.script", "drop " + (dir / "notes.txt").string() + "\nwait 2\ndrop " +
                                                      (dir / "photo.png").string() + "\nwait 3\nscreenshot " +
                                                      shot.string() + "\nwait 1\nquit\n");
-  const RunResult r = runUnderXvfb("--size 640x360 --backend cpu --depth-encoding inverse --depth-range 2,12 --script " +
-                                   (dir / "drop.script").string());
+  const RunResult r = runUnderXvfb("--size 640x360 --backend cpu --depth-encoding inverse --depth-range 2,12 "
+                                   "--script " + (dir / "drop.script").string());
   ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("notes.txt': is neither a glTF scene (.gltf, .glb) nor an image (PNG, JPEG, EXR); still "
                        "showing built-in scene teapots"),
@@ -309,8 +309,9 @@ TEST_F(AppContent, DroppedContentOpensAtItsOwnFocusAndRange) {
   writePhoto(dir, 192, 108);
   content_files::writeTestGltf(dir / "boxes.gltf", true);
   content_files::writeBytes(dir / "drop.script", "wait 1\ndrop " + (dir / "photo.png").string() + "\nwait 2\nquit\n");
-  const RunResult r = runUnderXvfb("--size 640x360 --backend cpu --no-settings --depth-encoding inverse --depth-range 2,12 --scene " +
-                                   (dir / "boxes.gltf").string() + " --script " + (dir / "drop.script").string());
+  const RunResult r = runUnderXvfb("--size 640x360 --backend cpu --no-settings --depth-encoding inverse "
+                                   "--depth-range 2,12 --scene " + (dir / "boxes.gltf").string() + " --script " +
+                                   (dir / "drop.script").string());
   ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
   const std::size_t first = r.out.find("satdof: focus at 11, focal range 23.4");
   ASSERT_NE(first, std::string::npos) << r.out;

@@ -185,10 +185,10 @@ TEST(GlCompute, FieldSatsAreTheReferenceBytes) {
   REQUIRE_GL_CONTEXT();
   auto rng = freshRng();
   const int w = 517, h = 389;  // two tiles along x, 25 bands of rows
+  const std::vector<std::string> sats = choices("sat"), scans = choices("scan");  // the defaults first
   std::vector<std::pair<std::string, std::string>> runs;
-  for (const std::string& scan : choices("scan")) runs.emplace_back(choices("sat").front(), scan);
-  for (const std::string& sat : choices("sat"))
-    if (sat != choices("sat").front()) runs.emplace_back(sat, choices("scan").front());
+  for (const std::string& scan : scans) runs.emplace_back(sats.front(), scan);
+  for (std::size_t i = 1; i < sats.size(); ++i) runs.emplace_back(sats[i], scans.front());
   std::string whyNot;
   const auto defaults = glCompute(whyNot);
   ASSERT_TRUE(defaults) << whyNot;

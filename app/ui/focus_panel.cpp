@@ -35,8 +35,9 @@ void focus(UiState& s) {
   const char* names[] = {"off", "centre", "clicked point"};
   if (ImGui::Combo("##autofocus", &mode, names, 3)) s.settings->autofocus = Autofocus(mode);
   widgets::tooltip("off; centre: the image centre stays sharp; clicked point: the last pixel clicked");
-  bool overlay = s.settings->view.mode == ViewMode::Focus;
-  if (widgets::checkbox("tint the focal plane", &overlay)) s.settings->view.mode = overlay ? ViewMode::Focus : ViewMode::Final;
+  ViewMode& view = s.settings->view.mode;
+  bool overlay = view == ViewMode::Focus;
+  if (widgets::checkbox("tint the focal plane", &overlay)) view = overlay ? ViewMode::Focus : ViewMode::Final;
   widgets::tooltip("The focus view: pixels within 5% of the focal distance tinted green");
 }
 

@@ -73,7 +73,8 @@ void imageLabels(const UiState& s, float imageRight) {
     case ViewMode::Holes: tag(margin, margin, describeHoles(s.depthSpan.holes, s.depthSpan.holeShare)); break;
     case ViewMode::Focus: {
       char text[96];
-      std::snprintf(text, sizeof text, "green: within 5%% of the focal distance %.2f", s.settings->dof.params.focalDistance);
+      std::snprintf(text, sizeof text, "green: within 5%% of the focal distance %.2f",
+                    s.settings->dof.params.focalDistance);
       tag(margin, margin, text);
       break;
     }

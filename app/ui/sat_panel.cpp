@@ -13,15 +13,16 @@ namespace satdof::panels {
 void satTable(UiState& s) {
   if (!widgets::header("Summed-area table", "SAT", ImGuiTreeNodeFlags_DefaultOpen)) return;
   widgets::label("format", "how the table stores its sums: exact integers or floats");
-  if (ImGui::BeginCombo("##satformat", s.settings->satFormat.c_str())) {
+  std::string& current = s.settings->satFormat;
+  if (ImGui::BeginCombo("##satformat", current.c_str())) {
     for (const SatFormatInfo& f : satFormats()) {
-      if (ImGui::Selectable(std::string(f.name).c_str(), f.name == s.settings->satFormat)) s.settings->satFormat = std::string(f.name);
+      if (ImGui::Selectable(std::string(f.name).c_str(), f.name == current)) current = std::string(f.name);
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(f.description).c_str());
     }
     ImGui::EndCombo();
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("how the table stores its sums: exact integers or floats");
-  const SatFormatInfo* format = findSatFormat(s.settings->satFormat);
+  const SatFormatInfo* format = findSatFormat(current);
   if (format && format->exact && format->maxBoxRadius != kNoRadiusLimit)
     ImGui::TextWrapped("exact for blur radii up to %d px (the max blur is held there): the image is uint32's, "
                        "byte for byte; nothing to measure",

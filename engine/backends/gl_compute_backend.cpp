@@ -140,7 +140,6 @@ class GlComputeBackend final : public ComputeBackend {
       std::size_t n = 0;
       for (const FieldTable& f : fieldTables(t)) jobs[n++] = {f.fieldImage, f.tableBuffer, f.format};
       sat_.buildAll(std::span(jobs).first(n), t.extent, satAlgorithm_, scan_);
-      glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     }
     glMemoryBarrier(GL_ALL_BARRIER_BITS);
     unbind();
